@@ -1,0 +1,23 @@
+// Truncates episodes after a fixed number of steps (Gymnasium's TimeLimit):
+// the last step reports truncated=true unless the env terminated on it.
+#pragma once
+
+#include "seedrl/env/env.h"
+
+namespace seedrl {
+
+class TimeLimit final : public Env {
+ public:
+  TimeLimit(EnvPtr inner, int max_steps);
+  const EnvSpec& spec() const override { return spec_; }
+  void reset(std::optional<std::uint64_t> seed, void* obs) override;
+  StepResult step(const Action& action, void* obs) override;
+
+ private:
+  EnvPtr inner_;
+  EnvSpec spec_;
+  int max_steps_;
+  int elapsed_ = 0;
+};
+
+}  // namespace seedrl
