@@ -1,1 +1,46 @@
-int main() { return 0; }
+// seedrl: one binary, one command per file under src/cli/.
+#include <cstdio>
+#include <stdexcept>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "seedrl/cli/commands.h"
+#include "seedrl/io/checkpoint.h"
+#include "seedrl/util/signal_watcher.h"
+
+int main(int argc, char** argv) {
+  // Before any thread exists, so every thread inherits the mask and SIGINT /
+  // SIGTERM reach only the trainer's SignalWatcher.
+  seedrl::block_stop_signals();
+  CLI::App app{"seedrl: SEED RL training in one native process"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "seedrl 0.1.0");
+  std::vector<seedrl::CommandRunner> commands{
+      seedrl::add_train_command(app), seedrl::add_eval_command(app), seedrl::add_envs_command(app)};
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    fmt::print(stderr, "seedrl: error: {}\n", e.what());
+    return 2;
+  }
+  try {
+    for (auto& run : commands) {
+      const int status = run();
+      if (status >= 0) return status;
+    }
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "seedrl: error: {}\n", e.what());
+    return 2;
+  } catch (const seedrl::CheckpointError& e) {
+    fmt::print(stderr, "seedrl: error: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,52 @@
+// Local actors: N threads, each stepping K environments. An actor holds no
+// model: it hands its K observations to the RequestBatcher and sleeps until
+// their actions come back. Environment `slot` ids are first_slot + a*K + k,
+// and each env gets its own random stream derived from --seed and its slot.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "seedrl/actor/episode_stats.h"
+#include "seedrl/env/registry.h"
+#include "seedrl/inference/request_batcher.h"
+
+namespace seedrl {
+
+struct ActorPoolConfig {
+  std::string env;
+  EnvOptions env_options;
+  int actors = 1;
+  int envs_per_actor = 1;
+  int first_slot = 0;
+  std::uint64_t seed = 0;
+  std::int64_t max_frames = 0;  // 0: unlimited; actors stop once the shared counter reaches it
+};
+
+class ActorPool {
+ public:
+  // `frames` is the run-wide environment-step counter (resumes keep counting).
+  ActorPool(const ActorPoolConfig& config, RequestBatcher& batcher, EpisodeStats& stats,
+            std::atomic<std::int64_t>& frames);
+  ~ActorPool();
+
+  void start();
+  void request_stop() { stop_.store(true, std::memory_order_relaxed); }
+  void join();
+  int num_envs() const { return config_.actors * config_.envs_per_actor; }
+
+ private:
+  void run(int actor);
+
+  ActorPoolConfig config_;
+  RequestBatcher& batcher_;
+  EpisodeStats& stats_;
+  std::atomic<std::int64_t>& frames_;
+  std::atomic<bool> stop_{false};
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace seedrl

@@ -1,0 +1,58 @@
+// Completed-episode statistics shared by every actor: a ring of the last N
+// returns and lengths. Episodes end rarely compared with steps, so a mutex is
+// cheap here.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+namespace seedrl {
+
+class EpisodeStats {
+ public:
+  explicit EpisodeStats(std::size_t window = 100) : returns_(window), lengths_(window) {}
+
+  void record(double episode_return, std::int64_t length) {
+    std::lock_guard lock(mu_);
+    returns_[count_ % returns_.size()] = episode_return;
+    lengths_[count_ % lengths_.size()] = static_cast<double>(length);
+    ++count_;
+  }
+
+  struct Summary {
+    std::int64_t episodes = 0;
+    double return_mean = 0;  // over the window; 0 before any episode
+    double length_mean = 0;
+  };
+
+  Summary summary() const {
+    std::lock_guard lock(mu_);
+    Summary s;
+    s.episodes = static_cast<std::int64_t>(count_) + base_;
+    const std::size_t n = std::min<std::size_t>(count_, returns_.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      s.return_mean += returns_[i];
+      s.length_mean += lengths_[i];
+    }
+    if (n > 0) {
+      s.return_mean /= static_cast<double>(n);
+      s.length_mean /= static_cast<double>(n);
+    }
+    return s;
+  }
+
+  // Episodes completed before a resume, counted but not in the window.
+  void set_base(std::int64_t episodes) {
+    std::lock_guard lock(mu_);
+    base_ = episodes;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<double> returns_, lengths_;
+  std::size_t count_ = 0;
+  std::int64_t base_ = 0;
+};
+
+}  // namespace seedrl

@@ -1,0 +1,62 @@
+// Central inference: threads that take batches from the RequestBatcher, run
+// the policy once per batch on the device, sample actions, keep each env's
+// recurrent state in a table indexed by slot, record every step into the
+// TrajectoryStore and hand each actor its action.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <torch/types.h>
+
+#include "seedrl/inference/param_publisher.h"
+#include "seedrl/inference/request_batcher.h"
+#include "seedrl/model/agent_net.h"
+#include "seedrl/model/policy_distribution.h"
+#include "seedrl/trajectory/trajectory_store.h"
+
+namespace seedrl {
+
+struct InferenceStats {
+  std::atomic<std::uint64_t> batches{0}, rows{0}, forward_ns{0}, record_ns{0};
+};
+
+class InferenceServer {
+ public:
+  using ModelFactory = std::function<AgentNet()>;
+
+  InferenceServer(RequestBatcher& batcher, TrajectoryStore* store, ParamPublisher& publisher,
+                  ModelFactory make_model, const ActionSpec& action, int num_slots, int threads,
+                  torch::Device device);
+  ~InferenceServer();
+
+  void start();
+  // Closes the batcher and joins the threads.
+  void stop();
+  // Zeroes a slot's recurrent state (its actor went away).
+  void reset_slot(int slot);
+
+  const InferenceStats& stats() const { return stats_; }
+
+ private:
+  void run(int thread_index);
+
+  RequestBatcher& batcher_;
+  TrajectoryStore* store_;
+  ParamPublisher& publisher_;
+  ModelFactory make_model_;
+  std::unique_ptr<PolicyDistribution> dist_;
+  int action_width_;
+  int threads_;
+  torch::Device device_;
+  std::mutex core_mu_;
+  torch::Tensor core_h_, core_c_;  // [num_slots, H] on device
+  std::vector<std::thread> workers_;
+  InferenceStats stats_;
+};
+
+}  // namespace seedrl

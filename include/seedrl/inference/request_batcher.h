@@ -1,0 +1,86 @@
+// Gathers EnvSteps from many actor threads into preallocated batches. An actor
+// claims rows under a short lock and copies its observations into them outside
+// the lock (the one copy on the way to the accelerator); an inference thread
+// takes a batch when it is full or when the timeout since its first row has
+// passed, so a partial batch never stalls the run. Actors sleep on a futex
+// (std::atomic::wait) until every one of their steps has its action.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <vector>
+
+#include <torch/types.h>
+
+#include "seedrl/env/spec.h"
+#include "seedrl/inference/env_step.h"
+
+namespace seedrl {
+
+// Counts an actor's outstanding steps; the actor sleeps until it reaches 0.
+struct Completion {
+  static constexpr std::uint32_t kClosed = 0x80000000u;  // set when the batcher closes
+  std::atomic<std::uint32_t> pending{0};
+};
+
+struct InferenceBatch {
+  torch::Tensor obs;    // [capacity, ...obs shape], host memory (pinned on CUDA)
+  torch::Tensor first;  // [capacity] uint8
+  torch::Tensor slots;  // [capacity] int64
+  std::vector<const EnvStep*> steps;
+  std::vector<Completion*> completions;
+  int size = 0;  // rows claimed; rows [0, size) are valid once taken
+  // internal
+  std::atomic<int> written{0};
+  std::chrono::steady_clock::time_point opened;
+  std::uint8_t* obs_ptr = nullptr;
+  std::size_t row_bytes = 0;
+};
+
+class RequestBatcher {
+ public:
+  RequestBatcher(const ArraySpec& observation, int batch_size, std::chrono::microseconds timeout,
+                 int num_buffers, bool pin_memory);
+  ~RequestBatcher();
+
+  // Actor side: blocks until every step has its action written. Returns false
+  // if the batcher was closed (the actions are then unspecified).
+  bool submit(std::span<EnvStep> steps, Completion& completion);
+
+  // Inference side: the next batch to run, or nullptr once closed.
+  InferenceBatch* next_batch();
+  // Inference side: actions are written; wake the actors and recycle the buffer.
+  void complete(InferenceBatch* batch);
+
+  // Wakes every waiter; later submits and next_batch calls return at once.
+  void close();
+
+  int batch_size() const { return batch_size_; }
+  // Counters for the bench and metrics.
+  std::uint64_t batches() const { return batches_.load(std::memory_order_relaxed); }
+  std::uint64_t timeouts() const { return timeouts_.load(std::memory_order_relaxed); }
+  std::uint64_t rows() const { return rows_.load(std::memory_order_relaxed); }
+
+ private:
+  InferenceBatch* open_batch_locked(std::unique_lock<std::mutex>& lock);
+  void seal_locked();  // moves the open batch to the ready list
+
+  const int batch_size_;
+  const std::chrono::microseconds timeout_;
+  std::vector<std::unique_ptr<InferenceBatch>> buffers_;
+  std::mutex mu_;
+  std::condition_variable ready_cv_, free_cv_;
+  std::vector<InferenceBatch*> free_;
+  std::deque<InferenceBatch*> ready_;
+  InferenceBatch* open_ = nullptr;
+  bool closed_ = false;
+  std::atomic<std::uint64_t> batches_{0}, timeouts_{0}, rows_{0};
+};
+
+}  // namespace seedrl

@@ -1,0 +1,50 @@
+// Checkpoints: model, optimizer, counters and the run's config in one file.
+// The file is a small header (magic, payload length, CRC32C) followed by a
+// LibTorch archive, so a truncated or corrupted file is reported as such
+// instead of surfacing as a deep LibTorch error. Writes go to a temporary
+// file that is fsync'ed and renamed over the old one: a crash mid-write
+// leaves the previous checkpoint intact.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include <torch/nn/module.h>
+#include <torch/optim/optimizer.h>
+
+namespace seedrl {
+
+struct CheckpointCounters {
+  std::int64_t frames = 0;          // environment steps taken
+  std::int64_t learner_steps = 0;
+  std::int64_t learner_frames = 0;  // frames consumed by updates (drives the lr schedule)
+  std::int64_t episodes = 0;
+};
+
+class CheckpointError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// `extra` (may be null) lets an algorithm add modules of its own (a target network).
+void save_checkpoint(const std::string& path, const torch::nn::Module& model,
+                     const torch::optim::Optimizer& optimizer, const CheckpointCounters& counters,
+                     const std::string& config_json);
+
+struct LoadedCheckpoint {
+  CheckpointCounters counters;
+  std::string config_json;
+};
+
+// Reads counters and config only (for eval, and to rebuild a model before
+// loading weights). Throws CheckpointError naming the file.
+LoadedCheckpoint read_checkpoint_header(const std::string& path);
+// Loads weights into `model` and, when given, the optimizer's state.
+LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& model,
+                                 torch::optim::Optimizer* optimizer);
+
+// The checkpoint file of a log directory.
+std::string checkpoint_path(const std::string& logdir);
+
+}  // namespace seedrl

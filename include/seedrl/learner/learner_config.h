@@ -1,0 +1,34 @@
+// Learner hyper-parameters; plain data shared by the CLI and the learner.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "seedrl/learner/vtrace/vtrace.h"
+
+namespace seedrl {
+
+struct OptimizerConfig {
+  std::string name = "adam";  // adam | rmsprop
+  double learning_rate = 1e-3;
+  double adam_beta1 = 0.9, adam_beta2 = 0.999, adam_eps = 1e-8;
+  double rmsprop_alpha = 0.99, rmsprop_eps = 0.01, rmsprop_momentum = 0.0;
+  double max_grad_norm = 40.0;  // global norm; <= 0 disables clipping
+};
+
+struct VTraceLossConfig {
+  double discount = 0.99;
+  double baseline_cost = 0.5;
+  double entropy_cost = 0.01;
+  double reward_clip = 0.0;  // > 0: rewards clamped to [-c, c]
+  VTraceOptions vtrace;
+};
+
+struct LearnerConfig {
+  int batch_size = 32;
+  std::int64_t max_frames = 2'000'000;  // learning rate reaches 0 here
+  OptimizerConfig optimizer;
+  VTraceLossConfig loss;
+};
+
+}  // namespace seedrl

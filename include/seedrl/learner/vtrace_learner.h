@@ -1,0 +1,65 @@
+// The IMPALA learner: takes batches of unrolls from the TrajectoryStore,
+// computes V-trace targets and the policy-gradient, baseline and entropy
+// losses, steps the optimizer with global grad-norm clipping and a learning
+// rate decaying linearly to zero over max_frames, and publishes the weights.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include <torch/optim/optimizer.h>
+
+#include "seedrl/inference/param_publisher.h"
+#include "seedrl/learner/learner_config.h"
+#include "seedrl/model/agent_net.h"
+#include "seedrl/model/policy_distribution.h"
+#include "seedrl/trajectory/trajectory_store.h"
+
+namespace seedrl {
+
+struct LearnerStats {
+  double total_loss = 0, pg_loss = 0, baseline_loss = 0, entropy = 0;
+  double grad_norm = 0, learning_rate = 0, policy_lag = 0;
+  double mean_rho = 0;
+};
+
+// Losses for one batch; separate from the loop so tests can check them.
+struct VTraceLosses {
+  torch::Tensor total, pg, baseline, entropy;  // scalars (entropy: mean entropy, not the cost)
+  torch::Tensor mean_rho;
+};
+VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, const UnrollBatch& batch,
+                           const VTraceLossConfig& config, torch::Device device);
+
+std::unique_ptr<torch::optim::Optimizer> make_optimizer(const OptimizerConfig& config,
+                                                        std::vector<torch::Tensor> params);
+
+class VTraceLearner {
+ public:
+  VTraceLearner(AgentNet model, const ActionSpec& action, const LearnerConfig& config,
+                TrajectoryStore& store, ParamPublisher& publisher, torch::Device device);
+
+  // Runs one update; false once the store is closed.
+  bool step(LearnerStats& stats);
+  // Publishes the current weights (at start and after a resume).
+  void publish();
+
+  AgentNet& model() { return model_; }
+  torch::optim::Optimizer& optimizer() { return *optimizer_; }
+  std::int64_t steps() const { return steps_; }
+  std::int64_t frames() const { return frames_; }  // frames consumed by updates
+  void set_counters(std::int64_t steps, std::int64_t frames) { steps_ = steps; frames_ = frames; }
+
+ private:
+  AgentNet model_;
+  std::unique_ptr<PolicyDistribution> dist_;
+  LearnerConfig config_;
+  TrajectoryStore& store_;
+  ParamPublisher& publisher_;
+  torch::Device device_;
+  std::unique_ptr<torch::optim::Optimizer> optimizer_;
+  UnrollBatch batch_;
+  std::int64_t steps_ = 0, frames_ = 0;
+};
+
+}  // namespace seedrl

@@ -1,0 +1,53 @@
+// The agent's network in the torch::nn style: torso -> optional LSTM core ->
+// policy and value heads. Inputs are time-major [T, B, ...] so the same module
+// serves inference (T = 1) and the learner (T = unroll length).
+#pragma once
+
+#include <torch/nn/module.h>
+#include <torch/nn/modules/container/any.h>
+#include <torch/nn/modules/linear.h>
+#include <torch/nn/modules/rnn.h>
+#include <torch/nn/pimpl.h>
+
+#include "seedrl/env/spec.h"
+#include "seedrl/model/model_config.h"
+
+namespace seedrl {
+
+// LSTM state, each [B, H]; undefined tensors when the model has no core.
+struct CoreState {
+  torch::Tensor h, c;
+  bool defined() const { return h.defined(); }
+};
+
+struct NetOutput {
+  torch::Tensor policy;  // [T, B, P] distribution parameters
+  torch::Tensor value;   // [T, B]
+  CoreState state;       // state after the last step
+};
+
+class AgentNetImpl : public torch::nn::Module {
+ public:
+  AgentNetImpl(const EnvSpec& env, const ModelConfig& config, int policy_size);
+
+  // obs [T, B, ...observation shape] of the env's dtype; first [T, B] marks
+  // steps that begin an episode (the core state is zeroed before them).
+  NetOutput forward(const torch::Tensor& obs, const torch::Tensor& first, CoreState state);
+
+  CoreState initial_state(std::int64_t batch, torch::Device device = torch::kCPU) const;
+  bool has_core() const { return !lstm_.is_empty(); }
+  int core_size() const { return config_.lstm_size; }
+
+ private:
+  ModelConfig config_;
+  std::int64_t obs_rank_;
+  torch::nn::AnyModule torso_;
+  torch::nn::LSTMCell lstm_{nullptr};
+  torch::nn::Linear policy_{nullptr}, value_{nullptr};
+};
+TORCH_MODULE(AgentNet);
+
+// Copies parameters and buffers of `src` into `dst` (same architecture).
+void copy_parameters(const torch::nn::Module& src, torch::nn::Module& dst);
+
+}  // namespace seedrl

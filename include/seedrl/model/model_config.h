@@ -1,0 +1,17 @@
+// What the user chooses about the network; plain data so configs and the CLI
+// need no LibTorch.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace seedrl {
+
+struct ModelConfig {
+  std::string torso = "auto";        // auto | mlp (conv torsos drop in here)
+  std::vector<int> hidden = {64, 64};  // MLP torso widths
+  bool lstm = false;                 // LSTM core between torso and heads
+  int lstm_size = 64;
+};
+
+}  // namespace seedrl

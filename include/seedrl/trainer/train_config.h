@@ -1,0 +1,54 @@
+// Every setting of a training run, as the command line and TOML config files
+// give them. Plain data; stored in checkpoints as JSON so eval and resume can
+// rebuild the same agent.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "seedrl/env/registry.h"
+#include "seedrl/learner/learner_config.h"
+#include "seedrl/model/model_config.h"
+
+namespace seedrl {
+
+struct TrainConfig {
+  // environment and actors
+  std::string env = "cartpole";
+  EnvOptions env_options;
+  int actors = 0;  // 0: chosen for the machine (see default_actors)
+  int envs_per_actor = 1;
+  std::uint64_t seed = 1;
+  // inference
+  int inference_batch = 0;  // 0: half of all environments, at most 1024
+  int inference_timeout_us = 2000;
+  int inference_threads = 1;
+  std::string device = "auto";  // auto | cpu | cuda | cuda:N
+  // trajectories
+  int unroll_length = 20;
+  int queue_capacity = 0;  // 0: 2 * batch_size
+  // model, learner
+  ModelConfig model;
+  LearnerConfig learner;
+  // run
+  std::string logdir = "runs/latest";
+  double checkpoint_every_s = 600;
+  bool resume = false;
+  double log_interval_s = 5;
+  int torch_threads = 1;
+
+  int num_envs() const { return actors * envs_per_actor; }
+};
+
+// Actor threads that suit this machine: enough envs in flight to fill
+// inference batches while others step, without drowning a small CPU.
+int default_actors();
+
+// Fills the "auto" values (actors, inference batch, queue capacity).
+void resolve_defaults(TrainConfig& config);
+
+std::string to_json(const TrainConfig& config);
+// Throws std::invalid_argument on malformed JSON.
+TrainConfig train_config_from_json(const std::string& json);
+
+}  // namespace seedrl

@@ -1,0 +1,97 @@
+// Assembles each environment's steps, centrally and in place, into unrolls of
+// `length` entries where consecutive unrolls of one env share `overlap`
+// entries (V-trace: T+1 entries, overlap 1 — the bootstrap step; R2D2: burn-in
+// overlap). All unroll memory is preallocated as one pool per field, so the
+// hot path only memcpy's rows; the learner gathers a batch with one
+// index_select per field. Finished unrolls go through a bounded queue: a full
+// queue blocks the inference thread that finished them (back-pressure).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include <torch/types.h>
+
+#include "seedrl/env/spec.h"
+#include "seedrl/util/bounded_queue.h"
+
+namespace seedrl {
+
+struct UnrollLayout {
+  ArraySpec observation;
+  int action_width = 1;
+  int policy_size = 1;  // behaviour-policy parameters per step (logits, ...)
+  int core_size = 0;    // LSTM width; 0 without a core
+  int length = 21;      // entries per unroll
+  int overlap = 1;      // entries shared with the previous unroll of the env
+};
+
+// One step as inference records it. Pointers are read during append only.
+struct StepRecord {
+  const void* obs = nullptr;
+  const float* action = nullptr;
+  const float* policy = nullptr;
+  const float* core_h = nullptr;  // core state before this step (after any reset)
+  const float* core_c = nullptr;
+  float reward = 0.f;
+  std::uint8_t flags = 0;  // StepFlags
+};
+
+// A batch of unrolls, time-major, as the learner consumes it.
+struct UnrollBatch {
+  torch::Tensor obs;       // [L, B, ...obs]
+  torch::Tensor actions;   // [L, B, action_width] float
+  torch::Tensor policy;    // [L, B, P] behaviour-policy parameters
+  torch::Tensor rewards;   // [L, B]
+  torch::Tensor flags;     // [L, B] uint8 StepFlags
+  torch::Tensor core_h, core_c;  // [B, H] state before entry 0 (undefined without a core)
+  torch::Tensor versions;  // [B] int64 policy version that started each unroll
+  torch::Tensor slots;     // [B] int64
+};
+
+class TrajectoryStore {
+ public:
+  TrajectoryStore(const UnrollLayout& layout, int num_slots, int queue_capacity, int max_batch);
+
+  // Inference side. A slot is appended to by one thread at a time (its actor
+  // waits for the action). Returns false once closed.
+  bool append(int slot, const StepRecord& step, std::int64_t policy_version);
+  // Drops the slot's partial unroll (its actor went away); the next step
+  // begins a fresh one.
+  void drop_partial(int slot);
+
+  // Learner side: blocks for `batch` unrolls; false once closed.
+  bool next_batch(int batch, UnrollBatch& out);
+
+  void close() { ready_.close(); free_.close(); }
+  const UnrollLayout& layout() const { return layout_; }
+  std::size_t queued() const { return ready_.size(); }
+  std::uint64_t unrolls_completed() const { return completed_.load(std::memory_order_relaxed); }
+
+ private:
+  struct SlotState {
+    int unroll = -1;  // pool index being filled
+    int pos = 0;
+    std::int64_t version = 0;
+  };
+  void write_entry(int unroll, int pos, const StepRecord& step);
+  void copy_entry(int src_unroll, int src_pos, int dst_unroll, int dst_pos);
+
+  UnrollLayout layout_;
+  std::size_t obs_bytes_;
+  // Pools, indexed [unroll, entry, ...].
+  torch::Tensor obs_, actions_, policy_, rewards_, flags_, core_h_, core_c_;
+  std::uint8_t* obs_ptr_;
+  float *actions_ptr_, *policy_ptr_, *rewards_ptr_, *core_h_ptr_ = nullptr, *core_c_ptr_ = nullptr;
+  std::uint8_t* flags_ptr_;
+  // Core state saved at the entry that will start the slot's next unroll.
+  std::vector<float> next_h_, next_c_;
+  std::vector<SlotState> slots_;
+  std::vector<std::int64_t> unroll_version_, unroll_slot_;
+  BoundedQueue<int> ready_, free_;
+  std::atomic<std::uint64_t> completed_{0};
+  torch::Tensor batch_index_;
+};
+
+}  // namespace seedrl

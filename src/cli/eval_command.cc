@@ -1,0 +1,35 @@
+#include <cstdio>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "seedrl/cli/commands.h"
+#include "seedrl/trainer/trainer.h"
+
+namespace seedrl {
+
+CommandRunner add_eval_command(CLI::App& app) {
+  struct Options {
+    std::string checkpoint;
+    int episodes = 10;
+    std::uint64_t seed = 12345;
+    bool greedy = false;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand("eval", "Play episodes with a checkpoint's policy and print the mean return");
+  cmd->option_defaults()->always_capture_default();
+  cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint file (LOGDIR/checkpoint.pt)")->required();
+  cmd->add_option("--episodes", o->episodes, "Episodes to play")->check(CLI::Range(1, 1 << 24));
+  cmd->add_option("--seed", o->seed, "Environment and sampling seed");
+  cmd->add_flag("--greedy", o->greedy, "Take the most likely action instead of sampling");
+  return [cmd, o]() -> int {
+    if (!cmd->parsed()) return -1;
+    EvalResult r = evaluate(o->checkpoint, o->episodes, o->seed, o->greedy);
+    fmt::print("episodes {} | mean return {:.2f} | std {:.2f} | mean length {:.1f}\n", r.episodes, r.return_mean,
+               r.return_std, r.length_mean);
+    return 0;
+  };
+}
+
+}  // namespace seedrl

@@ -1,0 +1,80 @@
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "seedrl/cli/commands.h"
+#include "seedrl/cli/validators.h"
+#include "seedrl/trainer/trainer.h"
+
+namespace seedrl {
+
+CommandRunner add_train_command(CLI::App& app) {
+  auto config = std::make_shared<TrainConfig>();
+  TrainConfig& c = *config;
+  auto& l = c.learner;
+  CLI::App* cmd = app.add_subcommand("train", "Train an agent (actors, central inference and learner in this process)");
+  cmd->option_defaults()->always_capture_default();
+  cmd->set_config("--config", "", "TOML file whose keys are the flag names (e.g. actors = 64)");
+
+  cmd->add_option("--env", c.env, "Environment name (see `seedrl envs`)")->check(env_name_validator());
+  cmd->add_option("--actors", c.actors, "Actor threads (0: suited to this machine)")->check(CLI::Range(0, 1 << 20));
+  cmd->add_option("--envs-per-actor", c.envs_per_actor, "Environments stepped by each actor thread")
+      ->check(CLI::Range(1, 1 << 16));
+  cmd->add_option("--seed", c.seed, "Seed for environments and model initialisation");
+  cmd->add_option("--sticky-action-prob", c.env_options.sticky_action_prob, "MinAtar sticky-action probability")
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--difficulty-ramping", c.env_options.difficulty_ramping, "MinAtar difficulty ramping");
+
+  cmd->add_option("--inference-batch", c.inference_batch, "Inference batch size (0: half of all environments)")
+      ->check(CLI::Range(0, 1 << 20));
+  cmd->add_option("--inference-timeout-us", c.inference_timeout_us,
+                  "Run a partial inference batch after this many microseconds")
+      ->check(CLI::Range(1, 10'000'000));
+  cmd->add_option("--inference-threads", c.inference_threads, "Inference batcher threads")->check(CLI::Range(1, 256));
+  cmd->add_option("--device", c.device, "auto | cpu | cuda | cuda:N");
+
+  cmd->add_option("--unroll-length", c.unroll_length, "Steps per unroll (T; unrolls carry T+1 entries)")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--queue-capacity", c.queue_capacity, "Finished unrolls queued for the learner (0: 2 x batch)")
+      ->check(CLI::Range(0, 1 << 20));
+
+  cmd->add_option("--model", c.model.torso, "Torso: auto | mlp");
+  cmd->add_option("--hidden", c.model.hidden, "MLP torso layer widths")->check(CLI::Range(1, 1 << 16));
+  cmd->add_flag("--lstm,!--no-lstm", c.model.lstm, "Add an LSTM core (state kept centrally per environment)");
+  cmd->add_option("--lstm-size", c.model.lstm_size, "LSTM width")->check(CLI::Range(1, 1 << 16));
+
+  cmd->add_option("--batch-size", l.batch_size, "Unrolls per learner batch")->check(CLI::Range(1, 1 << 16));
+  cmd->add_option("--max-frames", l.max_frames, "Environment steps to train for")->check(CLI::PositiveNumber);
+  cmd->add_option("--optimizer", l.optimizer.name, "adam | rmsprop")->check(CLI::IsMember({"adam", "rmsprop"}));
+  cmd->add_option("--learning-rate", l.optimizer.learning_rate, "Initial learning rate (decays linearly to 0)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--adam-eps", l.optimizer.adam_eps, "Adam epsilon")->check(CLI::PositiveNumber);
+  cmd->add_option("--rmsprop-alpha", l.optimizer.rmsprop_alpha, "RMSProp smoothing")->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--rmsprop-eps", l.optimizer.rmsprop_eps, "RMSProp epsilon")->check(CLI::PositiveNumber);
+  cmd->add_option("--rmsprop-momentum", l.optimizer.rmsprop_momentum, "RMSProp momentum")->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--max-grad-norm", l.optimizer.max_grad_norm, "Global gradient-norm clip (0: off)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--discount", l.loss.discount, "Discount factor gamma")->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--lambda", l.loss.vtrace.lambda, "V-trace lambda")->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--rho-bar", l.loss.vtrace.rho_bar, "V-trace importance-weight clip")->check(CLI::PositiveNumber);
+  cmd->add_option("--c-bar", l.loss.vtrace.c_bar, "V-trace trace clip")->check(CLI::PositiveNumber);
+  cmd->add_option("--pg-rho-bar", l.loss.vtrace.pg_rho_bar, "Policy-gradient importance-weight clip")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--baseline-cost", l.loss.baseline_cost, "Weight of the value loss")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--entropy-cost", l.loss.entropy_cost, "Weight of the entropy bonus")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--reward-clip", l.loss.reward_clip, "Clip rewards to [-c, c] (0: off)")->check(CLI::NonNegativeNumber);
+
+  cmd->add_option("--logdir", c.logdir, "Directory for metrics, TensorBoard events and checkpoints");
+  cmd->add_option("--checkpoint-every-s", c.checkpoint_every_s, "Seconds between checkpoints (0: only at the end)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--resume", c.resume, "Continue from the checkpoint in --logdir");
+  cmd->add_option("--log-interval-s", c.log_interval_s, "Seconds between metrics lines")->check(CLI::PositiveNumber);
+  cmd->add_option("--torch-threads", c.torch_threads, "LibTorch intra-op threads")->check(CLI::Range(1, 1024));
+
+  return [cmd, config]() -> int {
+    if (!cmd->parsed()) return -1;
+    return train(*config);
+  };
+}
+
+}  // namespace seedrl

@@ -1,0 +1,156 @@
+#include "seedrl/io/checkpoint.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <torch/torch.h>
+
+#include "seedrl/io/crc32c.h"
+
+namespace seedrl {
+
+namespace {
+
+constexpr char kMagic[8] = {'S', 'E', 'E', 'D', 'R', 'L', 'C', '1'};
+constexpr std::size_t kHeaderBytes = 8 + 8 + 4;
+
+void write_all(int fd, const void* data, std::size_t n, const std::string& path) {
+  const auto* p = static_cast<const char*>(data);
+  while (n > 0) {
+    ssize_t w = ::write(fd, p, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      throw CheckpointError("cannot write checkpoint " + path + ": " + std::strerror(errno));
+    }
+    p += w;
+    n -= static_cast<std::size_t>(w);
+  }
+}
+
+// Writes `bytes` to `path` atomically: temp file, fsync, rename, fsync dir.
+void atomic_write(const std::string& path, const std::string& bytes) {
+  const std::string tmp = path + ".tmp";
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw CheckpointError("cannot create " + tmp + ": " + std::strerror(errno));
+  try {
+    write_all(fd, bytes.data(), bytes.size(), tmp);
+    if (::fsync(fd) != 0) throw CheckpointError("cannot fsync " + tmp + ": " + std::strerror(errno));
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  ::close(fd);
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    throw CheckpointError("cannot rename " + tmp + " to " + path + ": " + std::strerror(errno));
+  const auto dir = std::filesystem::path(path).parent_path();
+  int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
+// Reads and verifies the file; returns the LibTorch archive bytes.
+std::string read_payload(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw CheckpointError("cannot open checkpoint " + path);
+  std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (file.size() < kHeaderBytes || std::memcmp(file.data(), kMagic, 8) != 0)
+    throw CheckpointError("checkpoint " + path + " is not a seedrl checkpoint (bad header)");
+  std::uint64_t len;
+  std::uint32_t crc;
+  std::memcpy(&len, file.data() + 8, 8);
+  std::memcpy(&crc, file.data() + 16, 4);
+  const std::size_t have = file.size() - kHeaderBytes;
+  if (have != len)
+    throw CheckpointError("checkpoint " + path + " is truncated or padded (expected " + std::to_string(len) +
+                          " payload bytes, found " + std::to_string(have) + ")");
+  if (crc32c(file.data() + kHeaderBytes, have) != crc)
+    throw CheckpointError("checkpoint " + path + " is corrupt (checksum mismatch)");
+  return file.substr(kHeaderBytes);
+}
+
+torch::Tensor counters_tensor(const CheckpointCounters& c) {
+  return torch::tensor({c.frames, c.learner_steps, c.learner_frames, c.episodes}, torch::kInt64);
+}
+
+LoadedCheckpoint parse(torch::serialize::InputArchive& ar) {
+  LoadedCheckpoint out;
+  torch::Tensor counters;
+  ar.read("counters", counters);
+  auto c = counters.accessor<std::int64_t, 1>();
+  out.counters = {c[0], c[1], c[2], c[3]};
+  c10::IValue cfg;
+  ar.read("config", cfg);
+  out.config_json = cfg.toStringRef();
+  return out;
+}
+
+}  // namespace
+
+std::string checkpoint_path(const std::string& logdir) {
+  return (std::filesystem::path(logdir) / "checkpoint.pt").string();
+}
+
+void save_checkpoint(const std::string& path, const torch::nn::Module& model,
+                     const torch::optim::Optimizer& optimizer, const CheckpointCounters& counters,
+                     const std::string& config_json) {
+  torch::serialize::OutputArchive ar;
+  torch::serialize::OutputArchive model_ar, opt_ar;
+  model.save(model_ar);
+  optimizer.save(opt_ar);
+  ar.write("model", model_ar);
+  ar.write("optimizer", opt_ar);
+  ar.write("counters", counters_tensor(counters));
+  ar.write("config", c10::IValue(config_json));
+  std::ostringstream payload;
+  ar.save_to(payload);
+  const std::string bytes = payload.str();
+  std::string file(kHeaderBytes, '\0');
+  const std::uint64_t len = bytes.size();
+  const std::uint32_t crc = crc32c(bytes.data(), bytes.size());
+  std::memcpy(file.data(), kMagic, 8);
+  std::memcpy(file.data() + 8, &len, 8);
+  std::memcpy(file.data() + 16, &crc, 4);
+  atomic_write(path, file + bytes);
+}
+
+LoadedCheckpoint read_checkpoint_header(const std::string& path) {
+  std::string payload = read_payload(path);
+  try {
+    torch::serialize::InputArchive ar;
+    ar.load_from(payload.data(), payload.size());
+    return parse(ar);
+  } catch (const c10::Error& e) {
+    throw CheckpointError("checkpoint " + path + " cannot be read: " + e.what_without_backtrace());
+  }
+}
+
+LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& model,
+                                 torch::optim::Optimizer* optimizer) {
+  std::string payload = read_payload(path);
+  try {
+    torch::serialize::InputArchive ar;
+    ar.load_from(payload.data(), payload.size());
+    LoadedCheckpoint out = parse(ar);
+    torch::serialize::InputArchive model_ar;
+    ar.read("model", model_ar);
+    model.load(model_ar);
+    if (optimizer) {
+      torch::serialize::InputArchive opt_ar;
+      ar.read("optimizer", opt_ar);
+      optimizer->load(opt_ar);
+    }
+    return out;
+  } catch (const c10::Error& e) {
+    throw CheckpointError("checkpoint " + path + " does not match this model: " + e.what_without_backtrace());
+  }
+}
+
+}  // namespace seedrl

@@ -1,0 +1,49 @@
+#include "seedrl/io/progress_line.h"
+
+#include <unistd.h>
+
+#include <string>
+
+#include <fmt/format.h>
+
+namespace seedrl {
+
+namespace {
+std::string human(double v) {
+  if (v >= 1e9) return fmt::format("{:.2f}G", v / 1e9);
+  if (v >= 1e6) return fmt::format("{:.2f}M", v / 1e6);
+  if (v >= 1e3) return fmt::format("{:.1f}k", v / 1e3);
+  return fmt::format("{:.0f}", v);
+}
+std::string clock(double s) {
+  if (!(s >= 0) || s > 1e7) return "--:--";
+  const auto t = static_cast<long>(s);
+  return t >= 3600 ? fmt::format("{}:{:02}:{:02}", t / 3600, t / 60 % 60, t % 60)
+                   : fmt::format("{}:{:02}", t / 60, t % 60);
+}
+}  // namespace
+
+ProgressLine::ProgressLine(std::FILE* out) : out_(out), tty_(::isatty(::fileno(out)) != 0) {}
+
+void ProgressLine::update(const Progress& p) {
+  const double eta = p.fps > 0 && p.max_frames > 0 ? (p.max_frames - p.frames) / p.fps : -1;
+  const std::string line = fmt::format(
+      "frames {}/{} | {} fps | episodes {} | return(100) {:.1f} | learner steps {} | elapsed {} | ETA {}",
+      human(static_cast<double>(p.frames)), human(static_cast<double>(p.max_frames)), human(p.fps), p.episodes,
+      p.return_mean, p.learner_steps, clock(p.elapsed_s), clock(eta));
+  if (tty_) {
+    fmt::print(out_, "\r\033[2K{}", line);
+    dirty_ = true;
+  } else {
+    fmt::print(out_, "{}\n", line);
+  }
+  std::fflush(out_);
+}
+
+void ProgressLine::finish() {
+  if (dirty_) fmt::print(out_, "\n");
+  dirty_ = false;
+  std::fflush(out_);
+}
+
+}  // namespace seedrl

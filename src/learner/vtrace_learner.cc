@@ -1,0 +1,117 @@
+#include "seedrl/learner/vtrace_learner.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <torch/torch.h>
+
+#include "seedrl/inference/env_step.h"
+
+namespace seedrl {
+
+VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, const UnrollBatch& batch,
+                           const VTraceLossConfig& config, torch::Device device) {
+  const bool nb = device.is_cuda();
+  auto obs = batch.obs.to(device, nb);
+  auto flags = batch.flags.to(device, nb).to(torch::kInt32);  // [L, B]
+  auto first = (flags & kFirst).ne(0);
+  CoreState state;
+  if (batch.core_h.defined()) state = {batch.core_h.to(device, nb), batch.core_c.to(device, nb)};
+  NetOutput out = model->forward(obs, first, state);
+
+  const auto L = obs.size(0);
+  const auto T = L - 1;
+  auto actions = batch.actions.to(device, nb).slice(0, 0, T);
+  auto target_params = out.policy.slice(0, 0, T);
+  auto behaviour_params = batch.policy.to(device, nb).slice(0, 0, T);
+  auto target_logp = dist.log_prob(target_params, actions);
+  auto behaviour_logp = dist.log_prob(behaviour_params, actions);
+
+  // Transition t goes from entry t to entry t+1; it does not exist when entry
+  // t ended an episode (entry t+1 is then a reset).
+  auto valid = (flags.slice(0, 0, T) & (kTerminated | kTruncated)).eq(0).to(torch::kFloat32);
+  auto terminal_next = (flags.slice(0, 1, L) & kTerminated).ne(0).to(torch::kFloat32);
+  auto rewards = batch.rewards.to(device, nb).slice(0, 1, L);
+  if (config.reward_clip > 0) rewards = rewards.clamp(-config.reward_clip, config.reward_clip);
+  auto discounts = config.discount * (1 - terminal_next) * valid;
+  auto values = out.value.slice(0, 0, T);
+  auto bootstrap = out.value[T];
+
+  auto vt = vtrace((target_logp - behaviour_logp).detach(), discounts, rewards, values.detach(),
+                   bootstrap.detach(), valid, config.vtrace);
+  auto n = valid.sum().clamp_min(1.0);
+  VTraceLosses l;
+  l.pg = -(vt.pg_advantages * target_logp * valid).sum() / n;
+  l.baseline = 0.5 * ((vt.vs - values).pow(2) * valid).sum() / n;
+  l.entropy = (dist.entropy(target_params) * valid).sum() / n;
+  l.total = l.pg + config.baseline_cost * l.baseline - config.entropy_cost * l.entropy;
+  l.mean_rho = ((target_logp - behaviour_logp).detach().exp() * valid).sum() / n;
+  return l;
+}
+
+std::unique_ptr<torch::optim::Optimizer> make_optimizer(const OptimizerConfig& c,
+                                                        std::vector<torch::Tensor> params) {
+  if (c.name == "adam") {
+    return std::make_unique<torch::optim::Adam>(
+        params, torch::optim::AdamOptions(c.learning_rate).betas({c.adam_beta1, c.adam_beta2}).eps(c.adam_eps));
+  }
+  if (c.name == "rmsprop") {
+    return std::make_unique<torch::optim::RMSprop>(
+        params, torch::optim::RMSpropOptions(c.learning_rate)
+                    .alpha(c.rmsprop_alpha)
+                    .eps(c.rmsprop_eps)
+                    .momentum(c.rmsprop_momentum));
+  }
+  throw std::invalid_argument("--optimizer: unknown optimizer '" + c.name + "' (valid: adam, rmsprop)");
+}
+
+VTraceLearner::VTraceLearner(AgentNet model, const ActionSpec& action, const LearnerConfig& config,
+                             TrajectoryStore& store, ParamPublisher& publisher, torch::Device device)
+    : model_(std::move(model)),
+      dist_(make_policy_distribution(action)),
+      config_(config),
+      store_(store),
+      publisher_(publisher),
+      device_(device) {
+  model_->to(device_);
+  model_->train();
+  optimizer_ = make_optimizer(config_.optimizer, model_->parameters());
+}
+
+void VTraceLearner::publish() { publisher_.publish(*model_, steps_); }
+
+bool VTraceLearner::step(LearnerStats& stats) {
+  if (!store_.next_batch(config_.batch_size, batch_)) return false;
+  const auto T = batch_.obs.size(0) - 1;
+  const auto B = batch_.obs.size(1);
+
+  // Linear decay to zero over max_frames of consumed experience.
+  const double progress =
+      std::min(1.0, static_cast<double>(frames_) / static_cast<double>(std::max<std::int64_t>(1, config_.max_frames)));
+  const double lr = config_.optimizer.learning_rate * (1.0 - progress);
+  for (auto& group : optimizer_->param_groups()) group.options().set_lr(lr);
+
+  VTraceLosses l = vtrace_losses(model_, *dist_, batch_, config_.loss, device_);
+  optimizer_->zero_grad();
+  l.total.backward();
+  double grad_norm = 0;
+  if (config_.optimizer.max_grad_norm > 0) {
+    grad_norm = torch::nn::utils::clip_grad_norm_(model_->parameters(), config_.optimizer.max_grad_norm);
+  }
+  optimizer_->step();
+  ++steps_;
+  frames_ += T * B;
+  publish();
+
+  stats.total_loss = l.total.item<double>();
+  stats.pg_loss = l.pg.item<double>();
+  stats.baseline_loss = l.baseline.item<double>();
+  stats.entropy = l.entropy.item<double>();
+  stats.mean_rho = l.mean_rho.item<double>();
+  stats.grad_norm = grad_norm;
+  stats.learning_rate = lr;
+  stats.policy_lag = static_cast<double>(steps_ - 1) - batch_.versions.to(torch::kFloat64).mean().item<double>();
+  return true;
+}
+
+}  // namespace seedrl

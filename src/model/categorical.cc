@@ -1,0 +1,41 @@
+#include <stdexcept>
+
+#include "seedrl/model/policy_distribution.h"
+
+namespace seedrl {
+namespace {
+
+class Categorical final : public PolicyDistribution {
+ public:
+  explicit Categorical(int n) : n_(n) {}
+  int param_size() const override { return n_; }
+
+  torch::Tensor sample(const torch::Tensor& logits) const override {
+    // Gumbel-max: argmax(logits + Gumbel noise) is an exact categorical sample
+    // and works on any leading shape in one pass.
+    auto u = torch::rand_like(logits).clamp_(1e-20, 1.0);
+    return (logits - torch::log(-torch::log(u))).argmax(-1, /*keepdim=*/true).to(torch::kFloat32);
+  }
+  torch::Tensor mode(const torch::Tensor& logits) const override {
+    return logits.argmax(-1, true).to(torch::kFloat32);
+  }
+  torch::Tensor log_prob(const torch::Tensor& logits, const torch::Tensor& actions) const override {
+    return torch::log_softmax(logits, -1).gather(-1, actions.to(torch::kLong)).squeeze(-1);
+  }
+  torch::Tensor entropy(const torch::Tensor& logits) const override {
+    auto logp = torch::log_softmax(logits, -1);
+    return -(logp.exp() * logp).sum(-1);
+  }
+
+ private:
+  int n_;
+};
+
+}  // namespace
+
+std::unique_ptr<PolicyDistribution> make_policy_distribution(const ActionSpec& action) {
+  if (action.is_discrete()) return std::make_unique<Categorical>(action.num_actions);
+  throw std::invalid_argument("continuous actions need the Gaussian policy head (not built yet)");
+}
+
+}  // namespace seedrl

@@ -1,0 +1,44 @@
+#include "seedrl/model/torso.h"
+
+#include <stdexcept>
+
+#include <torch/nn/modules/activation.h>
+#include <torch/nn/modules/container/sequential.h>
+#include <torch/nn/modules/linear.h>
+
+namespace seedrl {
+namespace {
+
+// Flattens any observation and applies Linear+ReLU layers.
+class MlpTorsoImpl : public torch::nn::Module {
+ public:
+  MlpTorsoImpl(std::int64_t in, const std::vector<int>& hidden) {
+    for (int h : hidden) {
+      layers_->push_back(torch::nn::Linear(in, h));
+      layers_->push_back(torch::nn::ReLU());
+      in = h;
+    }
+    register_module("layers", layers_);
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    return layers_->forward(x.flatten(1).to(torch::kFloat32));
+  }
+
+ private:
+  torch::nn::Sequential layers_;
+};
+TORCH_MODULE(MlpTorso);
+
+}  // namespace
+
+Torso make_torso(const ArraySpec& observation, const ModelConfig& config) {
+  const std::string kind = config.torso == "auto" ? "mlp" : config.torso;
+  if (kind == "mlp") {
+    if (config.hidden.empty()) throw std::invalid_argument("--hidden: the MLP needs at least one layer");
+    return Torso{torch::nn::AnyModule(MlpTorso(static_cast<std::int64_t>(observation.numel()), config.hidden)),
+                 config.hidden.back()};
+  }
+  throw std::invalid_argument("--model: unknown torso '" + config.torso + "' (valid: auto, mlp)");
+}
+
+}  // namespace seedrl

@@ -1,0 +1,110 @@
+#include "seedrl/trainer/train_config.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+namespace seedrl {
+
+int default_actors() {
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return std::clamp(16 * cores, 16, 1024);
+}
+
+void resolve_defaults(TrainConfig& c) {
+  if (c.actors <= 0) c.actors = default_actors();
+  if (c.inference_batch <= 0) c.inference_batch = std::clamp(c.num_envs() / 2, 1, 1024);
+  if (c.queue_capacity <= 0) c.queue_capacity = 2 * c.learner.batch_size;
+}
+
+std::string to_json(const TrainConfig& c) {
+  nlohmann::json j;
+  j["env"] = c.env;
+  j["sticky_action_prob"] = c.env_options.sticky_action_prob;
+  j["difficulty_ramping"] = c.env_options.difficulty_ramping;
+  j["actors"] = c.actors;
+  j["envs_per_actor"] = c.envs_per_actor;
+  j["seed"] = c.seed;
+  j["inference_batch"] = c.inference_batch;
+  j["inference_timeout_us"] = c.inference_timeout_us;
+  j["inference_threads"] = c.inference_threads;
+  j["device"] = c.device;
+  j["unroll_length"] = c.unroll_length;
+  j["queue_capacity"] = c.queue_capacity;
+  j["model"] = {{"torso", c.model.torso}, {"hidden", c.model.hidden}, {"lstm", c.model.lstm},
+                {"lstm_size", c.model.lstm_size}};
+  const auto& l = c.learner;
+  j["batch_size"] = l.batch_size;
+  j["max_frames"] = l.max_frames;
+  j["optimizer"] = {{"name", l.optimizer.name},
+                    {"learning_rate", l.optimizer.learning_rate},
+                    {"adam_eps", l.optimizer.adam_eps},
+                    {"rmsprop_alpha", l.optimizer.rmsprop_alpha},
+                    {"rmsprop_eps", l.optimizer.rmsprop_eps},
+                    {"rmsprop_momentum", l.optimizer.rmsprop_momentum},
+                    {"max_grad_norm", l.optimizer.max_grad_norm}};
+  j["loss"] = {{"discount", l.loss.discount},
+               {"baseline_cost", l.loss.baseline_cost},
+               {"entropy_cost", l.loss.entropy_cost},
+               {"reward_clip", l.loss.reward_clip},
+               {"rho_bar", l.loss.vtrace.rho_bar},
+               {"c_bar", l.loss.vtrace.c_bar},
+               {"lambda", l.loss.vtrace.lambda}};
+  j["logdir"] = c.logdir;
+  j["checkpoint_every_s"] = c.checkpoint_every_s;
+  j["log_interval_s"] = c.log_interval_s;
+  return j.dump();
+}
+
+TrainConfig train_config_from_json(const std::string& text) {
+  try {
+    auto j = nlohmann::json::parse(text);
+    TrainConfig c;
+    c.env = j.at("env");
+    c.env_options.sticky_action_prob = j.value("sticky_action_prob", c.env_options.sticky_action_prob);
+    c.env_options.difficulty_ramping = j.value("difficulty_ramping", c.env_options.difficulty_ramping);
+    c.actors = j.at("actors");
+    c.envs_per_actor = j.at("envs_per_actor");
+    c.seed = j.at("seed");
+    c.inference_batch = j.at("inference_batch");
+    c.inference_timeout_us = j.at("inference_timeout_us");
+    c.inference_threads = j.at("inference_threads");
+    c.device = j.at("device");
+    c.unroll_length = j.at("unroll_length");
+    c.queue_capacity = j.at("queue_capacity");
+    const auto& m = j.at("model");
+    c.model.torso = m.at("torso");
+    c.model.hidden = m.at("hidden").get<std::vector<int>>();
+    c.model.lstm = m.at("lstm");
+    c.model.lstm_size = m.at("lstm_size");
+    auto& l = c.learner;
+    l.batch_size = j.at("batch_size");
+    l.max_frames = j.at("max_frames");
+    const auto& o = j.at("optimizer");
+    l.optimizer.name = o.at("name");
+    l.optimizer.learning_rate = o.at("learning_rate");
+    l.optimizer.adam_eps = o.at("adam_eps");
+    l.optimizer.rmsprop_alpha = o.at("rmsprop_alpha");
+    l.optimizer.rmsprop_eps = o.at("rmsprop_eps");
+    l.optimizer.rmsprop_momentum = o.at("rmsprop_momentum");
+    l.optimizer.max_grad_norm = o.at("max_grad_norm");
+    const auto& s = j.at("loss");
+    l.loss.discount = s.at("discount");
+    l.loss.baseline_cost = s.at("baseline_cost");
+    l.loss.entropy_cost = s.at("entropy_cost");
+    l.loss.reward_clip = s.at("reward_clip");
+    l.loss.vtrace.rho_bar = s.at("rho_bar");
+    l.loss.vtrace.c_bar = s.at("c_bar");
+    l.loss.vtrace.lambda = s.at("lambda");
+    c.logdir = j.at("logdir");
+    c.checkpoint_every_s = j.at("checkpoint_every_s");
+    c.log_interval_s = j.at("log_interval_s");
+    return c;
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument(std::string("malformed run config: ") + e.what());
+  }
+}
+
+}  // namespace seedrl

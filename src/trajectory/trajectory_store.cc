@@ -1,0 +1,147 @@
+#include "seedrl/trajectory/trajectory_store.h"
+
+#include <cstring>
+#include <stdexcept>
+
+#include <torch/torch.h>
+
+namespace seedrl {
+
+namespace {
+torch::Dtype to_torch(DType d) { return d == DType::kUInt8 ? torch::kUInt8 : torch::kFloat32; }
+}  // namespace
+
+TrajectoryStore::TrajectoryStore(const UnrollLayout& layout, int num_slots, int queue_capacity,
+                                 int max_batch)
+    : layout_(layout),
+      obs_bytes_(layout.observation.bytes()),
+      slots_(num_slots),
+      ready_(queue_capacity),
+      // Every slot fills one unroll, the queue holds more, the learner takes a batch.
+      free_(static_cast<std::size_t>(num_slots + queue_capacity + max_batch)) {
+  if (layout.overlap < 0 || layout.overlap >= layout.length)
+    throw std::invalid_argument("unroll overlap must be in [0, length)");
+  const std::int64_t pool = num_slots + queue_capacity + max_batch;
+  const std::int64_t L = layout.length;
+  std::vector<std::int64_t> obs_shape{pool, L};
+  obs_shape.insert(obs_shape.end(), layout.observation.shape.begin(), layout.observation.shape.end());
+  obs_ = torch::zeros(obs_shape, torch::dtype(to_torch(layout.observation.dtype)));
+  actions_ = torch::zeros({pool, L, layout.action_width});
+  policy_ = torch::zeros({pool, L, layout.policy_size});
+  rewards_ = torch::zeros({pool, L});
+  flags_ = torch::zeros({pool, L}, torch::kUInt8);
+  obs_ptr_ = static_cast<std::uint8_t*>(obs_.data_ptr());
+  actions_ptr_ = actions_.data_ptr<float>();
+  policy_ptr_ = policy_.data_ptr<float>();
+  rewards_ptr_ = rewards_.data_ptr<float>();
+  flags_ptr_ = flags_.data_ptr<std::uint8_t>();
+  if (layout.core_size > 0) {
+    core_h_ = torch::zeros({pool, layout.core_size});
+    core_c_ = torch::zeros({pool, layout.core_size});
+    core_h_ptr_ = core_h_.data_ptr<float>();
+    core_c_ptr_ = core_c_.data_ptr<float>();
+    next_h_.assign(static_cast<std::size_t>(num_slots) * layout.core_size, 0.f);
+    next_c_.assign(static_cast<std::size_t>(num_slots) * layout.core_size, 0.f);
+  }
+  unroll_version_.assign(pool, 0);
+  unroll_slot_.assign(pool, -1);
+  for (int i = 0; i < pool; ++i) free_.push(i);
+}
+
+void TrajectoryStore::write_entry(int u, int pos, const StepRecord& s) {
+  const std::size_t e = static_cast<std::size_t>(u) * layout_.length + pos;
+  std::memcpy(obs_ptr_ + e * obs_bytes_, s.obs, obs_bytes_);
+  std::memcpy(actions_ptr_ + e * layout_.action_width, s.action, sizeof(float) * layout_.action_width);
+  std::memcpy(policy_ptr_ + e * layout_.policy_size, s.policy, sizeof(float) * layout_.policy_size);
+  rewards_ptr_[e] = s.reward;
+  flags_ptr_[e] = s.flags;
+}
+
+void TrajectoryStore::copy_entry(int su, int sp, int du, int dp) {
+  const std::size_t s = static_cast<std::size_t>(su) * layout_.length + sp;
+  const std::size_t d = static_cast<std::size_t>(du) * layout_.length + dp;
+  std::memcpy(obs_ptr_ + d * obs_bytes_, obs_ptr_ + s * obs_bytes_, obs_bytes_);
+  const int aw = layout_.action_width, ps = layout_.policy_size;
+  std::memcpy(actions_ptr_ + d * aw, actions_ptr_ + s * aw, sizeof(float) * aw);
+  std::memcpy(policy_ptr_ + d * ps, policy_ptr_ + s * ps, sizeof(float) * ps);
+  rewards_ptr_[d] = rewards_ptr_[s];
+  flags_ptr_[d] = flags_ptr_[s];
+}
+
+bool TrajectoryStore::append(int slot, const StepRecord& step, std::int64_t policy_version) {
+  SlotState& st = slots_[slot];
+  const int H = layout_.core_size;
+  if (st.unroll < 0) {
+    auto u = free_.pop();
+    if (!u) return false;
+    st.unroll = *u;
+    st.pos = 0;
+  }
+  if (st.pos == 0) {
+    st.version = policy_version;
+    if (H > 0) {
+      std::memcpy(core_h_ptr_ + static_cast<std::size_t>(st.unroll) * H, step.core_h, sizeof(float) * H);
+      std::memcpy(core_c_ptr_ + static_cast<std::size_t>(st.unroll) * H, step.core_c, sizeof(float) * H);
+    }
+  }
+  // This entry will be entry 0 of the next unroll: remember its core state.
+  if (H > 0 && st.pos == layout_.length - layout_.overlap) {
+    std::memcpy(next_h_.data() + static_cast<std::size_t>(slot) * H, step.core_h, sizeof(float) * H);
+    std::memcpy(next_c_.data() + static_cast<std::size_t>(slot) * H, step.core_c, sizeof(float) * H);
+  }
+  write_entry(st.unroll, st.pos, step);
+  if (++st.pos < layout_.length) return true;
+
+  // Unroll complete: hand it over and continue in a fresh one with the overlap.
+  const int done = st.unroll;
+  unroll_version_[done] = st.version;
+  unroll_slot_[done] = slot;
+  auto next = free_.pop();
+  if (!next) return false;
+  const int O = layout_.overlap;
+  for (int i = 0; i < O; ++i) copy_entry(done, layout_.length - O + i, *next, i);
+  if (H > 0 && O > 0) {
+    std::memcpy(core_h_ptr_ + static_cast<std::size_t>(*next) * H, next_h_.data() + static_cast<std::size_t>(slot) * H, sizeof(float) * H);
+    std::memcpy(core_c_ptr_ + static_cast<std::size_t>(*next) * H, next_c_.data() + static_cast<std::size_t>(slot) * H, sizeof(float) * H);
+  }
+  st.unroll = *next;
+  st.pos = O;
+  st.version = policy_version;
+  completed_.fetch_add(1, std::memory_order_relaxed);
+  return ready_.push(done);
+}
+
+void TrajectoryStore::drop_partial(int slot) { slots_[slot].pos = 0; }
+
+bool TrajectoryStore::next_batch(int batch, UnrollBatch& out) {
+  std::vector<std::int64_t> idx(batch);
+  for (int i = 0; i < batch; ++i) {
+    auto u = ready_.pop();
+    if (!u) {
+      for (int j = 0; j < i; ++j) free_.push(static_cast<int>(idx[j]));
+      return false;
+    }
+    idx[i] = *u;
+  }
+  auto index = torch::from_blob(idx.data(), {batch}, torch::kInt64);
+  // One gather per field, then time-major.
+  out.obs = obs_.index_select(0, index).transpose(0, 1);
+  out.actions = actions_.index_select(0, index).transpose(0, 1);
+  out.policy = policy_.index_select(0, index).transpose(0, 1);
+  out.rewards = rewards_.index_select(0, index).transpose(0, 1);
+  out.flags = flags_.index_select(0, index).transpose(0, 1);
+  if (layout_.core_size > 0) {
+    out.core_h = core_h_.index_select(0, index);
+    out.core_c = core_c_.index_select(0, index);
+  }
+  out.versions = torch::empty({batch}, torch::kInt64);
+  out.slots = torch::empty({batch}, torch::kInt64);
+  for (int i = 0; i < batch; ++i) {
+    out.versions[i] = unroll_version_[idx[i]];
+    out.slots[i] = unroll_slot_[idx[i]];
+  }
+  for (int i = 0; i < batch; ++i) free_.push(static_cast<int>(idx[i]));
+  return true;
+}
+
+}  // namespace seedrl
