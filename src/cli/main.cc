@@ -1,6 +1,7 @@
 // seedrl: one binary, one command per file under src/cli/.
 #include <cstdio>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -20,6 +21,18 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "seedrl 0.1.0");
   std::vector<seedrl::CommandRunner> commands{
       seedrl::add_train_command(app), seedrl::add_eval_command(app), seedrl::add_envs_command(app)};
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    std::string valid;
+    for (const auto* sub : app.get_subcommands({})) {
+      known |= sub->get_name() == argv[1];
+      valid += (valid.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      fmt::print(stderr, "seedrl: error: unknown command '{}' (valid: {})\n", argv[1], valid);
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "seedrl/cli/commands.h"
+#include "seedrl/cli/config_file.h"
 #include "seedrl/cli/validators.h"
 #include "seedrl/trainer/trainer.h"
 
@@ -11,13 +12,16 @@ namespace seedrl {
 CommandRunner add_train_command(CLI::App& app) {
   auto config = std::make_shared<TrainConfig>();
   TrainConfig& c = *config;
+  c.actors = default_actors();  // shown in --help as this machine's default
   auto& l = c.learner;
   CLI::App* cmd = app.add_subcommand("train", "Train an agent (actors, central inference and learner in this process)");
   cmd->option_defaults()->always_capture_default();
-  cmd->set_config("--config", "", "TOML file whose keys are the flag names (e.g. actors = 64)");
+  auto config_file = std::make_shared<std::string>();
+  cmd->add_option("--config", *config_file, "TOML file whose keys are the flag names (e.g. actors = 64)")
+      ->check(CLI::ExistingFile);
 
   cmd->add_option("--env", c.env, "Environment name (see `seedrl envs`)")->check(env_name_validator());
-  cmd->add_option("--actors", c.actors, "Actor threads (0: suited to this machine)")->check(CLI::Range(0, 1 << 20));
+  cmd->add_option("--actors", c.actors, "Actor threads (default suits this machine)")->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--envs-per-actor", c.envs_per_actor, "Environments stepped by each actor thread")
       ->check(CLI::Range(1, 1 << 16));
   cmd->add_option("--seed", c.seed, "Seed for environments and model initialisation");
@@ -71,8 +75,9 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_option("--log-interval-s", c.log_interval_s, "Seconds between metrics lines")->check(CLI::PositiveNumber);
   cmd->add_option("--torch-threads", c.torch_threads, "LibTorch intra-op threads")->check(CLI::Range(1, 1024));
 
-  return [cmd, config]() -> int {
+  return [cmd, config, config_file]() -> int {
     if (!cmd->parsed()) return -1;
+    if (!config_file->empty()) apply_config_file(*cmd, *config_file);
     return train(*config);
   };
 }

@@ -41,6 +41,7 @@ InferenceBatch* RequestBatcher::open_batch_locked(std::unique_lock<std::mutex>& 
   open_ = free_.back();
   free_.pop_back();
   open_->size = 0;
+  open_->awaiting = true;
   open_->written.store(0, std::memory_order_relaxed);
   return open_;
 }
@@ -112,6 +113,12 @@ InferenceBatch* RequestBatcher::next_batch() {
 }
 
 void RequestBatcher::complete(InferenceBatch* batch) {
+  {
+    // From here on close() leaves this batch alone: its actors are woken
+    // below, and may be gone (with their Completion) right after.
+    std::lock_guard lock(mu_);
+    batch->awaiting = false;
+  }
   for (int i = 0; i < batch->size; ++i) {
     Completion* c = batch->completions[i];
     if (c->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) c->pending.notify_one();
@@ -130,7 +137,7 @@ void RequestBatcher::close() {
   // Every waiting actor has a row in some not-yet-completed buffer. Changing
   // the value it sleeps on (not just notifying) rules out a lost wake-up.
   for (auto& b : buffers_)
-    for (int i = 0; i < b->size; ++i)
+    for (int i = 0; b->awaiting && i < b->size; ++i)
       if (Completion* c = b->completions[i]) {
         c->pending.fetch_or(Completion::kClosed, std::memory_order_acq_rel);
         c->pending.notify_all();

@@ -9,6 +9,20 @@
 
 namespace seedrl {
 
+Transitions make_transitions(const torch::Tensor& flags_in, const torch::Tensor& rewards, double discount,
+                             double reward_clip) {
+  const auto L = flags_in.size(0);
+  const auto T = L - 1;
+  auto flags = flags_in.to(torch::kInt32);
+  Transitions tr;
+  tr.valid = (flags.slice(0, 0, T) & (kTerminated | kTruncated)).eq(0).to(torch::kFloat32);
+  auto terminal_next = (flags.slice(0, 1, L) & kTerminated).ne(0).to(torch::kFloat32);
+  tr.rewards = rewards.slice(0, 1, L);
+  if (reward_clip > 0) tr.rewards = tr.rewards.clamp(-reward_clip, reward_clip);
+  tr.discounts = discount * (1 - terminal_next) * tr.valid;
+  return tr;
+}
+
 VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, const UnrollBatch& batch,
                            const VTraceLossConfig& config, torch::Device device) {
   const bool nb = device.is_cuda();
@@ -27,17 +41,12 @@ VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, cons
   auto target_logp = dist.log_prob(target_params, actions);
   auto behaviour_logp = dist.log_prob(behaviour_params, actions);
 
-  // Transition t goes from entry t to entry t+1; it does not exist when entry
-  // t ended an episode (entry t+1 is then a reset).
-  auto valid = (flags.slice(0, 0, T) & (kTerminated | kTruncated)).eq(0).to(torch::kFloat32);
-  auto terminal_next = (flags.slice(0, 1, L) & kTerminated).ne(0).to(torch::kFloat32);
-  auto rewards = batch.rewards.to(device, nb).slice(0, 1, L);
-  if (config.reward_clip > 0) rewards = rewards.clamp(-config.reward_clip, config.reward_clip);
-  auto discounts = config.discount * (1 - terminal_next) * valid;
+  Transitions tr = make_transitions(flags, batch.rewards.to(device, nb), config.discount, config.reward_clip);
+  const auto& valid = tr.valid;
   auto values = out.value.slice(0, 0, T);
   auto bootstrap = out.value[T];
 
-  auto vt = vtrace((target_logp - behaviour_logp).detach(), discounts, rewards, values.detach(),
+  auto vt = vtrace((target_logp - behaviour_logp).detach(), tr.discounts, tr.rewards, values.detach(),
                    bootstrap.detach(), valid, config.vtrace);
   auto n = valid.sum().clamp_min(1.0);
   VTraceLosses l;

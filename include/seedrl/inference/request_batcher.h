@@ -38,6 +38,7 @@ struct InferenceBatch {
   int size = 0;  // rows claimed; rows [0, size) are valid once taken
   // internal
   std::atomic<int> written{0};
+  bool awaiting = false;  // rows claimed and not yet completed (guarded by the batcher's lock)
   std::chrono::steady_clock::time_point opened;
   std::uint8_t* obs_ptr = nullptr;
   std::size_t row_bytes = 0;

@@ -23,6 +23,17 @@ struct LearnerStats {
   double mean_rho = 0;
 };
 
+// The T transitions of an unroll of L = T+1 entries. Transition t goes from
+// entry t to entry t+1 and does not exist when entry t ended an episode (entry
+// t+1 is then a reset): valid_t = 0. Its reward is the one stored with entry
+// t+1, its discount γ·(1 − terminated_{t+1}), so a truncated episode
+// bootstraps from the value of its final observation.
+struct Transitions {
+  torch::Tensor valid, discounts, rewards;  // [T, B] float
+};
+Transitions make_transitions(const torch::Tensor& flags, const torch::Tensor& rewards, double discount,
+                             double reward_clip);
+
 // Losses for one batch; separate from the loop so tests can check them.
 struct VTraceLosses {
   torch::Tensor total, pg, baseline, entropy;  // scalars (entropy: mean entropy, not the cost)

@@ -16,7 +16,7 @@ struct TrainConfig {
   // environment and actors
   std::string env = "cartpole";
   EnvOptions env_options;
-  int actors = 0;  // 0: chosen for the machine (see default_actors)
+  int actors = 0;  // 0: default_actors()
   int envs_per_actor = 1;
   std::uint64_t seed = 1;
   // inference

@@ -1,0 +1,19 @@
+// `--config FILE`: a TOML file whose keys are a command's flag names
+// (`max-frames = 2000000`, `hidden = [64, 64]`; `max_frames` works too).
+// Flags given on the command line win over the file. CLI11 2.1 reads config
+// files for the top-level app only, so commands apply theirs here, after
+// parsing, with the same validators as the flags.
+#pragma once
+
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace seedrl {
+
+// Throws std::invalid_argument naming the file and the key or flag at fault.
+void apply_config_file(CLI::App& command, const std::string& path);
+
+}  // namespace seedrl

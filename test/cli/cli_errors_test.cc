@@ -1,0 +1,51 @@
+// Bad input gets one line naming the flag or file at fault and exit status 2.
+#include <catch2/catch.hpp>
+#include <fstream>
+
+#include "run_binary.h"
+
+using namespace seedrl::test;
+
+namespace {
+int count_lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+void check_error(const std::vector<std::string>& args, const std::string& names) {
+  RunResult r = run_seedrl(args, 30);
+  INFO(r.output);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains(names));
+  CHECK(count_lines(r.output) == 1);
+}
+}  // namespace
+
+TEST_CASE("train rejects bad values with one line naming the flag", "[cli]") {
+  check_error({"train", "--env", "cartpol"}, "--env");
+  check_error({"train", "--env", "cartpol"}, "cartpole");  // lists the valid names
+  check_error({"train", "--actors", "0"}, "--actors");
+  check_error({"train", "--learning-rate", "-0.1"}, "--learning-rate");
+  check_error({"train", "--batch-size", "abc"}, "--batch-size");
+  check_error({"train", "--optimizer", "sgd"}, "--optimizer");
+  check_error({"train", "--device", "tpu"}, "--device");
+  check_error({"train", "--config", "/nonexistent/run.toml"}, "/nonexistent/run.toml");
+  check_error({"eval", "--checkpoint", "/nonexistent/checkpoint.pt"}, "/nonexistent/checkpoint.pt");
+  check_error({"bogus-command"}, "bogus-command");
+}
+
+TEST_CASE("a config file's bad value is reported like the flag", "[cli]") {
+  const std::string dir = temp_dir("cli_config");
+  std::ofstream(dir + "/bad.toml") << "actors = 0\n";
+  check_error({"train", "--config", dir + "/bad.toml"}, "--actors");
+}
+
+TEST_CASE("--help shows every command's defaults", "[cli]") {
+  RunResult r = run_seedrl({"train", "--help"}, 30);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("--max-frames") && Catch::Contains("2000000"));
+  CHECK_THAT(r.output, Catch::Contains("--inference-timeout-us"));
+  RunResult e = run_seedrl({"eval", "--help"}, 30);
+  CHECK(e.status == 0);
+  CHECK_THAT(e.output, Catch::Contains("--episodes"));
+}

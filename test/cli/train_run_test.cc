@@ -1,0 +1,113 @@
+// End-to-end runs of `seedrl train` as a user would start them: a short run
+// learns, a TOML config sets flags, Ctrl-C checkpoints and --resume continues.
+#include <catch2/catch.hpp>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "run_binary.h"
+#include "seedrl/io/checkpoint.h"
+
+using namespace seedrl::test;
+
+namespace {
+nlohmann::json summary(const std::string& logdir) {
+  return nlohmann::json::parse(read_file(logdir + "/summary.json"));
+}
+}  // namespace
+
+TEST_CASE("a short CartPole run learns and writes its outputs", "[cli][train][slow]") {
+  const std::string dir = temp_dir("train_learns");
+  RunResult r = run_seedrl({"train", "--env", "cartpole", "--max-frames", "400000", "--actors", "32",
+                            "--logdir", dir, "--log-interval-s", "1", "--seed", "3"},
+                           240);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  auto s = summary(dir);
+  CHECK(s["frames"].get<double>() >= 400000);
+  for (const char* key : {"wall_seconds", "fps", "episodes", "episode_return_mean"}) CHECK(s.contains(key));
+  // A uniform random policy averages about 22; learning is well above it.
+  CHECK(s["episode_return_mean"].get<double>() >= 100);
+  // metrics.jsonl: one object per interval with the required keys.
+  std::ifstream in(dir + "/metrics.jsonl");
+  std::string line;
+  int lines = 0;
+  while (std::getline(in, line)) {
+    auto j = nlohmann::json::parse(line);
+    for (const char* key : {"frames", "fps", "episodes", "episode_return_mean", "learner_steps", "wall_seconds",
+                            "total_loss", "pg_loss", "baseline_loss", "entropy"})
+      CHECK(j.contains(key));
+    ++lines;
+  }
+  CHECK(lines >= 2);
+  bool has_events = false;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    has_events |= e.path().filename().string().rfind("events.out.tfevents.", 0) == 0;
+  CHECK(has_events);
+  CHECK(std::filesystem::exists(dir + "/checkpoint.pt"));
+
+  RunResult ev = run_seedrl({"eval", "--checkpoint", dir + "/checkpoint.pt", "--episodes", "5"}, 60);
+  INFO(ev.output);
+  CHECK(ev.status == 0);
+  CHECK_THAT(ev.output, Catch::Contains("mean return"));
+}
+
+TEST_CASE("the LSTM agent and many actor threads run end to end", "[cli][train][slow]") {
+  const std::string dir = temp_dir("train_lstm");
+  RunResult r = run_seedrl({"train", "--lstm", "--actors", "2048", "--max-frames", "100000", "--logdir", dir,
+                            "--unroll-length", "10"},
+                           240);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(summary(dir)["frames"].get<double>() >= 100000);
+  CHECK(summary(dir)["learner_steps"].get<double>() > 0);
+}
+
+TEST_CASE("a TOML config file sets flags by name", "[cli][train]") {
+  const std::string dir = temp_dir("train_config");
+  std::ofstream(dir + "/run.toml") << "max-frames = 20000\nactors = 8\nunroll-length = 10\nbatch-size = 4\n"
+                                   << "logdir = \"" << dir << "/logs\"\n";
+  RunResult r = run_seedrl({"train", "--config", dir + "/run.toml"}, 120);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("8 actors"));
+  const double frames = summary(dir + "/logs")["frames"].get<double>();
+  CHECK(frames >= 20000);
+  CHECK(frames < 20000 + 8 + 1);
+}
+
+TEST_CASE("Ctrl-C checkpoints, and --resume continues to --max-frames", "[cli][train][slow]") {
+  const std::string dir = temp_dir("train_resume");
+  const std::vector<std::string> args{"train", "--max-frames", "100000000", "--actors", "16", "--logdir", dir};
+  RunResult first = run_seedrl_and_signal(args, 4.0, SIGINT, 60);
+  INFO(first.output);
+  REQUIRE(first.status == 130);
+  const auto saved = seedrl::read_checkpoint_header(dir + "/checkpoint.pt").counters;
+  CHECK(saved.frames > 0);
+  CHECK(saved.learner_steps > 0);
+
+  std::vector<std::string> resume{"train", "--max-frames", std::to_string(saved.frames + 50000), "--actors", "16",
+                                  "--logdir", dir, "--resume"};
+  RunResult second = run_seedrl(resume, 120);
+  INFO(second.output);
+  REQUIRE(second.status == 0);
+  CHECK_THAT(second.output, Catch::Contains("resumed from") && Catch::Contains(std::to_string(saved.frames)));
+  const auto after = seedrl::read_checkpoint_header(dir + "/checkpoint.pt").counters;
+  CHECK(after.frames >= saved.frames + 50000);
+  CHECK(after.learner_steps > saved.learner_steps);
+  CHECK(after.episodes >= saved.episodes);
+}
+
+TEST_CASE("a truncated checkpoint is refused with a clear error", "[cli][train]") {
+  const std::string dir = temp_dir("train_corrupt");
+  RunResult r = run_seedrl({"train", "--max-frames", "5000", "--actors", "4", "--batch-size", "2", "--logdir", dir}, 60);
+  REQUIRE(r.status == 0);
+  const std::string path = dir + "/checkpoint.pt";
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) / 2);
+  RunResult again = run_seedrl({"train", "--max-frames", "10000", "--logdir", dir, "--resume"}, 60);
+  INFO(again.output);
+  CHECK(again.status == 2);
+  CHECK_THAT(again.output, Catch::Contains("truncated") && Catch::Contains(path));
+}

@@ -1,0 +1,137 @@
+// The batcher under thousands of concurrent requesters: every request is
+// answered exactly once with its own row, and partial batches are flushed on
+// timeout.
+#include <catch2/catch.hpp>
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "seedrl/inference/request_batcher.h"
+
+using namespace seedrl;
+
+namespace {
+
+// A stand-in for inference: answers each row with a function of its
+// observation and slot, and counts how often each (slot, step) was served.
+// (Catch2 assertions are not thread-safe: mismatches are counted instead.)
+struct ServeCounters {
+  std::atomic<int> max_batch{0}, batches{0}, mismatches{0};
+};
+void serve(RequestBatcher& batcher, std::vector<std::atomic<int>>& served, int steps_per_slot, ServeCounters& c) {
+  while (InferenceBatch* b = batcher.next_batch()) {
+    const float* obs = b->obs.data_ptr<float>();
+    const auto* slots = b->slots.data_ptr<std::int64_t>();
+    for (int i = 0; i < b->size; ++i) {
+      const EnvStep& s = *b->steps[i];
+      const int step = static_cast<int>(obs[i * 2 + 1]);
+      if (slots[i] != s.slot || static_cast<int>(obs[i * 2]) != s.slot) c.mismatches.fetch_add(1);
+      served[s.slot * steps_per_slot + step].fetch_add(1);
+      s.action[0] = obs[i * 2] * 1000.f + obs[i * 2 + 1];
+    }
+    int m = c.max_batch.load();
+    while (b->size > m && !c.max_batch.compare_exchange_weak(m, b->size)) {}
+    c.batches.fetch_add(1);
+    batcher.complete(b);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("batcher answers thousands of concurrent actors exactly once each", "[inference][batcher]") {
+  const int actors = 2048, envs_per_actor = 2, steps = 12, batch = 256;
+  const int slots = actors * envs_per_actor;
+  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, batch, std::chrono::microseconds(500), 8, false);
+  std::vector<std::atomic<int>> served(slots * steps);
+  ServeCounters c;
+  std::atomic<int> wrong{0}, failures{0};
+  std::vector<std::thread> inference;
+  for (int i = 0; i < 2; ++i)
+    inference.emplace_back([&] { serve(batcher, served, steps, c); });
+  std::vector<std::thread> threads;
+  for (int a = 0; a < actors; ++a) {
+    threads.emplace_back([&, a] {
+      float obs[envs_per_actor][2];
+      float action[envs_per_actor];
+      EnvStep st[envs_per_actor];
+      Completion done;
+      for (int t = 0; t < steps; ++t) {
+        for (int k = 0; k < envs_per_actor; ++k) {
+          const int slot = a * envs_per_actor + k;
+          obs[k][0] = static_cast<float>(slot);
+          obs[k][1] = static_cast<float>(t);
+          action[k] = -1;
+          st[k] = EnvStep{slot, 0, 0.f, obs[k], &action[k]};
+        }
+        if (!batcher.submit(st, done)) {
+          failures.fetch_add(1);
+          return;
+        }
+        for (int k = 0; k < envs_per_actor; ++k)
+          if (action[k] != (a * envs_per_actor + k) * 1000.f + t) wrong.fetch_add(1);
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  batcher.close();
+  for (auto& t : inference) t.join();
+  CHECK(c.mismatches.load() == 0);
+  CHECK(failures.load() == 0);
+  CHECK(wrong.load() == 0);
+  int not_once = 0;
+  for (auto& s : served) not_once += s.load() != 1;
+  CHECK(not_once == 0);
+  CHECK(c.max_batch.load() <= batch);
+  CHECK(batcher.rows() == static_cast<std::uint64_t>(slots * steps));
+  CHECK(c.batches.load() >= slots * steps / batch);
+}
+
+TEST_CASE("batcher flushes a partial batch when the timeout passes", "[inference][batcher]") {
+  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, 1000, std::chrono::microseconds(2000), 3, false);
+  std::vector<std::atomic<int>> served(3 * 5);
+  ServeCounters c;
+  std::thread inference([&] { serve(batcher, served, 5, c); });
+  std::vector<std::thread> actors;
+  std::atomic<int> ok{0};
+  for (int a = 0; a < 3; ++a) {
+    actors.emplace_back([&, a] {
+      for (int t = 0; t < 5; ++t) {
+        float obs[2] = {static_cast<float>(a), static_cast<float>(t)};
+        float action = -1;
+        EnvStep st{a, 0, 0.f, obs, &action};
+        Completion done;
+        if (batcher.submit(std::span<EnvStep>(&st, 1), done) && action == a * 1000.f + t) ok.fetch_add(1);
+      }
+    });
+  }
+  for (auto& t : actors) t.join();
+  batcher.close();
+  inference.join();
+  CHECK(ok.load() == 15);
+  CHECK(batcher.timeouts() >= 5);  // never full: only timeouts can have flushed
+  CHECK(c.max_batch.load() <= 3);
+  CHECK(c.mismatches.load() == 0);
+}
+
+TEST_CASE("closing the batcher releases waiting actors", "[inference][batcher]") {
+  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, 4, std::chrono::microseconds(100), 2, false);
+  // No inference thread: actors wait until close().
+  std::atomic<int> returned_false{0};
+  std::vector<std::thread> actors;
+  for (int a = 0; a < 16; ++a) {
+    actors.emplace_back([&, a] {
+      float obs[2] = {static_cast<float>(a), 0};
+      float action;
+      EnvStep st{a, 0, 0.f, obs, &action};
+      Completion done;
+      if (!batcher.submit(std::span<EnvStep>(&st, 1), done)) returned_false.fetch_add(1);
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  batcher.close();
+  for (auto& t : actors) t.join();
+  CHECK(returned_false.load() == 16);
+  CHECK(batcher.next_batch() == nullptr);
+}

@@ -1,0 +1,129 @@
+#include <catch2/catch.hpp>
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include <torch/torch.h>
+
+#include "seedrl/inference/env_step.h"
+#include "seedrl/trajectory/trajectory_store.h"
+
+using namespace seedrl;
+
+namespace {
+
+UnrollLayout small_layout(int length, int overlap, int core) {
+  UnrollLayout l;
+  l.observation = ArraySpec{{1}, DType::kFloat32};
+  l.action_width = 1;
+  l.policy_size = 2;
+  l.core_size = core;
+  l.length = length;
+  l.overlap = overlap;
+  return l;
+}
+
+// Step i of a slot: every field is a known function of (slot, i).
+struct FakeStep {
+  float obs, action, policy[2], h[2], c[2];
+  StepRecord record(int slot, int i, std::uint8_t flags) {
+    obs = slot * 1000.f + i;
+    action = 10.f + i;
+    policy[0] = static_cast<float>(i);
+    policy[1] = -static_cast<float>(i);
+    h[0] = 100.f + i + slot * 1000.f;
+    h[1] = 200.f + i;
+    c[0] = 300.f + i;
+    c[1] = 400.f + i;
+    return StepRecord{&obs, &action, policy, h, c, 0.5f * i, flags};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("unrolls overlap by one entry and carry the core state of their first entry", "[trajectory]") {
+  const int L = 4;  // T = 3
+  TrajectoryStore store(small_layout(L, 1, 2), 2, 16, 4);
+  FakeStep f;
+  // Slot 0 ends an episode at step 4 (terminated) and resets at 5; slot 1 runs plain.
+  for (int i = 0; i < 10; ++i) {
+    std::uint8_t flags0 = i == 0 || i == 5 ? kFirst : (i == 4 ? kTerminated : 0);
+    REQUIRE(store.append(0, f.record(0, i, flags0), /*version=*/i));
+    REQUIRE(store.append(1, f.record(1, i, i == 0 ? kFirst : 0), i));
+  }
+  // Each slot completed unrolls [0..3], [3..6], [6..9].
+  CHECK(store.unrolls_completed() == 6);
+  UnrollBatch b;
+  REQUIRE(store.next_batch(6, b));
+  REQUIRE(b.obs.sizes() == torch::IntArrayRef({L, 6, 1}));
+  int seen[2] = {0, 0};
+  for (int j = 0; j < 6; ++j) {
+    const int slot = static_cast<int>(b.slots[j].item<std::int64_t>());
+    const int start = static_cast<int>(b.obs[0][j][0].item<float>()) - slot * 1000;
+    CHECK(start % 3 == 0);
+    seen[slot] |= 1 << (start / 3);
+    for (int t = 0; t < L; ++t) {
+      const int i = start + t;
+      CHECK(b.obs[t][j][0].item<float>() == slot * 1000.f + i);
+      CHECK(b.actions[t][j][0].item<float>() == 10.f + i);
+      CHECK(b.policy[t][j][1].item<float>() == -static_cast<float>(i));
+      CHECK(b.rewards[t][j].item<float>() == 0.5f * i);
+      const int expect_flags = slot == 0 ? (i == 0 || i == 5 ? kFirst : (i == 4 ? kTerminated : 0)) : (i == 0 ? kFirst : 0);
+      CHECK(static_cast<int>(b.flags[t][j].item<std::uint8_t>()) == expect_flags);
+    }
+    CHECK(b.core_h[j][0].item<float>() == 100.f + start + slot * 1000.f);
+    CHECK(b.core_c[j][1].item<float>() == 400.f + start);
+    CHECK(b.versions[j].item<std::int64_t>() == start);  // the version that acted on entry 0
+  }
+  CHECK(seen[0] == 7);
+  CHECK(seen[1] == 7);
+}
+
+TEST_CASE("a burn-in overlap repeats the last entries and their core state", "[trajectory]") {
+  // R2D2-style: length 6, overlap 3.
+  TrajectoryStore store(small_layout(6, 3, 2), 1, 8, 2);
+  FakeStep f;
+  for (int i = 0; i < 9; ++i) REQUIRE(store.append(0, f.record(0, i, i == 0 ? kFirst : 0), 0));
+  UnrollBatch b;
+  REQUIRE(store.next_batch(2, b));
+  for (int j = 0; j < 2; ++j) {
+    const int start = static_cast<int>(b.obs[0][j][0].item<float>());
+    CHECK((start == 0 || start == 3));
+    for (int t = 0; t < 6; ++t) CHECK(b.obs[t][j][0].item<float>() == start + t);
+    CHECK(b.core_h[j][0].item<float>() == 100.f + start);
+  }
+}
+
+TEST_CASE("dropping a partial unroll starts the slot afresh", "[trajectory]") {
+  TrajectoryStore store(small_layout(4, 1, 0), 1, 4, 1);
+  FakeStep f;
+  REQUIRE(store.append(0, f.record(0, 0, kFirst), 0));
+  REQUIRE(store.append(0, f.record(0, 1, 0), 0));
+  store.drop_partial(0);
+  for (int i = 50; i < 54; ++i) REQUIRE(store.append(0, f.record(0, i, i == 50 ? kFirst : 0), 0));
+  UnrollBatch b;
+  REQUIRE(store.next_batch(1, b));
+  for (int t = 0; t < 4; ++t) CHECK(b.obs[t][0][0].item<float>() == 50.f + t);
+}
+
+TEST_CASE("a full queue blocks the producer until the learner takes a batch", "[trajectory]") {
+  TrajectoryStore store(small_layout(2, 1, 0), 1, 1, 1);
+  FakeStep f;
+  std::atomic<int> appended{0};
+  std::thread producer([&] {
+    // Unrolls complete at steps 1 and 2: the second cannot be queued.
+    for (int i = 0; i < 3; ++i) {
+      if (!store.append(0, f.record(0, i, 0), 0)) return;
+      appended.fetch_add(1);
+    }
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  CHECK(appended.load() == 2);  // step 2 completes the second unroll and blocks on the full queue
+  UnrollBatch b;
+  REQUIRE(store.next_batch(1, b));
+  CHECK(b.obs[0][0][0].item<float>() == 0.f);
+  producer.join();
+  CHECK(appended.load() == 3);
+  store.close();
+  CHECK_FALSE(store.next_batch(1, b));
+}
