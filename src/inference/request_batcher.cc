@@ -41,7 +41,7 @@ InferenceBatch* RequestBatcher::open_batch_locked(std::unique_lock<std::mutex>& 
   open_ = free_.back();
   free_.pop_back();
   open_->size = 0;
-  open_->awaiting = true;
+  open_->state = InferenceBatch::State::kFilling;
   open_->written.store(0, std::memory_order_relaxed);
   return open_;
 }
@@ -55,13 +55,20 @@ void RequestBatcher::seal_locked() {
 
 bool RequestBatcher::submit(std::span<EnvStep> steps, Completion& completion) {
   completion.pending.store(static_cast<std::uint32_t>(steps.size()), std::memory_order_relaxed);
-  for (EnvStep& step : steps) {
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    EnvStep& step = steps[k];
     InferenceBatch* b;
     int row;
     {
       std::unique_lock lock(mu_);
       b = open_batch_locked(lock);
-      if (!b) return false;
+      if (!b) {
+        // Closed: the rows never claimed are counted off here; rows already
+        // claimed are answered or counted off by close(). Wait for them below.
+        completion.pending.fetch_or(Completion::kClosed, std::memory_order_acq_rel);
+        completion.pending.fetch_sub(static_cast<std::uint32_t>(steps.size() - k), std::memory_order_acq_rel);
+        break;
+      }
       row = b->size++;
       b->steps[row] = &step;
       b->completions[row] = &completion;
@@ -75,9 +82,8 @@ bool RequestBatcher::submit(std::span<EnvStep> steps, Completion& completion) {
     b->written.fetch_add(1, std::memory_order_release);
   }
   for (;;) {
-    std::uint32_t p = completion.pending.load(std::memory_order_acquire);
-    if (p == 0) return true;
-    if (p & Completion::kClosed) return false;
+    const std::uint32_t p = completion.pending.load(std::memory_order_acquire);
+    if ((p & ~Completion::kClosed) == 0) return p == 0;
     completion.pending.wait(p, std::memory_order_acquire);
   }
 }
@@ -91,6 +97,7 @@ InferenceBatch* RequestBatcher::next_batch() {
       if (!ready_.empty()) {
         b = ready_.front();
         ready_.pop_front();
+        b->state = InferenceBatch::State::kRunning;
         break;
       }
       if (open_ && open_->size > 0) {
@@ -113,18 +120,11 @@ InferenceBatch* RequestBatcher::next_batch() {
 }
 
 void RequestBatcher::complete(InferenceBatch* batch) {
-  {
-    // From here on close() leaves this batch alone: its actors are woken
-    // below, and may be gone (with their Completion) right after.
-    std::lock_guard lock(mu_);
-    batch->awaiting = false;
-  }
-  for (int i = 0; i < batch->size; ++i) {
-    Completion* c = batch->completions[i];
-    if (c->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) c->pending.notify_one();
-  }
+  // close() leaves running batches alone, so no lock is needed to answer.
+  for (int i = 0; i < batch->size; ++i) batch->completions[i]->count_off();
   {
     std::lock_guard lock(mu_);
+    batch->state = InferenceBatch::State::kFree;
     free_.push_back(batch);
   }
   free_cv_.notify_one();
@@ -134,14 +134,17 @@ void RequestBatcher::close() {
   std::lock_guard lock(mu_);
   if (closed_) return;
   closed_ = true;
-  // Every waiting actor has a row in some not-yet-completed buffer. Changing
-  // the value it sleeps on (not just notifying) rules out a lost wake-up.
-  for (auto& b : buffers_)
-    for (int i = 0; b->awaiting && i < b->size; ++i)
-      if (Completion* c = b->completions[i]) {
-        c->pending.fetch_or(Completion::kClosed, std::memory_order_acq_rel);
-        c->pending.notify_all();
-      }
+  // Rows no inference thread will run are counted off (changing the value
+  // the actor sleeps on, so no wake-up is lost). Running batches finish and
+  // answer their rows through complete().
+  for (auto& b : buffers_) {
+    if (b->state != InferenceBatch::State::kFilling) continue;
+    for (int i = 0; i < b->size; ++i) {
+      b->completions[i]->pending.fetch_or(Completion::kClosed, std::memory_order_acq_rel);
+      b->completions[i]->count_off();
+    }
+    b->size = 0;
+  }
   ready_cv_.notify_all();
   free_cv_.notify_all();
 }

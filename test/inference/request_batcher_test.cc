@@ -135,3 +135,40 @@ TEST_CASE("closing the batcher releases waiting actors", "[inference][batcher]")
   CHECK(returned_false.load() == 16);
   CHECK(batcher.next_batch() == nullptr);
 }
+
+TEST_CASE("close() answers running batches before their actors may leave", "[inference][batcher]") {
+  // Actors must not return (and free their EnvSteps) while an inference
+  // thread still works on their rows.
+  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, 4, std::chrono::seconds(10), 3, false);
+  std::atomic<bool> taken{false}, completed{false};
+  std::thread inference([&] {
+    InferenceBatch* b = batcher.next_batch();
+    taken.store(true);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // a slow forward
+    for (int i = 0; i < b->size; ++i) b->steps[i]->action[0] = 7.f;
+    completed.store(true);
+    batcher.complete(b);
+  });
+  std::atomic<int> answered{0}, refused{0}, early{0};
+  auto actor = [&](int a) {
+    float obs[2] = {static_cast<float>(a), 0};
+    float action = -1;
+    EnvStep st{a, 0, 0.f, obs, &action};
+    Completion done;
+    const bool ok = batcher.submit(std::span<EnvStep>(&st, 1), done);
+    if (ok && action == 7.f) answered.fetch_add(1);
+    if (!ok) refused.fetch_add(1);
+    if (taken.load() && !completed.load() && ok) early.fetch_add(1);
+  };
+  std::vector<std::thread> actors;
+  for (int a = 0; a < 4; ++a) actors.emplace_back(actor, a);  // fill the running batch
+  while (!taken.load()) std::this_thread::yield();
+  for (int a = 4; a < 7; ++a) actors.emplace_back(actor, a);  // a partial batch nobody runs
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  batcher.close();
+  for (auto& t : actors) t.join();
+  inference.join();
+  CHECK(answered.load() == 4);
+  CHECK(refused.load() == 3);
+  CHECK(early.load() == 0);
+}

@@ -24,9 +24,16 @@
 namespace seedrl {
 
 // Counts an actor's outstanding steps; the actor sleeps until it reaches 0.
+// When the batcher closes, rows that no inference thread has taken are
+// counted off with the kClosed bit set; rows being run are still answered, so
+// an actor never leaves while inference may touch its EnvSteps.
 struct Completion {
-  static constexpr std::uint32_t kClosed = 0x80000000u;  // set when the batcher closes
+  static constexpr std::uint32_t kClosed = 0x80000000u;
   std::atomic<std::uint32_t> pending{0};
+  // Counts one row off; wakes the actor on the last one.
+  void count_off() {
+    if ((pending.fetch_sub(1, std::memory_order_acq_rel) & ~kClosed) == 1) pending.notify_one();
+  }
 };
 
 struct InferenceBatch {
@@ -38,7 +45,9 @@ struct InferenceBatch {
   int size = 0;  // rows claimed; rows [0, size) are valid once taken
   // internal
   std::atomic<int> written{0};
-  bool awaiting = false;  // rows claimed and not yet completed (guarded by the batcher's lock)
+  // Guarded by the batcher's lock. Filling: open or ready, not yet taken by
+  // an inference thread; Running: taken, complete() will answer its rows.
+  enum class State : std::uint8_t { kFree, kFilling, kRunning } state = State::kFree;
   std::chrono::steady_clock::time_point opened;
   std::uint8_t* obs_ptr = nullptr;
   std::size_t row_bytes = 0;
