@@ -25,7 +25,7 @@ CommandRunner add_eval_command(CLI::App& app) {
   cmd->add_flag("--greedy", o->greedy, "Take the most likely action instead of sampling");
   return [cmd, o]() -> int {
     if (!cmd->parsed()) return -1;
-    EvalResult r = evaluate(o->checkpoint, o->episodes, o->seed, o->greedy);
+    PlayStats r = evaluate(o->checkpoint, o->episodes, o->seed, o->greedy);
     fmt::print("episodes {} | mean return {:.2f} | std {:.2f} | mean length {:.1f}\n", r.episodes, r.return_mean,
                r.return_std, r.length_mean);
     return 0;

@@ -4,6 +4,7 @@
 
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/config_file.h"
+#include "seedrl/cli/env_flags.h"
 #include "seedrl/cli/validators.h"
 #include "seedrl/trainer/trainer.h"
 
@@ -25,9 +26,7 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_option("--envs-per-actor", c.envs_per_actor, "Environments stepped by each actor thread")
       ->check(CLI::Range(1, 1 << 16));
   cmd->add_option("--seed", c.seed, "Seed for environments and model initialisation");
-  cmd->add_option("--sticky-action-prob", c.env_options.sticky_action_prob, "MinAtar sticky-action probability")
-      ->check(CLI::Range(0.0, 1.0));
-  cmd->add_option("--difficulty-ramping", c.env_options.difficulty_ramping, "MinAtar difficulty ramping");
+  add_env_option_flags(*cmd, c.env_options);
 
   cmd->add_option("--inference-batch", c.inference_batch, "Inference batch size (0: half of all environments)")
       ->check(CLI::Range(0, 1 << 20));

@@ -2,6 +2,10 @@
 
 #include <stdexcept>
 
+#include "seedrl/env/wrappers/action_repeat.h"
+#include "seedrl/env/wrappers/frame_stack.h"
+#include "seedrl/env/wrappers/time_limit.h"
+
 namespace seedrl {
 
 const EnvRegistry& EnvRegistry::builtin() {
@@ -29,7 +33,11 @@ EnvPtr EnvRegistry::make(const std::string& name, const EnvOptions& options) con
     for (const auto& [n, _] : entries_) valid += (valid.empty() ? "" : ", ") + n;
     throw std::invalid_argument("unknown environment '" + name + "' (valid: " + valid + ")");
   }
-  return it->second.factory(options);
+  EnvPtr env = it->second.factory(options);
+  if (options.action_repeat > 1) env = std::make_unique<ActionRepeat>(std::move(env), options.action_repeat);
+  if (options.frame_stack > 1) env = std::make_unique<FrameStack>(std::move(env), options.frame_stack);
+  if (options.time_limit > 0) env = std::make_unique<TimeLimit>(std::move(env), options.time_limit);
+  return env;
 }
 
 std::vector<std::string> EnvRegistry::names() const {

@@ -24,6 +24,9 @@ std::string to_json(const TrainConfig& c) {
   j["env"] = c.env;
   j["sticky_action_prob"] = c.env_options.sticky_action_prob;
   j["difficulty_ramping"] = c.env_options.difficulty_ramping;
+  j["action_repeat"] = c.env_options.action_repeat;
+  j["frame_stack"] = c.env_options.frame_stack;
+  j["time_limit"] = c.env_options.time_limit;
   j["actors"] = c.actors;
   j["envs_per_actor"] = c.envs_per_actor;
   j["seed"] = c.seed;
@@ -65,6 +68,9 @@ TrainConfig train_config_from_json(const std::string& text) {
     c.env = j.at("env");
     c.env_options.sticky_action_prob = j.value("sticky_action_prob", c.env_options.sticky_action_prob);
     c.env_options.difficulty_ramping = j.value("difficulty_ramping", c.env_options.difficulty_ramping);
+    c.env_options.action_repeat = j.value("action_repeat", 1);
+    c.env_options.frame_stack = j.value("frame_stack", 1);
+    c.env_options.time_limit = j.value("time_limit", 0);
     c.actors = j.at("actors");
     c.envs_per_actor = j.at("envs_per_actor");
     c.seed = j.at("seed");

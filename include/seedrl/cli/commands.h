@@ -16,5 +16,6 @@ using CommandRunner = std::function<int()>;
 CommandRunner add_train_command(CLI::App& app);
 CommandRunner add_eval_command(CLI::App& app);
 CommandRunner add_envs_command(CLI::App& app);
+CommandRunner add_play_command(CLI::App& app);
 
 }  // namespace seedrl

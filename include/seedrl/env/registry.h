@@ -17,6 +17,10 @@ namespace seedrl {
 struct EnvOptions {
   double sticky_action_prob = 0.1;  // MinAtar
   bool difficulty_ramping = true;   // MinAtar
+  // Wrappers, applied by make() to every env in this order:
+  int action_repeat = 1;  // repeat each action, summing rewards
+  int frame_stack = 1;    // stack the last k observations on the last axis
+  int time_limit = 0;     // > 0: truncate episodes after this many (agent) steps
 };
 
 class EnvRegistry {

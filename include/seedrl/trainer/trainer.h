@@ -5,6 +5,7 @@
 
 #include <torch/types.h>
 
+#include "seedrl/env/play.h"
 #include "seedrl/trainer/train_config.h"
 
 namespace seedrl {
@@ -17,13 +18,16 @@ torch::Device resolve_device(const std::string& name);
 // checkpoint), 1 failed.
 int train(TrainConfig config);
 
-struct EvalResult {
-  int episodes = 0;
-  double return_mean = 0, return_std = 0, length_mean = 0;
+// A checkpoint's policy as a PlayPolicy, with the run config it was trained
+// with (env name, env options, model). Samples actions, or takes the most
+// likely with `greedy`. Throws CheckpointError naming the file.
+struct CheckpointPolicy {
+  TrainConfig config;
+  PlayPolicy policy;
 };
+CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint64_t seed, bool greedy);
 
-// Plays `episodes` episodes with the policy of a checkpoint, one env, sampling
-// actions (or taking the most likely with `greedy`).
-EvalResult evaluate(const std::string& checkpoint, int episodes, std::uint64_t seed, bool greedy);
+// Plays `episodes` episodes of the checkpoint's environment with its policy.
+PlayStats evaluate(const std::string& checkpoint, int episodes, std::uint64_t seed, bool greedy);
 
 }  // namespace seedrl

@@ -1,0 +1,30 @@
+// Plays whole episodes of one environment with any policy, single-threaded:
+// the engine behind `seedrl play` and `seedrl eval`.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "seedrl/env/env.h"
+
+namespace seedrl {
+
+struct PlayStats {
+  int episodes = 0;
+  double return_mean = 0, return_std = 0, length_mean = 0;
+};
+
+// Writes the action for `obs` into `action` (spec.action.width() floats);
+// `first` marks an episode's first observation (for recurrent policies).
+using PlayPolicy = std::function<void(const void* obs, bool first, float* action)>;
+
+// Seeds the env once with `seed`, then lets its stream continue episode to
+// episode (like Gymnasium's reset(seed=S) followed by reset()).
+PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::uint64_t seed);
+
+// "random" or "const:K" (K an action index, or a value for every dimension of
+// a continuous action). Throws std::invalid_argument naming --policy.
+PlayPolicy make_simple_policy(const std::string& spec, const ActionSpec& action, std::uint64_t seed);
+
+}  // namespace seedrl

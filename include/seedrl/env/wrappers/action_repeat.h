@@ -1,0 +1,21 @@
+// Repeats each action `repeat` times, summing rewards and stopping early at an
+// episode end (the "frame skip" of Atari agents, without max-pooling).
+#pragma once
+
+#include "seedrl/env/env.h"
+
+namespace seedrl {
+
+class ActionRepeat final : public Env {
+ public:
+  ActionRepeat(EnvPtr inner, int repeat);
+  const EnvSpec& spec() const override { return inner_->spec(); }
+  void reset(std::optional<std::uint64_t> seed, void* obs) override { inner_->reset(seed, obs); }
+  StepResult step(const Action& action, void* obs) override;
+
+ private:
+  EnvPtr inner_;
+  int repeat_;
+};
+
+}  // namespace seedrl

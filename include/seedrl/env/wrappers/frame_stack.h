@@ -1,0 +1,31 @@
+// Stacks the last k observations along the last axis: [D] -> [D*k] for
+// vectors, [H,W,C] -> [H,W,C*k] for images (newest last). At reset the first
+// observation fills every slot. Frames live in a ring allocated once.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "seedrl/env/env.h"
+
+namespace seedrl {
+
+class FrameStack final : public Env {
+ public:
+  FrameStack(EnvPtr inner, int k);
+  const EnvSpec& spec() const override { return spec_; }
+  void reset(std::optional<std::uint64_t> seed, void* obs) override;
+  StepResult step(const Action& action, void* obs) override;
+
+ private:
+  void write(void* obs) const;
+
+  EnvPtr inner_;
+  EnvSpec spec_;
+  int k_;
+  std::size_t frame_bytes_, elem_bytes_, channels_, pixels_;
+  std::vector<std::uint8_t> ring_;  // k frames
+  int newest_ = 0;
+};
+
+}  // namespace seedrl

@@ -1,0 +1,65 @@
+#include <memory>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "seedrl/cli/commands.h"
+#include "seedrl/cli/env_flags.h"
+#include "seedrl/cli/validators.h"
+#include "seedrl/trainer/trainer.h"
+
+namespace seedrl {
+
+CommandRunner add_play_command(CLI::App& app) {
+  struct Options {
+    std::string env = "cartpole";
+    EnvOptions env_options;
+    std::string policy = "random";
+    int episodes = 100;
+    std::uint64_t seed = 0;
+    bool json = false;
+    bool greedy = false;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand("play", "Run episodes without training and print return statistics");
+  cmd->option_defaults()->always_capture_default();
+  CLI::Option* env_opt = cmd->add_option("--env", o->env, "Environment name (a checkpoint policy brings its own)")
+                             ->check(env_name_validator());
+  add_env_option_flags(*cmd, o->env_options);
+  cmd->add_option("--policy", o->policy, "random | const:K | checkpoint:PATH");
+  cmd->add_option("--episodes", o->episodes, "Episodes to play")->check(CLI::Range(1, 1 << 24));
+  cmd->add_option("--seed", o->seed, "Seed of the environment (and of a random policy)");
+  cmd->add_flag("--greedy", o->greedy, "With a checkpoint: take the most likely action instead of sampling");
+  cmd->add_flag("--json", o->json, "Print one JSON object instead of a line");
+  return [cmd, o, env_opt]() -> int {
+    if (!cmd->parsed()) return -1;
+    EnvPtr env;
+    PlayPolicy policy;
+    if (o->policy.rfind("checkpoint:", 0) == 0) {
+      CheckpointPolicy p = load_checkpoint_policy(o->policy.substr(11), o->seed, o->greedy);
+      if (env_opt->count() > 0 && o->env != p.config.env)
+        throw std::invalid_argument("--env: " + o->env + " differs from the checkpoint's environment " +
+                                    p.config.env);
+      env = EnvRegistry::builtin().make(p.config.env, p.config.env_options);
+      policy = std::move(p.policy);
+    } else {
+      env = EnvRegistry::builtin().make(o->env, o->env_options);
+      policy = make_simple_policy(o->policy, env->spec().action, o->seed);
+    }
+    const PlayStats s = play_episodes(*env, policy, o->episodes, o->seed);
+    if (o->json) {
+      nlohmann::json j{{"episodes", s.episodes},
+                       {"episode_return_mean", s.return_mean},
+                       {"episode_return_std", s.return_std},
+                       {"episode_length_mean", s.length_mean}};
+      fmt::print("{}\n", j.dump());
+    } else {
+      fmt::print("{} | {} episodes | return {:.3f} ± {:.3f} (std) | mean length {:.2f}\n", env->spec().name,
+                 s.episodes, s.return_mean, s.return_std, s.length_mean);
+    }
+    return 0;
+  };
+}
+
+}  // namespace seedrl

@@ -1,0 +1,71 @@
+#include "seedrl/env/play.h"
+
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "seedrl/util/rng.h"
+
+namespace seedrl {
+
+PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::uint64_t seed) {
+  const EnvSpec& spec = env.spec();
+  std::vector<std::uint8_t> obs(spec.observation.bytes());
+  std::vector<float> action(spec.action.width());
+  double sum = 0, sum_sq = 0, length = 0;
+  for (int e = 0; e < episodes; ++e) {
+    env.reset(e == 0 ? std::optional<std::uint64_t>(seed) : std::nullopt, obs.data());
+    double ret = 0;
+    bool first = true;
+    for (;;) {
+      policy(obs.data(), first, action.data());
+      first = false;
+      const StepResult r =
+          env.step(Action{static_cast<std::int32_t>(std::lround(action[0])), action.data()}, obs.data());
+      ret += r.reward;
+      length += 1;
+      if (r.terminated || r.truncated) break;
+    }
+    sum += ret;
+    sum_sq += ret * ret;
+  }
+  PlayStats s;
+  s.episodes = episodes;
+  s.return_mean = sum / episodes;
+  s.return_std = std::sqrt(std::max(0.0, sum_sq / episodes - s.return_mean * s.return_mean));
+  s.length_mean = length / episodes;
+  return s;
+}
+
+PlayPolicy make_simple_policy(const std::string& spec, const ActionSpec& a, std::uint64_t seed) {
+  if (spec == "random") {
+    auto rng = std::make_shared<Rng>(derive_seed(seed, 0x706c6179));
+    return [rng, a](const void*, bool, float* action) {
+      if (a.is_discrete()) {
+        action[0] = static_cast<float>(rng->below(static_cast<std::uint64_t>(a.num_actions)));
+      } else {
+        for (int i = 0; i < a.dim; ++i) action[i] = static_cast<float>(rng->uniform(a.low[i], a.high[i]));
+      }
+    };
+  }
+  if (spec.rfind("const:", 0) == 0) {
+    float value;
+    try {
+      std::size_t used = 0;
+      value = std::stof(spec.substr(6), &used);
+      if (used != spec.size() - 6) throw std::invalid_argument("trailing characters");
+    } catch (const std::exception&) {
+      throw std::invalid_argument("--policy: cannot parse '" + spec + "' (use const:K)");
+    }
+    if (a.is_discrete() && (value < 0 || value >= a.num_actions || value != std::floor(value)))
+      throw std::invalid_argument("--policy: action " + spec.substr(6) + " is outside discrete(" +
+                                  std::to_string(a.num_actions) + ")");
+    return [value, a](const void*, bool, float* action) {
+      for (int i = 0; i < a.width(); ++i) action[i] = value;
+    };
+  }
+  throw std::invalid_argument("--policy: unknown policy '" + spec + "' (use random, const:K or checkpoint:PATH)");
+}
+
+}  // namespace seedrl

@@ -1,0 +1,48 @@
+#include "seedrl/env/wrappers/frame_stack.h"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace seedrl {
+
+FrameStack::FrameStack(EnvPtr inner, int k) : inner_(std::move(inner)), spec_(inner_->spec()), k_(k) {
+  if (k < 1) throw std::invalid_argument("--frame-stack must be at least 1");
+  const ArraySpec& o = inner_->spec().observation;
+  if (o.shape.empty()) throw std::invalid_argument("--frame-stack needs an array observation");
+  elem_bytes_ = dtype_size(o.dtype);
+  frame_bytes_ = o.bytes();
+  channels_ = static_cast<std::size_t>(o.shape.back());
+  pixels_ = o.numel() / channels_;
+  spec_.observation.shape.back() *= k;
+  ring_.resize(frame_bytes_ * k);
+}
+
+void FrameStack::write(void* obs) const {
+  // Interleave along the last axis: for every pixel, the C channels of the
+  // oldest frame first, the newest last.
+  auto* out = static_cast<std::uint8_t*>(obs);
+  const std::size_t run = channels_ * elem_bytes_;
+  for (std::size_t p = 0; p < pixels_; ++p) {
+    for (int j = 0; j < k_; ++j) {
+      const int frame = (newest_ + 1 + j) % k_;
+      std::memcpy(out, ring_.data() + frame * frame_bytes_ + p * run, run);
+      out += run;
+    }
+  }
+}
+
+void FrameStack::reset(std::optional<std::uint64_t> seed, void* obs) {
+  inner_->reset(seed, ring_.data());
+  for (int j = 1; j < k_; ++j) std::memcpy(ring_.data() + j * frame_bytes_, ring_.data(), frame_bytes_);
+  newest_ = 0;
+  write(obs);
+}
+
+StepResult FrameStack::step(const Action& action, void* obs) {
+  newest_ = (newest_ + 1) % k_;
+  const StepResult r = inner_->step(action, ring_.data() + newest_ * frame_bytes_);
+  write(obs);
+  return r;
+}
+
+}  // namespace seedrl

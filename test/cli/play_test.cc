@@ -1,0 +1,39 @@
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "run_binary.h"
+
+using namespace seedrl::test;
+
+TEST_CASE("play prints return statistics as JSON", "[cli][play]") {
+  // A uniformly random CartPole policy lasts about 22 steps on average
+  // (reward 1 per step, so return equals length).
+  RunResult r = run_seedrl({"play", "--env", "cartpole", "--policy", "random", "--episodes", "3000", "--seed", "5",
+                            "--json"},
+                           60);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  auto j = nlohmann::json::parse(r.output);
+  CHECK(j["episodes"] == 3000);
+  CHECK(j["episode_return_mean"].get<double>() == Approx(j["episode_length_mean"].get<double>()));
+  CHECK(j["episode_return_mean"].get<double>() > 20.0);
+  CHECK(j["episode_return_mean"].get<double>() < 24.5);
+  CHECK(j["episode_return_std"].get<double>() > 5.0);
+
+  // Always pushing one way topples the pole in about 9-10 steps.
+  RunResult c = run_seedrl({"play", "--env", "cartpole", "--policy", "const:1", "--episodes", "200", "--json"}, 60);
+  REQUIRE(c.status == 0);
+  auto k = nlohmann::json::parse(c.output);
+  CHECK(k["episode_length_mean"].get<double>() > 8.0);
+  CHECK(k["episode_length_mean"].get<double>() < 11.0);
+}
+
+TEST_CASE("play rejects an unknown env or policy naming the valid choices", "[cli][play]") {
+  RunResult r = run_seedrl({"play", "--env", "minatar:pong"}, 30);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("minatar:breakout"));
+  RunResult p = run_seedrl({"play", "--policy", "const:7"}, 30);
+  CHECK(p.status == 2);
+  CHECK_THAT(p.output, Catch::Contains("--policy"));
+}

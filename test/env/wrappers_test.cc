@@ -1,0 +1,99 @@
+#include <catch2/catch.hpp>
+
+#include "seedrl/env/registry.h"
+#include "seedrl/env/wrappers/action_repeat.h"
+#include "seedrl/env/wrappers/frame_stack.h"
+#include "seedrl/env/wrappers/time_limit.h"
+
+using namespace seedrl;
+
+namespace {
+// Observation [2,1,2] uint8: every element holds the step count (+channel);
+// reward = step count; terminates after `end` steps.
+class Counter final : public Env {
+ public:
+  explicit Counter(int end) : end_(end) {
+    spec_.name = "counter";
+    spec_.observation = ArraySpec{{2, 1, 2}, DType::kUInt8};
+    spec_.action = ActionSpec::discrete(2);
+  }
+  const EnvSpec& spec() const override { return spec_; }
+  void reset(std::optional<std::uint64_t>, void* obs) override {
+    t_ = 0;
+    write(obs);
+  }
+  StepResult step(const Action&, void* obs) override {
+    ++t_;
+    write(obs);
+    return StepResult{static_cast<float>(t_), t_ >= end_, false};
+  }
+
+ private:
+  void write(void* obs) const {
+    auto* o = static_cast<std::uint8_t*>(obs);
+    for (int p = 0; p < 2; ++p) {
+      o[p * 2] = static_cast<std::uint8_t>(10 * t_);
+      o[p * 2 + 1] = static_cast<std::uint8_t>(10 * t_ + 1);
+    }
+  }
+  EnvSpec spec_;
+  int end_, t_ = 0;
+};
+}  // namespace
+
+TEST_CASE("action repeat sums rewards and stops at the episode end", "[env][wrappers]") {
+  ActionRepeat env(std::make_unique<Counter>(7), 3);
+  std::uint8_t obs[4];
+  env.reset(1, obs);
+  StepResult r = env.step(Action{}, obs);
+  CHECK(r.reward == 1 + 2 + 3);
+  CHECK(obs[0] == 30);
+  r = env.step(Action{}, obs);
+  CHECK(r.reward == 4 + 5 + 6);
+  r = env.step(Action{}, obs);  // step 7 terminates: no 8th or 9th
+  CHECK(r.reward == 7);
+  CHECK(r.terminated);
+}
+
+TEST_CASE("frame stack interleaves the last k frames on the last axis", "[env][wrappers]") {
+  FrameStack env(std::make_unique<Counter>(100), 3);
+  CHECK(env.spec().observation.shape == std::vector<std::int64_t>{2, 1, 6});
+  std::uint8_t obs[12];
+  env.reset(1, obs);
+  // At reset every slot holds frame 0.
+  for (int p = 0; p < 2; ++p)
+    for (int j = 0; j < 3; ++j) {
+      CHECK(obs[p * 6 + j * 2] == 0);
+      CHECK(obs[p * 6 + j * 2 + 1] == 1);
+    }
+  env.step(Action{}, obs);
+  env.step(Action{}, obs);
+  env.step(Action{}, obs);  // frames 1, 2, 3 with 3 newest (last)
+  for (int p = 0; p < 2; ++p)
+    for (int j = 0; j < 3; ++j) {
+      CHECK(obs[p * 6 + j * 2] == 10 * (j + 1));
+      CHECK(obs[p * 6 + j * 2 + 1] == 10 * (j + 1) + 1);
+    }
+}
+
+TEST_CASE("an outer time limit truncates earlier and composes through the registry", "[env][wrappers]") {
+  EnvOptions o;
+  o.time_limit = 50;
+  o.frame_stack = 4;
+  o.action_repeat = 2;
+  auto env = EnvRegistry::builtin().make("cartpole", o);
+  CHECK(env->spec().max_episode_steps == 50);
+  CHECK(env->spec().observation.shape == std::vector<std::int64_t>{16});
+  std::vector<float> obs(16);
+  env->reset(3, obs.data());
+  int steps = 0;
+  StepResult r;
+  do {
+    const float theta = obs[14], omega = obs[15];  // newest frame is last
+    r = env->step(Action{theta + 0.5f * omega > 0 ? 1 : 0, nullptr}, obs.data());
+    ++steps;
+  } while (!r.terminated && !r.truncated);
+  CHECK(steps == 50);
+  CHECK(r.truncated);
+  CHECK(r.reward == 2.0f);  // two repeated cartpole steps
+}
