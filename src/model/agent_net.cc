@@ -1,11 +1,30 @@
 #include "seedrl/model/agent_net.h"
 
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
 #include <torch/nn/init.h>
 #include <torch/torch.h>
 
 #include "seedrl/model/torso.h"
 
 namespace seedrl {
+namespace {
+
+// A quarter of the box's width per dimension (std 1 on Pendulum's [-2, 2],
+// 0.5 on MuJoCo's [-1, 1]): wide enough to explore the box from the start
+// without most samples landing outside it. Unbounded boxes start at std 1.
+torch::Tensor initial_log_std(const ActionSpec& action) {
+  auto t = torch::zeros({action.dim});
+  for (int i = 0; i < action.dim; ++i) {
+    const double width = static_cast<double>(action.high[i]) - action.low[i];
+    if (std::isfinite(width) && width > 0) t[i] = std::log(width / 4);
+  }
+  return t;
+}
+
+}  // namespace
 
 AgentNetImpl::AgentNetImpl(const EnvSpec& env, const ModelConfig& config, int policy_size)
     : config_(config), obs_rank_(static_cast<std::int64_t>(env.observation.shape.size())) {
@@ -17,9 +36,21 @@ AgentNetImpl::AgentNetImpl(const EnvSpec& env, const ModelConfig& config, int po
     lstm_ = register_module("lstm", torch::nn::LSTMCell(features, config.lstm_size));
     features = config.lstm_size;
   }
-  policy_ = register_module("policy", torch::nn::Linear(features, policy_size));
+  int head_size = policy_size;
+  if (!env.action.is_discrete()) {
+    // Gaussian: the head gives the mean; the log-std is one learned vector
+    // for all states (see policy_distribution.h).
+    const int dim = env.action.dim;
+    if (policy_size != 2 * dim)
+      throw std::invalid_argument("AgentNet: a Gaussian policy over box(" + std::to_string(dim) + ") needs " +
+                                  std::to_string(2 * dim) + " parameters, got " + std::to_string(policy_size));
+    head_size = dim;
+    log_std_ = register_parameter("log_std", initial_log_std(env.action));
+  }
+  policy_ = register_module("policy", torch::nn::Linear(features, head_size));
   value_ = register_module("value", torch::nn::Linear(features, 1));
-  // Small initial policy logits keep the first policy close to uniform.
+  // Small initial policy logits (or means) keep the first policy close to
+  // uniform (or centred).
   torch::NoGradGuard no_grad;
   policy_->weight.mul_(0.01);
   policy_->bias.zero_();
@@ -53,6 +84,7 @@ NetOutput AgentNetImpl::forward(const torch::Tensor& obs, const torch::Tensor& f
   }
   NetOutput out;
   out.policy = policy_->forward(features).view({T, B, -1});
+  if (log_std_.defined()) out.policy = torch::cat({out.policy, log_std_.expand_as(out.policy)}, -1);
   out.value = value_->forward(features).view({T, B});
   out.state = state;
   return out;

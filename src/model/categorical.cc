@@ -33,9 +33,9 @@ class Categorical final : public PolicyDistribution {
 
 }  // namespace
 
-std::unique_ptr<PolicyDistribution> make_policy_distribution(const ActionSpec& action) {
-  if (action.is_discrete()) return std::make_unique<Categorical>(action.num_actions);
-  throw std::invalid_argument("continuous actions need the Gaussian policy head (not built yet)");
+std::unique_ptr<PolicyDistribution> make_categorical(int num_actions) {
+  if (num_actions < 1) throw std::invalid_argument("categorical policy: need at least one action");
+  return std::make_unique<Categorical>(num_actions);
 }
 
 }  // namespace seedrl

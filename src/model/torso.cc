@@ -29,16 +29,29 @@ class MlpTorsoImpl : public torch::nn::Module {
 };
 TORCH_MODULE(MlpTorso);
 
+constexpr std::int64_t kMinatarMaxSide = 16;
+
 }  // namespace
 
+std::string resolve_torso(const ArraySpec& observation, const std::string& torso) {
+  if (torso != "auto") return torso;
+  if (observation.shape.size() == 3) {
+    const bool small = observation.shape[0] <= kMinatarMaxSide && observation.shape[1] <= kMinatarMaxSide;
+    return small ? "minatar" : "impala";
+  }
+  return "mlp";
+}
+
 Torso make_torso(const ArraySpec& observation, const ModelConfig& config) {
-  const std::string kind = config.torso == "auto" ? "mlp" : config.torso;
+  const std::string kind = resolve_torso(observation, config.torso);
   if (kind == "mlp") {
     if (config.hidden.empty()) throw std::invalid_argument("--hidden: the MLP needs at least one layer");
     return Torso{torch::nn::AnyModule(MlpTorso(static_cast<std::int64_t>(observation.numel()), config.hidden)),
                  config.hidden.back()};
   }
-  throw std::invalid_argument("--model: unknown torso '" + config.torso + "' (valid: auto, mlp)");
+  if (kind == "minatar") return make_minatar_torso(observation);
+  if (kind == "impala") return make_impala_torso(observation);
+  throw std::invalid_argument("--model: unknown torso '" + config.torso + "' (valid: auto, mlp, minatar, impala)");
 }
 
 }  // namespace seedrl

@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include "seedrl/actor/clip_action.h"
 #include "seedrl/env/registry.h"
 #include "seedrl/io/checkpoint.h"
 #include "seedrl/model/agent_net.h"
@@ -32,7 +33,8 @@ CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint
   st->obs = torch::empty(shape, spec.observation.dtype == DType::kUInt8 ? torch::kUInt8 : torch::kFloat32);
   const std::size_t obs_bytes = spec.observation.bytes();
   const int width = spec.action.width();
-  out.policy = [st, dist, greedy, obs_bytes, width](const void* obs, bool first, float* action) {
+  const ActionSpec action_spec = spec.action;
+  out.policy = [st, dist, greedy, obs_bytes, width, action_spec](const void* obs, bool first, float* action) {
     c10::InferenceMode guard;
     std::memcpy(st->obs.data_ptr(), obs, obs_bytes);
     if (first) st->core = st->model->initial_state(1);
@@ -42,6 +44,7 @@ CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint
     auto params = net.policy[0];
     auto a = (greedy ? dist->mode(params) : dist->sample(params)).contiguous();
     std::memcpy(action, a.data_ptr<float>(), sizeof(float) * width);
+    if (!action_spec.is_discrete()) clip_to_box(action_spec, action);  // as the actors do
   };
   return out;
 }

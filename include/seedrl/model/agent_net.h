@@ -1,6 +1,8 @@
 // The agent's network in the torch::nn style: torso -> optional LSTM core ->
 // policy and value heads. Inputs are time-major [T, B, ...] so the same module
-// serves inference (T = 1) and the learner (T = unroll length).
+// serves inference (T = 1) and the learner (T = unroll length). For discrete
+// actions the policy output is the logits; for continuous ones it is
+// [mean, log_std] (policy_distribution.h), the log-std a learned parameter.
 #pragma once
 
 #include <torch/nn/module.h>
@@ -44,6 +46,7 @@ class AgentNetImpl : public torch::nn::Module {
   torch::nn::AnyModule torso_;
   torch::nn::LSTMCell lstm_{nullptr};
   torch::nn::Linear policy_{nullptr}, value_{nullptr};
+  torch::Tensor log_std_;  // [dim], continuous actions only
 };
 TORCH_MODULE(AgentNet);
 

@@ -8,7 +8,7 @@
 namespace seedrl {
 
 struct ModelConfig {
-  std::string torso = "auto";        // auto | mlp (conv torsos drop in here)
+  std::string torso = "auto";        // auto | mlp | minatar | impala (torso.h)
   std::vector<int> hidden = {64, 64};  // MLP torso widths
   bool lstm = false;                 // LSTM core between torso and heads
   int lstm_size = 64;

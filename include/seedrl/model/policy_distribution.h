@@ -1,6 +1,20 @@
 // The action distribution a policy head parameterises. The network outputs a
 // flat parameter vector per step; inference samples from it and stores it as
 // the behaviour policy; the learner recomputes log-probabilities and entropy.
+//
+// Discrete actions: a categorical over ActionSpec::num_actions; the
+// parameters are the logits (P = num_actions).
+//
+// Continuous actions: a diagonal Gaussian; the parameters are the mean and
+// the log standard deviation, P = 2 * dim ([mean..., log_std...]), so the
+// stored behaviour parameters are all the learner needs to recompute
+// behaviour log-probabilities. AgentNet makes the log-std one learned
+// parameter vector independent of the state (as in PPO's and IMPALA-style
+// continuous-control baselines): it cannot collapse on a few states and the
+// entropy bonus acts on it directly. Samples are unbounded; the actor and
+// evaluation clip them to the action box before env.step, and log-probs are
+// computed on the unclipped sample (no tanh squashing, so no Jacobian term
+// and no saturation at the box edges).
 #pragma once
 
 #include <memory>
@@ -25,7 +39,10 @@ class PolicyDistribution {
   virtual torch::Tensor entropy(const torch::Tensor& params) const = 0;
 };
 
-// Categorical over ActionSpec::num_actions; params are logits.
+// Categorical for discrete specs, diagonal Gaussian for continuous ones.
 std::unique_ptr<PolicyDistribution> make_policy_distribution(const ActionSpec& action);
+
+std::unique_ptr<PolicyDistribution> make_categorical(int num_actions);
+std::unique_ptr<PolicyDistribution> make_gaussian(int dim);
 
 }  // namespace seedrl

@@ -1,6 +1,16 @@
-// Torsos turn observations [N, ...] into features [N, F]. New torsos (the
-// MinAtar conv net, the IMPALA ResNet) are added in make_torso.
+// Torsos turn observations [N, ...] into features [N, F]:
+//   mlp      any observation, flattened; Linear+ReLU per --hidden width.
+//   minatar  image [H, W, C] (uint8, HWC): the MinAtar paper's net (Young &
+//            Tian 2019): conv 3x3 x16 stride 1 (no padding), ReLU, fully
+//            connected 128, ReLU.
+//   impala   image [H, W, C] (uint8, HWC, scaled by 1/255): the IMPALA deep
+//            ResNet (Espeholt et al. 2018, fig. 3): three stacks of 16/32/32
+//            channels, then ReLU, fully connected 256, ReLU.
+// Image torsos convert HWC to NCHW float inside the module, so environments
+// and the batcher keep their native layout.
 #pragma once
+
+#include <string>
 
 #include <torch/nn/modules/container/any.h>
 
@@ -14,7 +24,17 @@ struct Torso {
   int features = 0;
 };
 
-// Throws std::invalid_argument for a torso that does not fit the observation.
+// The torso `--model auto` picks: image observations (rank 3) get "minatar"
+// up to 16x16 and "impala" above; everything else gets "mlp". Other names
+// are returned unchanged.
+std::string resolve_torso(const ArraySpec& observation, const std::string& torso);
+
+// Throws std::invalid_argument naming --model for a torso that does not fit
+// the observation (or --hidden for an empty MLP).
 Torso make_torso(const ArraySpec& observation, const ModelConfig& config);
+
+// The image torsos on their own (observation must be [H, W, C]).
+Torso make_minatar_torso(const ArraySpec& observation);
+Torso make_impala_torso(const ArraySpec& observation);
 
 }  // namespace seedrl

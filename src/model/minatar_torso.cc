@@ -1,0 +1,43 @@
+// The MinAtar network (Young & Tian 2019, arXiv 1903.03176; the reference
+// examples in kenjyoung/MinAtar): one 3x3 conv with 16 channels, stride 1
+// and no padding (10x10 -> 8x8), ReLU, then a 128-unit fully connected ReLU
+// layer. MinAtar channels are 0/1, so the input is used unscaled.
+#include <torch/nn/functional/activation.h>
+#include <torch/nn/modules/conv.h>
+#include <torch/nn/modules/linear.h>
+
+#include "image_torso_input.h"
+#include "seedrl/model/torso.h"
+
+namespace seedrl {
+namespace {
+
+constexpr std::int64_t kChannels = 16, kKernel = 3, kHidden = 128;
+
+class MinatarTorsoImpl : public torch::nn::Module {
+ public:
+  MinatarTorsoImpl(std::int64_t h, std::int64_t w, std::int64_t c) {
+    conv_ = register_module("conv", torch::nn::Conv2d(torch::nn::Conv2dOptions(c, kChannels, kKernel).stride(1)));
+    const std::int64_t flat = (h - kKernel + 1) * (w - kKernel + 1) * kChannels;
+    fc_ = register_module("fc", torch::nn::Linear(flat, kHidden));
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    x = torch::relu(conv_->forward(hwc_to_nchw(x, 1.0)));
+    return torch::relu(fc_->forward(x.flatten(1)));
+  }
+
+ private:
+  torch::nn::Conv2d conv_{nullptr};
+  torch::nn::Linear fc_{nullptr};
+};
+TORCH_MODULE(MinatarTorso);
+
+}  // namespace
+
+Torso make_minatar_torso(const ArraySpec& observation) {
+  require_image(observation, "minatar", kKernel);
+  const auto& s = observation.shape;
+  return Torso{torch::nn::AnyModule(MinatarTorso(s[0], s[1], s[2])), static_cast<int>(kHidden)};
+}
+
+}  // namespace seedrl

@@ -1,0 +1,125 @@
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "seedrl/model/torso.h"
+
+using namespace seedrl;
+
+namespace {
+
+std::int64_t count_parameters(const Torso& t) {
+  std::int64_t n = 0;
+  for (const auto& p : t.module.ptr()->parameters()) n += p.numel();
+  return n;
+}
+
+torch::Tensor forward(Torso& t, const torch::Tensor& x) {
+  torch::NoGradGuard no_grad;
+  return t.module.forward(x);
+}
+
+ModelConfig with_torso(const std::string& name) {
+  ModelConfig c;
+  c.torso = name;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("minatar torso has the reference sizes", "[model][torso]") {
+  const ArraySpec obs{{10, 10, 4}, DType::kUInt8};  // Breakout
+  Torso t = make_torso(obs, with_torso("minatar"));
+  CHECK(t.features == 128);
+  // conv: 4 in x 16 out x 3x3 + 16 biases; valid padding leaves 8x8x16 = 1024
+  // inputs for the 128-unit layer.
+  const std::int64_t conv = 4 * 16 * 9 + 16;      // 592
+  const std::int64_t fc = 8 * 8 * 16 * 128 + 128;  // 131200
+  CHECK(count_parameters(t) == conv + fc);
+  auto y = forward(t, torch::randint(0, 2, {5, 10, 10, 4}, torch::kUInt8));
+  CHECK(y.sizes() == std::vector<std::int64_t>{5, 128});
+  CHECK(y.min().item<float>() >= 0.f);  // ends in ReLU
+}
+
+TEST_CASE("minatar torso matches a double-precision loop over HWC input", "[model][torso]") {
+  const int H = 10, W = 10, C = 3, O = 16, F = 128, Ho = H - 2, Wo = W - 2;
+  torch::manual_seed(3);
+  Torso t = make_torso(ArraySpec{{H, W, C}, DType::kUInt8}, with_torso("minatar"));
+  auto x = torch::randint(0, 2, {1, H, W, C}, torch::kUInt8);
+  auto y = forward(t, x);
+
+  auto params = t.module.ptr()->named_parameters();
+  auto cw = params["conv.weight"].to(torch::kFloat64).contiguous();  // [O, C, 3, 3]
+  auto cb = params["conv.bias"].to(torch::kFloat64);
+  auto fw = params["fc.weight"].to(torch::kFloat64).contiguous();  // [F, O*Ho*Wo]
+  auto fb = params["fc.bias"].to(torch::kFloat64);
+  auto xi = x.to(torch::kFloat64).contiguous();
+  const double* X = xi.data_ptr<double>();  // [H, W, C]
+  const double* Wc = cw.data_ptr<double>();
+  std::vector<double> hidden(O * Ho * Wo);
+  for (int o = 0; o < O; ++o)
+    for (int i = 0; i < Ho; ++i)
+      for (int j = 0; j < Wo; ++j) {
+        double s = cb[o].item<double>();
+        for (int c = 0; c < C; ++c)
+          for (int di = 0; di < 3; ++di)
+            for (int dj = 0; dj < 3; ++dj)
+              s += Wc[((o * C + c) * 3 + di) * 3 + dj] * X[((i + di) * W + (j + dj)) * C + c];
+        hidden[(o * Ho + i) * Wo + j] = std::max(0.0, s);  // flattened as C, H, W
+      }
+  const double* Wf = fw.data_ptr<double>();
+  for (int f = 0; f < F; ++f) {
+    double s = fb[f].item<double>();
+    for (int k = 0; k < O * Ho * Wo; ++k) s += Wf[f * O * Ho * Wo + k] * hidden[k];
+    CHECK(y[0][f].item<double>() == Approx(std::max(0.0, s)).margin(1e-4));
+  }
+}
+
+TEST_CASE("impala torso has the reference sizes on 84x84x4 frames", "[model][torso]") {
+  Torso t = make_torso(ArraySpec{{84, 84, 4}, DType::kUInt8}, with_torso("impala"));
+  CHECK(t.features == 256);
+  // A 3x3 conv from a to b channels has 9ab + b parameters; each stack is one
+  // conv then two residual blocks of two b->b convs.
+  auto conv = [](std::int64_t a, std::int64_t b) { return 9 * a * b + b; };
+  const std::int64_t stack1 = conv(4, 16) + 4 * conv(16, 16);   // 592 + 4 * 2320
+  const std::int64_t stack2 = conv(16, 32) + 4 * conv(32, 32);  // 4640 + 4 * 9248
+  const std::int64_t stack3 = conv(32, 32) + 4 * conv(32, 32);  // 9248 + 4 * 9248
+  // Each 3x3 stride-2 pool with padding 1 halves rounding up: 84 -> 42 -> 21 -> 11.
+  const std::int64_t fc = 11 * 11 * 32 * 256 + 256;
+  CHECK(stack1 + stack2 + stack3 + fc == 1089232);
+  CHECK(count_parameters(t) == 1089232);
+  auto y = forward(t, torch::randint(0, 256, {2, 84, 84, 4}, torch::kUInt8));
+  CHECK(y.sizes() == std::vector<std::int64_t>{2, 256});
+}
+
+TEST_CASE("impala torso rounds odd sides up at every pool", "[model][torso]") {
+  // 10 -> 5 -> 3 -> 2 and 7 -> 4 -> 2 -> 1: 2 * 1 * 32 features into the fc.
+  Torso t = make_torso(ArraySpec{{10, 7, 2}, DType::kUInt8}, with_torso("impala"));
+  auto params = t.module.ptr()->named_parameters();
+  CHECK(params["fc.weight"].sizes() == std::vector<std::int64_t>{256, 2 * 1 * 32});
+  CHECK(forward(t, torch::zeros({3, 10, 7, 2}, torch::kUInt8)).sizes() == std::vector<std::int64_t>{3, 256});
+}
+
+TEST_CASE("auto torso picks by observation shape", "[model][torso]") {
+  CHECK(resolve_torso(ArraySpec{{10, 10, 4}, DType::kUInt8}, "auto") == "minatar");
+  CHECK(resolve_torso(ArraySpec{{16, 16, 1}, DType::kUInt8}, "auto") == "minatar");
+  CHECK(resolve_torso(ArraySpec{{17, 16, 1}, DType::kUInt8}, "auto") == "impala");
+  CHECK(resolve_torso(ArraySpec{{84, 84, 4}, DType::kUInt8}, "auto") == "impala");
+  CHECK(resolve_torso(ArraySpec{{4}, DType::kFloat32}, "auto") == "mlp");
+  CHECK(resolve_torso(ArraySpec{{4}, DType::kFloat32}, "impala") == "impala");
+  CHECK(make_torso(ArraySpec{{10, 10, 6}, DType::kUInt8}, ModelConfig{}).features == 128);
+  CHECK(make_torso(ArraySpec{{3}, DType::kFloat32}, ModelConfig{}).features == 64);
+}
+
+TEST_CASE("a torso that does not fit the observation is refused naming --model", "[model][torso]") {
+  using Catch::Matchers::Contains;
+  const ArraySpec vec{{3}, DType::kFloat32};
+  CHECK_THROWS_WITH(make_torso(vec, with_torso("minatar")), Contains("--model") && Contains("float32[3]"));
+  CHECK_THROWS_WITH(make_torso(vec, with_torso("impala")), Contains("--model"));
+  CHECK_THROWS_WITH(make_torso(ArraySpec{{2, 9, 1}, DType::kUInt8}, with_torso("minatar")), Contains("--model"));
+  CHECK_THROWS_WITH(make_torso(vec, with_torso("resnet")), Contains("--model") && Contains("resnet"));
+  CHECK_THROWS_AS(make_torso(vec, with_torso("resnet")), std::invalid_argument);
+}
