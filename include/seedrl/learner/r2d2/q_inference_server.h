@@ -1,0 +1,63 @@
+// R2D2's central inference: the same loop as InferenceServer (batches from the
+// RequestBatcher, weights from the ParamPublisher, recurrent state kept per
+// slot on the device, every step recorded into the TrajectoryStore) but for
+// the Q-network, whose LSTM also takes each env's previous action and reward;
+// the previous action is kept per slot here. Actions come from an
+// ActionSelector (epsilon-greedy). Slots >= train_envs are evaluation envs:
+// they act but are not recorded (their steps never reach replay).
+//
+// Each entry's previous action is recorded in the store's per-step "policy"
+// field (policy_size 1; -1 at an episode start) so the learner can rebuild
+// the network's inputs for any stored sequence.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <torch/types.h>
+
+#include "seedrl/inference/action_selector.h"
+#include "seedrl/inference/inference_server.h"
+#include "seedrl/inference/param_publisher.h"
+#include "seedrl/inference/request_batcher.h"
+#include "seedrl/model/q_net.h"
+#include "seedrl/trajectory/trajectory_store.h"
+
+namespace seedrl::r2d2 {
+
+class QInferenceServer {
+ public:
+  using ModelFactory = std::function<QNet()>;
+
+  QInferenceServer(RequestBatcher& batcher, TrajectoryStore& store, ParamPublisher& publisher,
+                   ModelFactory make_model, std::unique_ptr<ActionSelector> selector, int train_envs,
+                   int num_slots, int threads, torch::Device device);
+  ~QInferenceServer();
+
+  void start();
+  void stop();  // closes the batcher and joins the threads
+  const InferenceStats& stats() const { return stats_; }
+
+ private:
+  void run(int thread_index);
+
+  RequestBatcher& batcher_;
+  TrajectoryStore& store_;
+  ParamPublisher& publisher_;
+  ModelFactory make_model_;
+  std::unique_ptr<ActionSelector> selector_;
+  int train_envs_;
+  int threads_;
+  torch::Device device_;
+  std::mutex core_mu_;
+  torch::Tensor core_h_, core_c_;     // [num_slots, H] on device
+  std::vector<float> prev_action_;   // per slot; -1 before the first action
+  std::vector<std::thread> workers_;
+  InferenceStats stats_;
+};
+
+}  // namespace seedrl::r2d2

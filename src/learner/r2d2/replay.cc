@@ -1,0 +1,223 @@
+#include "seedrl/learner/r2d2/replay.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+#include <torch/torch.h>
+
+namespace seedrl::r2d2 {
+
+namespace {
+
+torch::Dtype to_torch(DType d) { return d == DType::kUInt8 ? torch::kUInt8 : torch::kFloat32; }
+
+// MemAvailable from /proc/meminfo in bytes; 0 when unknown.
+std::size_t available_memory() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  std::size_t kb = 0;
+  std::string unit;
+  while (in >> key >> kb >> unit)
+    if (key == "MemAvailable:") return kb * 1024;
+  return 0;
+}
+
+std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+}  // namespace
+
+std::size_t Replay::bytes_for(const UnrollLayout& l, std::int64_t capacity) {
+  const std::size_t per_entry = l.observation.bytes() + sizeof(float) * (l.action_width + l.policy_size + 1) + 1;
+  const std::size_t per_seq = per_entry * static_cast<std::size_t>(l.length) +
+                              sizeof(float) * 2 * static_cast<std::size_t>(l.core_size) + 64;  // + bookkeeping
+  return per_seq * static_cast<std::size_t>(capacity);
+}
+
+// Checks the capacity before anything is allocated for it.
+std::size_t Replay::checked_capacity(const UnrollLayout& layout, const ReplayConfig& config) {
+  if (config.capacity <= 0) throw std::invalid_argument("--replay-capacity: must be positive");
+  if (config.min_fill > config.capacity)
+    throw std::invalid_argument("--min-replay: " + std::to_string(config.min_fill) + " exceeds --replay-capacity " +
+                                std::to_string(config.capacity));
+  const std::size_t bytes = bytes_for(layout, config.capacity);
+  if (config.check_memory) {
+    const std::size_t avail = available_memory();
+    if (avail > 0 && bytes > avail * 9 / 10)
+      throw std::invalid_argument("--replay-capacity: " + std::to_string(config.capacity) + " sequences of " +
+                                  std::to_string(layout.length) + " steps need " + mib(bytes) + ", more than the " +
+                                  mib(avail) + " of memory available");
+  }
+  return static_cast<std::size_t>(config.capacity);
+}
+
+Replay::Replay(const UnrollLayout& layout, const ReplayConfig& config)
+    : layout_(layout),
+      config_(config),
+      bytes_(bytes_for(layout, config.capacity)),
+      tree_(checked_capacity(layout, config)),
+      rng_(derive_seed(config.seed, 0x2E91A7ull)) {
+  const std::int64_t C = config.capacity, L = layout.length;
+  try {
+    std::vector<std::int64_t> obs_shape{C, L};
+    obs_shape.insert(obs_shape.end(), layout.observation.shape.begin(), layout.observation.shape.end());
+    obs_ = torch::zeros(obs_shape, torch::dtype(to_torch(layout.observation.dtype)));
+    actions_ = torch::zeros({C, L, layout.action_width});
+    policy_ = torch::zeros({C, L, layout.policy_size});
+    rewards_ = torch::zeros({C, L});
+    flags_ = torch::zeros({C, L}, torch::kUInt8);
+    if (layout.core_size > 0) {
+      core_h_ = torch::zeros({C, layout.core_size});
+      core_c_ = torch::zeros({C, layout.core_size});
+    }
+  } catch (const c10::Error&) {
+    throw std::invalid_argument("--replay-capacity: cannot allocate " + mib(bytes_) + " for " + std::to_string(C) +
+                                " sequences");
+  }
+  versions_.assign(C, 0);
+  generation_.assign(C, 0);
+  priority_.assign(C, 0.0);
+}
+
+bool Replay::can_insert_locked() const {
+  if (config_.replay_ratio <= 0 || size_ < config_.min_fill) return true;
+  // Samples owed to the data inserted since sampling became possible.
+  const double owed = config_.replay_ratio * static_cast<double>(inserted_ - static_cast<std::uint64_t>(config_.min_fill)) -
+                      static_cast<double>(sampled_);
+  return owed <= static_cast<double>(config_.tolerance);
+}
+
+bool Replay::can_sample_locked(int batch) const {
+  if (size_ < std::max<std::int64_t>(1, config_.min_fill)) return false;
+  if (config_.replay_ratio <= 0) return true;
+  const double allowed = config_.replay_ratio * static_cast<double>(inserted_ - static_cast<std::uint64_t>(config_.min_fill)) +
+                         static_cast<double>(batch);
+  return static_cast<double>(sampled_ + static_cast<std::uint64_t>(batch)) <= allowed;
+}
+
+bool Replay::insert(const UnrollBatch& b, int index, double priority) {
+  std::unique_lock lock(mu_);
+  insert_cv_.wait(lock, [&] { return closed_ || can_insert_locked(); });
+  if (closed_) return false;
+  const std::int64_t pos = next_;
+  next_ = (next_ + 1) % config_.capacity;
+  size_ = std::min(size_ + 1, config_.capacity);
+  // Copies under the lock: a concurrent sample never sees a half-written sequence.
+  obs_[pos].copy_(b.obs.select(1, index));
+  actions_[pos].copy_(b.actions.select(1, index));
+  policy_[pos].copy_(b.policy.select(1, index));
+  rewards_[pos].copy_(b.rewards.select(1, index));
+  flags_[pos].copy_(b.flags.select(1, index));
+  if (layout_.core_size > 0) {
+    core_h_[pos].copy_(b.core_h[index]);
+    core_c_[pos].copy_(b.core_c[index]);
+  }
+  versions_[pos] = b.versions.defined() ? b.versions.data_ptr<std::int64_t>()[index] : 0;
+  ++generation_[pos];
+  const double p = priority < 0 ? max_priority_ : priority;
+  max_priority_ = std::max(max_priority_, p);
+  priority_[pos] = p;
+  tree_.set(static_cast<std::size_t>(pos), std::pow(p, config_.priority_exponent));
+  ++inserted_;
+  lock.unlock();
+  sample_cv_.notify_all();
+  return true;
+}
+
+bool Replay::sample(int batch, ReplaySample& out) {
+  std::unique_lock lock(mu_);
+  sample_cv_.wait(lock, [&] { return closed_ || can_sample_locked(batch); });
+  if (closed_) return false;
+  out.indices.resize(batch);
+  out.generations.resize(batch);
+  out.probabilities.resize(batch);
+  out.weights = torch::empty({batch}, torch::kFloat32);
+  float* w = out.weights.data_ptr<float>();
+  const double total = tree_.total();
+  double wmax = 0;
+  for (int i = 0; i < batch; ++i) {
+    const std::size_t k = tree_.find_prefix_sum(rng_.uniform() * total);
+    const double prob = tree_.get(k) / total;
+    out.indices[i] = static_cast<std::int64_t>(k);
+    out.generations[i] = generation_[k];
+    out.probabilities[i] = prob;
+    const double wi = std::pow(static_cast<double>(size_) * prob, -config_.importance_exponent);
+    w[i] = static_cast<float>(wi);
+    wmax = std::max(wmax, wi);
+  }
+  for (int i = 0; i < batch; ++i) w[i] = static_cast<float>(w[i] / wmax);
+  auto index = torch::from_blob(out.indices.data(), {batch}, torch::kInt64);
+  auto& ub = out.batch;
+  ub.obs = obs_.index_select(0, index).transpose(0, 1);
+  ub.actions = actions_.index_select(0, index).transpose(0, 1);
+  ub.policy = policy_.index_select(0, index).transpose(0, 1);
+  ub.rewards = rewards_.index_select(0, index).transpose(0, 1);
+  ub.flags = flags_.index_select(0, index).transpose(0, 1);
+  if (layout_.core_size > 0) {
+    ub.core_h = core_h_.index_select(0, index);
+    ub.core_c = core_c_.index_select(0, index);
+  }
+  ub.versions = torch::empty({batch}, torch::kInt64);
+  auto* v = ub.versions.data_ptr<std::int64_t>();
+  for (int i = 0; i < batch; ++i) v[i] = versions_[out.indices[i]];
+  ub.slots = torch::Tensor();
+  sampled_ += static_cast<std::uint64_t>(batch);
+  lock.unlock();
+  insert_cv_.notify_all();
+  return true;
+}
+
+void Replay::update_priorities(const ReplaySample& s, const std::vector<double>& priorities) {
+  if (priorities.size() != s.indices.size())
+    throw std::invalid_argument("update_priorities: one priority per sampled sequence");
+  std::lock_guard lock(mu_);
+  for (std::size_t i = 0; i < priorities.size(); ++i) {
+    const auto k = s.indices[i];
+    if (generation_[k] != s.generations[i]) continue;  // overwritten since it was sampled
+    const double p = priorities[i];
+    if (!std::isfinite(p) || p < 0) throw std::invalid_argument("update_priorities: priority must be finite and >= 0");
+    priority_[k] = p;
+    max_priority_ = std::max(max_priority_, p);
+    tree_.set(static_cast<std::size_t>(k), std::pow(p, config_.priority_exponent));
+  }
+}
+
+void Replay::close() {
+  {
+    std::lock_guard lock(mu_);
+    closed_ = true;
+  }
+  insert_cv_.notify_all();
+  sample_cv_.notify_all();
+}
+
+std::int64_t Replay::size() const {
+  std::lock_guard lock(mu_);
+  return size_;
+}
+std::uint64_t Replay::inserted() const {
+  std::lock_guard lock(mu_);
+  return inserted_;
+}
+std::uint64_t Replay::sampled() const {
+  std::lock_guard lock(mu_);
+  return sampled_;
+}
+
+PriorityStats Replay::priority_stats() const {
+  std::lock_guard lock(mu_);
+  PriorityStats s;
+  if (size_ == 0) return s;
+  s.min = priority_[0];
+  for (std::int64_t i = 0; i < size_; ++i) {
+    s.mean += priority_[i];
+    s.max = std::max(s.max, priority_[i]);
+    s.min = std::min(s.min, priority_[i]);
+  }
+  s.mean /= static_cast<double>(size_);
+  return s;
+}
+
+}  // namespace seedrl::r2d2

@@ -1,0 +1,325 @@
+#include "seedrl/trainer/r2d2_trainer.h"
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+#include <torch/torch.h>
+
+#include "seedrl/actor/actor_pool.h"
+#include "seedrl/io/checkpoint.h"
+#include "seedrl/io/metrics_writer.h"
+#include "seedrl/io/progress_line.h"
+#include "seedrl/learner/r2d2/epsilon_greedy.h"
+#include "seedrl/learner/r2d2/q_inference_server.h"
+#include "seedrl/learner/r2d2/r2d2_learner.h"
+#include "seedrl/learner/r2d2/replay.h"
+#include "seedrl/trainer/trainer.h"
+#include "seedrl/util/signal_watcher.h"
+
+namespace seedrl {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double unix_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+void validate(const TrainConfig& c) {
+  const auto& r = c.r2d2;
+  if (r.sequence_overlap >= c.unroll_length)
+    throw std::invalid_argument("--sequence-overlap: " + std::to_string(r.sequence_overlap) +
+                                " must be below --unroll-length " + std::to_string(c.unroll_length));
+  if (c.unroll_length < 2) throw std::invalid_argument("--unroll-length: R2D2 needs at least 2");
+  if (r.min_replay > r.replay_capacity)
+    throw std::invalid_argument("--min-replay: " + std::to_string(r.min_replay) + " exceeds --replay-capacity " +
+                                std::to_string(r.replay_capacity));
+  if (c.learner.batch_size > r.replay_capacity)
+    throw std::invalid_argument("--batch-size: larger than --replay-capacity");
+}
+}  // namespace
+
+int train_r2d2(TrainConfig config) {
+  resolve_defaults(config);
+  validate(config);
+  torch::set_num_threads(config.torch_threads);
+  const torch::Device device = resolve_device(config.device);
+  std::filesystem::create_directories(config.logdir);
+  const R2D2Config& rc = config.r2d2;
+
+  const auto& registry = EnvRegistry::builtin();
+  const EnvSpec spec = registry.make(config.env, config.env_options)->spec();
+  if (!spec.action.is_discrete())
+    throw std::invalid_argument("--algo r2d2: needs discrete actions; " + spec.name + " has " + spec.action.to_string());
+  torch::manual_seed(config.seed);
+  auto make_model = [&] { return QNet(spec, config.model); };
+
+  const int train_envs = config.num_envs();
+  const int eval_envs = rc.eval_envs;
+  // Sequence of burn_in + unroll_length + 1 entries; a new one every
+  // unroll_length - sequence_overlap steps.
+  UnrollLayout layout;
+  layout.observation = spec.observation;
+  layout.action_width = 1;
+  layout.policy_size = 1;  // the previous action (see q_inference_server.h)
+  layout.core_size = config.model.lstm ? config.model.lstm_size : 0;
+  layout.length = rc.burn_in + config.unroll_length + 1;
+  layout.overlap = layout.length - (config.unroll_length - rc.sequence_overlap);
+  TrajectoryStore store(layout, train_envs, config.queue_capacity, 1);
+
+  r2d2::ReplayConfig replay_config;
+  replay_config.capacity = rc.replay_capacity;
+  replay_config.priority_exponent = rc.priority_exponent;
+  replay_config.importance_exponent = rc.importance_exponent;
+  replay_config.replay_ratio = rc.replay_ratio;
+  replay_config.min_fill = rc.min_replay;
+  replay_config.tolerance = 2 * config.learner.batch_size;
+  replay_config.seed = config.seed;
+  r2d2::Replay replay(layout, replay_config);
+  spdlog::info("replay: {} sequences of {} steps, {:.1f} MiB ({} bytes per observation, {})", rc.replay_capacity,
+               layout.length, replay.byte_size() / 1048576.0, spec.observation.bytes(),
+               spec.observation.to_string());
+
+  ParamPublisher publisher;
+  r2d2::R2D2Learner learner(make_model(), make_model(), rc, config.learner, replay, publisher, device);
+
+  CheckpointCounters counters;
+  const std::string ckpt = checkpoint_path(config.logdir);
+  if (config.resume) {
+    if (std::filesystem::exists(ckpt)) {
+      LoadedCheckpoint loaded = load_checkpoint(ckpt, *learner.model(), &learner.optimizer(),
+                                                {{"target", learner.target().ptr().get()}});
+      counters = loaded.counters;
+      learner.set_counters(counters.learner_steps, counters.learner_frames);
+      spdlog::info("resumed from {} at {} frames, {} learner steps; replay refills {} sequences before learning", ckpt,
+                   counters.frames, counters.learner_steps, rc.min_replay);
+    } else {
+      spdlog::warn("--resume: no checkpoint at {}; starting fresh", ckpt);
+    }
+  }
+  learner.publish();
+
+  spdlog::info("r2d2: env {} obs {} action {} | {} actors x {} envs + {} eval envs | batch {} x ({} burn-in + {}) | n {}",
+               spec.name, spec.observation.to_string(), spec.action.to_string(), config.actors,
+               config.envs_per_actor, eval_envs, config.learner.batch_size, rc.burn_in, config.unroll_length,
+               rc.n_step);
+
+  std::atomic<std::int64_t> frames{counters.frames}, eval_frames{0};
+  EpisodeStats episodes, eval_episodes;
+  episodes.set_base(counters.episodes);
+  const int all_envs = train_envs + eval_envs;
+  const int buffers = (all_envs + config.inference_batch - 1) / config.inference_batch + config.inference_threads + 1;
+  RequestBatcher batcher(spec.observation, config.inference_batch,
+                         std::chrono::microseconds(config.inference_timeout_us), buffers, device.is_cuda());
+  auto selector = std::make_unique<r2d2::EpsilonGreedySelector>(spec.action.num_actions, train_envs, eval_envs,
+                                                                rc.epsilon, rc.epsilon_alpha, rc.eval_epsilon,
+                                                                config.seed);
+  r2d2::QInferenceServer inference(batcher, store, publisher, make_model, std::move(selector), train_envs, all_envs,
+                                   config.inference_threads, device);
+  ActorPoolConfig actor_config;
+  actor_config.env = config.env;
+  actor_config.env_options = config.env_options;
+  actor_config.actors = config.actors;
+  actor_config.envs_per_actor = config.envs_per_actor;
+  actor_config.seed = config.seed;
+  actor_config.max_frames = config.learner.max_frames;
+  ActorPool actors(actor_config, batcher, episodes, frames);
+  std::unique_ptr<ActorPool> eval_actors;
+  if (eval_envs > 0) {
+    ActorPoolConfig ec = actor_config;
+    ec.actors = eval_envs;
+    ec.envs_per_actor = 1;
+    ec.first_slot = train_envs;
+    ec.max_frames = 0;  // they stop with the run; their frames are not counted
+    eval_actors = std::make_unique<ActorPool>(ec, batcher, eval_episodes, eval_frames);
+  }
+  MetricsWriter metrics(config.logdir);
+  ProgressLine progress(stderr);
+
+  std::atomic<int> signal_received{0};
+  SignalWatcher watcher([&](int sig) { signal_received.store(sig); });
+
+  const std::string config_json = to_json(config);
+  auto save = [&] {
+    CheckpointCounters c;
+    c.frames = frames.load();
+    c.learner_steps = learner.steps();
+    c.learner_frames = learner.frames();
+    c.episodes = episodes.summary().episodes;
+    save_checkpoint(ckpt, *learner.model(), learner.optimizer(), c, config_json,
+                    {{"target", learner.target().ptr().get()}});
+  };
+
+  // Inserter: finished sequences from the store into replay (waits on the
+  // replay's rate limiter, which back-pressures inference and the actors).
+  std::atomic<bool> failed{false};
+  std::thread inserter([&] {
+    try {
+      UnrollBatch one;
+      while (store.next_batch(1, one))
+        if (!replay.insert(one, 0)) break;
+    } catch (const std::exception& e) {
+      spdlog::error("replay inserter failed: {}", e.what());
+      failed.store(true);
+    }
+  });
+
+  std::mutex stats_mu;
+  r2d2::R2D2Stats last_stats;
+  std::atomic<std::int64_t> learner_steps{learner.steps()};
+  std::atomic<bool> checkpoint_due{false};
+  std::thread learner_thread([&] {
+    try {
+      r2d2::R2D2Stats s;
+      while (learner.step(s)) {
+        {
+          std::lock_guard lock(stats_mu);
+          last_stats = s;
+        }
+        learner_steps.store(learner.steps());
+        if (checkpoint_due.exchange(false)) save();
+      }
+    } catch (const std::exception& e) {
+      spdlog::error("learner failed: {}", e.what());
+      failed.store(true);
+    }
+  });
+
+  inference.start();
+  actors.start();
+  if (eval_actors) eval_actors->start();
+
+  const auto t0 = Clock::now();
+  auto last_log = t0, last_ckpt = t0, last_draw = t0;
+  std::int64_t last_frames = frames.load();
+  const std::int64_t start_frames = last_frames;
+  std::uint64_t last_inserted = 0, last_sampled = 0;
+  double fps = 0, insert_rate = 0, sample_rate = 0;
+  auto scalars = [&](double wall) {
+    r2d2::R2D2Stats s;
+    {
+      std::lock_guard lock(stats_mu);
+      s = last_stats;
+    }
+    const auto ep = episodes.summary();
+    const auto ev = eval_episodes.summary();
+    const auto pr = replay.priority_stats();
+    const auto& is = inference.stats();
+    const double batches = static_cast<double>(is.batches.load());
+    Scalars out{{"frames", static_cast<double>(frames.load())},
+                {"fps", fps},
+                {"episodes", static_cast<double>(ep.episodes)},
+                {"episode_return_mean", ep.return_mean},
+                {"episode_length_mean", ep.length_mean},
+                {"learner_steps", static_cast<double>(learner_steps.load())},
+                {"wall_seconds", wall},
+                {"total_loss", s.loss},
+                {"td_error", s.td_error},
+                {"q_mean", s.q_mean},
+                {"grad_norm", s.grad_norm},
+                {"learning_rate", s.learning_rate},
+                {"policy_lag", s.policy_lag},
+                {"importance_weight_mean", s.importance_weight_mean},
+                {"sample_priority_mean", s.sample_priority_mean},
+                {"replay_size", static_cast<double>(replay.size())},
+                {"replay_bytes", static_cast<double>(replay.byte_size())},
+                {"replay_inserted", static_cast<double>(replay.inserted())},
+                {"replay_sampled", static_cast<double>(replay.sampled())},
+                {"replay_insert_rate", insert_rate},
+                {"replay_sample_rate", sample_rate},
+                {"priority_mean", pr.mean},
+                {"priority_max", pr.max},
+                {"priority_min", pr.min},
+                {"queue_size", static_cast<double>(store.queued())},
+                {"inference_batch_mean", batches > 0 ? is.rows.load() / batches : 0.0},
+                {"inference_timeouts", static_cast<double>(batcher.timeouts())}};
+    if (eval_envs > 0) {
+      out["eval_episodes"] = static_cast<double>(ev.episodes);
+      out["eval_return_mean"] = ev.return_mean;
+    }
+    return out;
+  };
+
+  const std::int64_t max_frames = config.learner.max_frames;
+  while (frames.load() < max_frames && !signal_received.load() && !failed.load()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const auto now = Clock::now();
+    const double since_log = std::chrono::duration<double>(now - last_log).count();
+    if (since_log >= config.log_interval_s) {
+      const std::int64_t f = frames.load();
+      const std::uint64_t ins = replay.inserted(), smp = replay.sampled();
+      fps = (f - last_frames) / since_log;
+      insert_rate = (ins - last_inserted) / since_log;
+      sample_rate = (smp - last_sampled) / since_log;
+      last_frames = f;
+      last_inserted = ins;
+      last_sampled = smp;
+      last_log = now;
+      metrics.write(scalars(seconds_since(t0)), unix_now());
+      if (!progress.interactive()) {
+        const auto ep = episodes.summary();
+        progress.update({f, max_frames, ep.episodes, learner_steps.load(), fps, ep.return_mean, seconds_since(t0)});
+      }
+    }
+    if (progress.interactive() && std::chrono::duration<double>(now - last_draw).count() >= 0.5) {
+      last_draw = now;
+      const auto ep = episodes.summary();
+      const double run_fps = (frames.load() - start_frames) / std::max(1e-9, seconds_since(t0));
+      progress.update({frames.load(), max_frames, ep.episodes, learner_steps.load(), run_fps, ep.return_mean,
+                       seconds_since(t0)});
+    }
+    if (config.checkpoint_every_s > 0 &&
+        std::chrono::duration<double>(now - last_ckpt).count() >= config.checkpoint_every_s) {
+      last_ckpt = now;
+      checkpoint_due.store(true);
+    }
+  }
+
+  // Dependency order: actors stop, replay and store close (waking the
+  // learner, the inserter and inference), then every thread joins.
+  actors.request_stop();
+  if (eval_actors) eval_actors->request_stop();
+  replay.close();
+  store.close();
+  inference.stop();
+  actors.join();
+  if (eval_actors) eval_actors->join();
+  inserter.join();
+  learner_thread.join();
+  progress.finish();
+
+  const double wall = seconds_since(t0);
+  int status = 0;
+  if (failed.load()) {
+    status = 1;
+  } else {
+    try {
+      save();
+    } catch (const std::exception& e) {
+      spdlog::error("{}", e.what());
+      status = 1;
+    }
+  }
+  if (signal_received.load()) {
+    spdlog::info("interrupted; checkpoint saved to {} at {} frames", ckpt, frames.load());
+    if (status == 0) status = 130;
+  }
+  fps = (frames.load() - start_frames) / std::max(1e-9, wall);
+  Scalars final_scalars = scalars(wall);
+  metrics.write(final_scalars, unix_now());
+  final_scalars["completed"] = frames.load() >= max_frames ? 1 : 0;
+  metrics.write_summary(final_scalars);
+  const auto ep = episodes.summary();
+  spdlog::info("done: {} frames in {:.1f} s ({:.0f} fps), {} episodes, mean return (last 100) {:.2f}, {} learner steps",
+               frames.load(), wall, fps, ep.episodes, ep.return_mean, learner.steps());
+  if (eval_envs > 0) spdlog::info("eval envs: {} episodes, mean return {:.2f}", eval_episodes.summary().episodes,
+                                  eval_episodes.summary().return_mean);
+  return status;
+}
+
+}  // namespace seedrl

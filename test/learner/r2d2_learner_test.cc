@@ -1,0 +1,132 @@
+// The R2D2 learner on synthetic sequences: updates run through burn-in and
+// write back priorities, the target network follows the online one only at
+// its period, and checkpoints carry the target network.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+
+#include <torch/torch.h>
+
+#include "seedrl/inference/env_step.h"
+#include "seedrl/io/checkpoint.h"
+#include "seedrl/learner/r2d2/r2d2_learner.h"
+
+using namespace seedrl;
+using namespace seedrl::r2d2;
+
+namespace {
+
+EnvSpec vector_spec() {
+  EnvSpec s;
+  s.name = "synthetic";
+  s.observation.shape = {4};
+  s.action.num_actions = 2;
+  return s;
+}
+
+ModelConfig lstm_model() {
+  ModelConfig m;
+  m.hidden = {16};
+  m.lstm = true;
+  m.lstm_size = 8;
+  return m;
+}
+
+bool same_parameters(torch::nn::Module& a, torch::nn::Module& b) {
+  auto pa = a.parameters(), pb = b.parameters();
+  for (std::size_t i = 0; i < pa.size(); ++i)
+    if (!torch::equal(pa[i], pb[i])) return false;
+  return true;
+}
+
+struct Fixture {
+  EnvSpec spec = vector_spec();
+  UnrollLayout layout;
+  std::unique_ptr<Replay> replay;
+  ParamPublisher publisher;
+  Fixture() {
+    layout.observation = spec.observation;
+    layout.core_size = 8;
+    layout.length = 4 + 8 + 1;  // burn-in 4, 8 trained steps
+    ReplayConfig rc;
+    rc.capacity = 32;
+    rc.check_memory = false;
+    replay = std::make_unique<Replay>(layout, rc);
+    torch::manual_seed(3);
+    for (int i = 0; i < 32; ++i) {
+      UnrollBatch b;
+      const auto L = layout.length;
+      b.obs = torch::randn({L, 1, 4});
+      b.actions = torch::randint(0, 2, {L, 1, 1}).to(torch::kFloat32);
+      b.policy = torch::cat({torch::full({1, 1, 1}, -1.f), b.actions.slice(0, 0, L - 1)});
+      b.rewards = torch::full({L, 1}, 3.f);
+      b.flags = torch::zeros({L, 1}, torch::kUInt8);
+      b.flags[0][0] = kFirst;
+      b.flags[6][0] = kTerminated;  // an episode end inside the trained window
+      b.flags[7][0] = kFirst;
+      b.core_h = torch::zeros({1, 8});
+      b.core_c = torch::zeros({1, 8});
+      b.versions = torch::zeros({1}, torch::kInt64);
+      REQUIRE(replay->insert(b, 0));
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("r2d2 learner updates write priorities and follow the target period", "[r2d2][learner]") {
+  Fixture f;
+  R2D2Config rc;
+  rc.burn_in = 4;
+  rc.n_step = 3;
+  rc.target_update_period = 3;
+  LearnerConfig lc;
+  lc.batch_size = 8;
+  lc.optimizer.learning_rate = 1e-2;
+  lc.loss.discount = 0.9;
+  R2D2Learner learner(QNet(f.spec, lstm_model()), QNet(f.spec, lstm_model()), rc, lc, *f.replay, f.publisher,
+                      torch::kCPU);
+  CHECK(same_parameters(*learner.model(), *learner.target()));
+  R2D2Stats s;
+  REQUIRE(learner.step(s));
+  CHECK(std::isfinite(s.loss));
+  CHECK(s.loss > 0);
+  CHECK(s.td_error > 0);
+  CHECK(s.importance_weight_mean <= 1.0);
+  CHECK_FALSE(same_parameters(*learner.model(), *learner.target()));  // not yet copied
+  // Rescaled 3-step returns of reward 3 are near 2: the sampled sequences get new priorities above the initial 1.
+  CHECK(f.replay->priority_stats().max > 1.5);
+  REQUIRE(learner.step(s));
+  REQUIRE(learner.step(s));
+  CHECK(learner.steps() == 3);
+  CHECK(same_parameters(*learner.model(), *learner.target()));  // copied at step 3
+  CHECK(f.publisher.version() == 3);
+
+  // The checkpoint carries the target network.
+  const auto path = (std::filesystem::temp_directory_path() / "r2d2_learner_ckpt.pt").string();
+  save_checkpoint(path, *learner.model(), learner.optimizer(), {}, "{}", {{"target", learner.target().ptr().get()}});
+  QNet other(f.spec, lstm_model());
+  QNet other_target(f.spec, lstm_model());
+  load_checkpoint(path, *other, nullptr, {{"target", other_target.ptr().get()}});
+  CHECK(same_parameters(*other_target, *learner.target()));
+  CHECK(same_parameters(*other, *learner.model()));
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("the Q-network zeroes its state and previous action at episode starts", "[r2d2][model]") {
+  torch::manual_seed(5);
+  QNet net(vector_spec(), lstm_model());
+  auto obs = torch::randn({3, 2, 4});
+  auto first = torch::tensor({{0, 0}, {1, 0}, {0, 0}}, torch::kUInt8);
+  auto prev_a = torch::tensor({{1.f, 0.f}, {0.f, 1.f}, {1.f, 1.f}});
+  auto prev_r = torch::tensor({{2.f, 1.f}, {5.f, 1.f}, {1.f, 0.f}});
+  auto state = CoreState{torch::randn({2, 8}), torch::randn({2, 8})};
+  auto out = net->forward(obs, first, prev_a, prev_r, state);
+  REQUIRE(out.q.sizes() == torch::IntArrayRef({3, 2, 2}));
+  // Env 0 restarts at step 1: its q there equals a fresh run from step 1 with
+  // zero state and no previous action or reward.
+  auto fresh = net->forward(obs.slice(0, 1, 3).slice(1, 0, 1), torch::tensor({{1}, {0}}, torch::kUInt8),
+                            torch::tensor({{-1.f}, {1.f}}), torch::tensor({{0.f}, {1.f}}), net->initial_state(1));
+  CHECK(torch::allclose(out.q.slice(0, 1, 3).slice(1, 0, 1), fresh.q, 1e-5, 1e-6));
+}
