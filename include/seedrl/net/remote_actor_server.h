@@ -1,0 +1,76 @@
+// The learner's side of remote actors: a TCP server (Boost.Asio) whose
+// sessions stand in for actor threads. After the handshake each session leases
+// K env slots from a fixed pool and gets a worker thread that calls
+// RequestBatcher::submit() exactly as a local actor does, so remote envs share
+// batches, unrolls and metrics with local ones. Sockets are served
+// asynchronously by the server's own I/O threads; only submit() blocks, and
+// only the session's worker. A STEP is read only after the previous ACTIONS
+// went out, so a slow learner slows its actors (TCP back-pressure) and memory
+// stays bounded. When a session ends its slots are handed to `on_release`
+// (drop the partial unroll, zero the recurrent state) before they return to
+// the pool.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "seedrl/actor/episode_stats.h"
+#include "seedrl/env/spec.h"
+#include "seedrl/inference/request_batcher.h"
+#include "seedrl/net/protocol.h"
+
+namespace seedrl::net {
+
+struct RemoteServerConfig {
+  std::string host = "127.0.0.1";
+  std::uint16_t port = 0;  // 0: any free port (see port())
+  std::string token;       // empty: no token required (loopback only)
+  int first_slot = 0;      // remote slots are [first_slot, first_slot + num_slots)
+  int num_slots = 256;
+  int max_connections = 64;  // handshaking and running together
+  std::chrono::milliseconds timeout{30000};            // silence that ends a session
+  std::chrono::milliseconds handshake_timeout{5000};   // to deliver HELLO
+  std::chrono::milliseconds heartbeat{1000};           // learner heartbeats while an actor waits
+  int io_threads = 1;
+};
+
+struct RemoteServerCounters {
+  std::atomic<std::uint64_t> accepted{0}, refused{0}, sessions{0}, dropped{0}, steps{0};
+};
+
+class RemoteActorServer {
+ public:
+  using SlotRelease = std::function<void(int slot)>;
+
+  // `frames` and `episodes` are the run-wide counters the local actors use.
+  RemoteActorServer(RemoteServerConfig config, EnvSpec spec, RequestBatcher& batcher, EpisodeStats& episodes,
+                    std::atomic<std::int64_t>& frames, SlotRelease on_release);
+  ~RemoteActorServer();
+  RemoteActorServer(const RemoteActorServer&) = delete;
+  RemoteActorServer& operator=(const RemoteActorServer&) = delete;
+
+  // Binds and starts the I/O threads. Throws std::invalid_argument naming
+  // --remote-actors when the address cannot be bound.
+  void start();
+  std::uint16_t port() const;
+  // Stops accepting, says GOODBYE with `code` and closes every connection.
+  // Workers blocked in submit() leave once the batcher closes.
+  void request_stop(GoodbyeCode code = GoodbyeCode::kShutdown);
+  // Waits for every session (call after the batcher is closed) and the I/O threads.
+  void join();
+
+  int free_slots() const;
+  int active_sessions() const;
+  const RemoteServerCounters& counters() const;
+
+  class Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace seedrl::net

@@ -1,0 +1,63 @@
+// `seedrl actor`: steps environments on this machine for a learner elsewhere
+// (`seedrl train --remote-actors`). Inference and learning stay on the learner.
+#include <chrono>
+#include <memory>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include "seedrl/cli/commands.h"
+#include "seedrl/cli/env_flags.h"
+#include "seedrl/cli/validators.h"
+#include "seedrl/net/protocol.h"
+#include "seedrl/net/remote_actor_runner.h"
+#include "seedrl/util/signal_watcher.h"
+
+namespace seedrl {
+
+CommandRunner add_actor_command(CLI::App& app) {
+  struct Options {
+    std::string connect;
+    std::string token_file;
+    double timeout_s = 30;
+    net::RemoteActorsConfig runner;
+  };
+  auto o = std::make_shared<Options>();
+  net::RemoteActorsConfig& r = o->runner;
+  CLI::App* cmd = app.add_subcommand("actor", "Step environments here for a learner started with --remote-actors");
+  cmd->option_defaults()->always_capture_default();
+  cmd->add_option("--connect", o->connect, "The learner's HOST:PORT")->required();
+  cmd->add_option("--env", r.env, "Environment name (must match the learner's spec)")->check(env_name_validator());
+  add_env_option_flags(*cmd, r.env_options);
+  cmd->add_option("--actors", r.actors, "Actor threads (one connection each)")->check(CLI::Range(1, 4096));
+  cmd->add_option("--envs-per-actor", r.envs_per_actor, "Environments per actor thread (one round trip per step)")
+      ->check(CLI::Range(1, 65536));
+  cmd->add_option("--token-file", o->token_file, "File holding the learner's shared secret");
+  cmd->add_option("--seed", r.seed, "Seed for the environments");
+  cmd->add_option("--timeout-s", o->timeout_s, "Silence from the learner that ends a connection")
+      ->check(CLI::Range(0.1, 3600.0));
+  return [cmd, o]() -> int {
+    if (!cmd->parsed()) return -1;
+    net::RemoteActorsConfig config = o->runner;
+    const net::HostPort hp = net::parse_host_port(o->connect, "--connect");
+    config.host = hp.host;
+    config.port = hp.port;
+    if (config.port == 0) throw std::invalid_argument("--connect: port 0 is not a learner's port");
+    if (!o->token_file.empty()) config.token = net::read_token_file(o->token_file, "--token-file");
+    config.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(o->timeout_s * 1000));
+    net::RemoteActorRunner runner(config);
+    SignalWatcher watcher([&](int) { runner.request_stop(); });
+    spdlog::info("{} actors x {} envs of {} for the learner at {}:{}", config.actors, config.envs_per_actor,
+                 config.env, config.host, config.port);
+    const auto t0 = std::chrono::steady_clock::now();
+    runner.start();
+    runner.join();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    spdlog::info("actor done: {} env steps in {:.1f} s ({:.0f} steps/s), {} connections", runner.steps(), wall,
+                 runner.steps() / std::max(1e-9, wall), runner.connects());
+    return runner.status();
+  };
+}
+
+}  // namespace seedrl

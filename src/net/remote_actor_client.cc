@@ -1,0 +1,190 @@
+#include "seedrl/net/remote_actor_client.h"
+
+#include <array>
+#include <vector>
+
+#include <utility>  // before Asio: Boost 1.74 awaitable.hpp uses std::exchange unincluded
+
+#include <boost/asio.hpp>
+#include <fmt/format.h>
+
+namespace seedrl::net {
+
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+class RemoteActorConnection::Impl {
+ public:
+  explicit Impl(ClientConfig c) : config(std::move(c)), socket(io) {
+    const std::size_t K = static_cast<std::size_t>(config.num_envs);
+    obs_bytes = config.spec.observation.bytes();
+    action_width = static_cast<std::size_t>(config.spec.action.width());
+    rewards.assign(K, 0.f);
+    flags.assign(K, 0);
+    // Floats in a float vector: aligned for any env's observation writes.
+    obs_store.assign((K * obs_bytes + sizeof(float) - 1) / sizeof(float), 0.f);
+    actions.assign(K * action_width, 0.f);
+    write_header(MsgType::kStep, step_body_bytes(K, obs_bytes), step_header.data());
+  }
+
+  // Runs the io_context until `done`, the deadline or a stop request.
+  void run_until(const bool& done, Clock::duration timeout, const char* what) {
+    const auto deadline = Clock::now() + timeout;
+    io.restart();
+    while (!done) {
+      const bool stop = config.stop && config.stop->load();
+      if (stop || Clock::now() >= deadline) {
+        boost::system::error_code ec;
+        socket.close(ec);
+        io.restart();
+        io.run();  // lets the aborted handlers finish
+        if (stop) throw Stopped();
+        throw ConnectionLost(fmt::format("{}:{}: {} timed out", config.host, config.port, what));
+      }
+      io.run_for(std::chrono::milliseconds(100));
+      if (io.stopped() && !done) io.restart();
+    }
+  }
+
+  template <typename Buffers>
+  void read(const Buffers& buffers, Clock::duration timeout, const char* what) {
+    bool done = false;
+    boost::system::error_code error;
+    asio::async_read(socket, buffers, [&](boost::system::error_code ec, std::size_t) {
+      error = ec;
+      done = true;
+    });
+    run_until(done, timeout, what);
+    if (error) throw lost(error);
+  }
+
+  template <typename Buffers>
+  void write(const Buffers& buffers, const char* what) {
+    bool done = false;
+    boost::system::error_code error;
+    asio::async_write(socket, buffers, [&](boost::system::error_code ec, std::size_t) {
+      error = ec;
+      done = true;
+    });
+    run_until(done, config.timeout, what);
+    if (error) throw lost(error);
+  }
+
+  ConnectionLost lost(boost::system::error_code ec) const {
+    return ConnectionLost(fmt::format("{}:{}: {}", config.host, config.port,
+                                      ec == asio::error::eof ? "the learner closed the connection" : ec.message()));
+  }
+
+  // Reads one frame header; GOODBYE and REJECT frames are read and thrown.
+  FrameHeader next_header(Clock::duration timeout, const char* what) {
+    read(asio::buffer(header), timeout, what);
+    FrameHeader h;
+    try {
+      h = decode_header(std::span<const std::uint8_t, kHeaderBytes>(header));
+    } catch (const ProtocolError& e) {
+      throw ConnectionLost(fmt::format("{}:{}: {}", config.host, config.port, e.what()));
+    }
+    const auto type = static_cast<MsgType>(h.type);
+    if (type == MsgType::kGoodbye || type == MsgType::kReject) {
+      if (h.length > kMaxControlFrame) throw ConnectionLost("oversized control frame from the learner");
+      control.resize(h.body_bytes());
+      read(asio::buffer(control), timeout, what);
+      try {
+        if (type == MsgType::kReject) {
+          Reject r = decode_reject(control);
+          throw Rejected(r.code, fmt::format("{}:{} refused this actor: {}", config.host, config.port, r.message));
+        }
+        Goodbye g = decode_goodbye(control);
+        throw LearnerGone(g.code, fmt::format("{}:{} said goodbye: {}", config.host, config.port, g.message));
+      } catch (const ProtocolError& e) {
+        throw ConnectionLost(e.what());
+      }
+    }
+    return h;
+  }
+
+  ClientConfig config;
+  asio::io_context io;
+  tcp::socket socket;
+  std::size_t obs_bytes = 0, action_width = 1;
+  std::array<std::uint8_t, kHeaderBytes> header{}, step_header{};
+  std::vector<float> rewards;
+  std::vector<std::uint8_t> flags;
+  std::vector<float> obs_store;
+  std::vector<float> actions;
+  std::vector<std::uint8_t> control;
+};
+
+RemoteActorConnection::RemoteActorConnection(ClientConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
+RemoteActorConnection::~RemoteActorConnection() = default;
+
+Welcome RemoteActorConnection::connect() {
+  Impl& s = *impl_;
+  const auto& c = s.config;
+  boost::system::error_code ec;
+  tcp::resolver resolver(s.io);
+  const auto endpoints = resolver.resolve(c.host, std::to_string(c.port), ec);
+  if (ec) throw ConnectionLost(fmt::format("{}:{}: cannot resolve: {}", c.host, c.port, ec.message()));
+  {
+    bool done = false;
+    boost::system::error_code error;
+    asio::async_connect(s.socket, endpoints, [&](boost::system::error_code e, const tcp::endpoint&) {
+      error = e;
+      done = true;
+    });
+    s.run_until(done, c.connect_timeout, "connect");
+    if (error) throw s.lost(error);
+  }
+  s.socket.set_option(tcp::no_delay(true), ec);
+
+  Hello hello;
+  hello.num_envs = static_cast<std::uint32_t>(c.num_envs);
+  hello.observation = c.spec.observation;
+  hello.action = c.spec.action;
+  hello.token = c.token;
+  hello.env_name = c.env_name;
+  std::vector<std::uint8_t> frame;
+  encode_hello(hello, frame);
+  s.write(asio::buffer(frame), "HELLO");
+  const FrameHeader h = s.next_header(c.connect_timeout, "handshake");
+  if (h.type != static_cast<std::uint8_t>(MsgType::kWelcome) || h.length > kMaxControlFrame)
+    throw ConnectionLost(fmt::format("{}:{}: expected WELCOME, got {}", c.host, c.port, msg_type_name(h.type)));
+  s.control.resize(h.body_bytes());
+  s.read(asio::buffer(s.control), c.connect_timeout, "handshake");
+  try {
+    return decode_welcome(s.control);
+  } catch (const ProtocolError& e) {
+    throw ConnectionLost(e.what());
+  }
+}
+
+std::span<float> RemoteActorConnection::rewards() { return impl_->rewards; }
+std::span<std::uint8_t> RemoteActorConnection::flags() { return impl_->flags; }
+std::uint8_t* RemoteActorConnection::obs(int env) {
+  return reinterpret_cast<std::uint8_t*>(impl_->obs_store.data()) + static_cast<std::size_t>(env) * impl_->obs_bytes;
+}
+const float* RemoteActorConnection::actions(int env) const {
+  return impl_->actions.data() + static_cast<std::size_t>(env) * impl_->action_width;
+}
+
+void RemoteActorConnection::step() {
+  Impl& s = *impl_;
+  const std::size_t K = s.rewards.size();
+  const std::array<asio::const_buffer, 4> out{
+      asio::buffer(s.step_header), asio::buffer(s.rewards), asio::buffer(s.flags),
+      asio::buffer(s.obs_store.data(), K * s.obs_bytes)};
+  s.write(out, "STEP");
+  const std::size_t body = actions_body_bytes(K, s.action_width);
+  for (;;) {
+    const FrameHeader h = s.next_header(s.config.timeout, "waiting for actions");
+    if (h.type == static_cast<std::uint8_t>(MsgType::kHeartbeat) && h.length == 1) continue;
+    if (h.type != static_cast<std::uint8_t>(MsgType::kActions) || h.body_bytes() != body)
+      throw ConnectionLost(fmt::format("{}:{}: expected ACTIONS of {} bytes, got {} of {}", s.config.host, s.config.port,
+                                       body + 1, msg_type_name(h.type), h.length));
+    s.read(asio::buffer(s.actions), s.config.timeout, "reading actions");
+    return;
+  }
+}
+
+}  // namespace seedrl::net

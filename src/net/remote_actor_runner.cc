@@ -1,0 +1,128 @@
+#include "seedrl/net/remote_actor_runner.h"
+
+#include <algorithm>
+#include <optional>
+
+#include <spdlog/spdlog.h>
+
+#include "seedrl/inference/env_step.h"
+#include "seedrl/net/remote_actor_client.h"
+#include "seedrl/util/rng.h"
+
+namespace seedrl::net {
+
+RemoteActorRunner::RemoteActorRunner(RemoteActorsConfig config) : config_(std::move(config)) {}
+
+RemoteActorRunner::~RemoteActorRunner() {
+  request_stop();
+  join();
+}
+
+void RemoteActorRunner::start() {
+  running_.store(config_.actors);
+  for (int a = 0; a < config_.actors; ++a) threads_.emplace_back([this, a] { run(a); });
+}
+
+void RemoteActorRunner::join() {
+  for (auto& t : threads_)
+    if (t.joinable()) t.join();
+  threads_.clear();
+}
+
+void RemoteActorRunner::sleep_backoff(std::chrono::milliseconds d) const {
+  const auto until = std::chrono::steady_clock::now() + d;
+  while (!stop_.load() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(d, std::chrono::milliseconds(50)));
+}
+
+void RemoteActorRunner::run(int actor) {
+  try {
+    const int K = config_.envs_per_actor;
+    std::vector<EnvPtr> envs;
+    for (int k = 0; k < K; ++k) envs.push_back(EnvRegistry::builtin().make(config_.env, config_.env_options));
+    ClientConfig cc;
+    cc.host = config_.host;
+    cc.port = config_.port;
+    cc.token = config_.token;
+    cc.env_name = config_.env;
+    cc.spec = envs[0]->spec();
+    cc.num_envs = K;
+    cc.timeout = config_.timeout;
+    cc.stop = &stop_;
+    const std::string learner = config_.host + ":" + std::to_string(config_.port);
+    auto backoff = config_.min_backoff;
+    bool seeded = false;
+    std::string last_problem;
+    while (!stop_.load()) {
+      std::string problem;
+      try {
+        RemoteActorConnection conn(cc);
+        conn.connect();
+        connects_.fetch_add(1, std::memory_order_relaxed);
+        if (!last_problem.empty()) spdlog::info("actor {}: connected to {}", actor, learner);
+        last_problem.clear();
+        backoff = config_.min_backoff;
+        // The learner keeps nothing of an earlier connection: start fresh
+        // episodes (each env's random stream continues after the first seed).
+        auto rewards = conn.rewards();
+        auto flags = conn.flags();
+        for (int k = 0; k < K; ++k) {
+          envs[k]->reset(seeded ? std::nullopt : std::optional<std::uint64_t>(derive_seed(config_.seed, actor * K + k)),
+                         conn.obs(k));
+          flags[k] = kFirst;
+          rewards[k] = 0.f;
+        }
+        seeded = true;
+        for (;;) {
+          conn.step();
+          std::uint64_t stepped = 0;
+          for (int k = 0; k < K; ++k) {
+            if (is_last(flags[k])) {
+              envs[k]->reset(std::nullopt, conn.obs(k));
+              flags[k] = kFirst;
+              rewards[k] = 0.f;
+              continue;
+            }
+            const float* a = conn.actions(k);
+            const StepResult r = envs[k]->step(Action{static_cast<std::int32_t>(a[0]), a}, conn.obs(k));
+            rewards[k] = r.reward;
+            flags[k] = static_cast<std::uint8_t>((r.terminated ? kTerminated : 0) | (r.truncated ? kTruncated : 0));
+            ++stepped;
+          }
+          steps_.fetch_add(stepped, std::memory_order_relaxed);
+        }
+      } catch (const Stopped&) {
+        break;
+      } catch (const Rejected& e) {
+        if (e.code != RejectCode::kBusy) {
+          spdlog::error("actor {}: {}", actor, e.what());
+          refused_.store(true);
+          stop_.store(true);
+          break;
+        }
+        problem = e.what();
+      } catch (const LearnerGone& e) {
+        if (e.code == GoodbyeCode::kFinished) {
+          if (!finished_.exchange(true)) spdlog::info("actor {}: {}; exiting", actor, e.what());
+          stop_.store(true);
+          break;
+        }
+        problem = e.what();
+      } catch (const ConnectionLost& e) {
+        problem = e.what();
+      }
+      // One line per change of trouble, not one per retry.
+      if (problem != last_problem) spdlog::warn("actor {}: {}; retrying with backoff", actor, problem);
+      last_problem = problem;
+      sleep_backoff(backoff);
+      backoff = std::min(backoff * 2, config_.max_backoff);
+    }
+  } catch (const std::exception& e) {
+    spdlog::error("actor {} failed: {}", actor, e.what());
+    refused_.store(true);
+    stop_.store(true);
+  }
+  running_.fetch_sub(1);
+}
+
+}  // namespace seedrl::net

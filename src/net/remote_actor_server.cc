@@ -1,0 +1,614 @@
+#include "seedrl/net/remote_actor_server.h"
+
+#include <cmath>
+#include <condition_variable>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include <utility>  // before Asio: Boost 1.74 awaitable.hpp uses std::exchange unincluded
+
+#include <boost/asio.hpp>
+#include <spdlog/spdlog.h>
+
+namespace seedrl::net {
+
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+class Session;
+}
+
+// Owns the io_context, its threads, the acceptor, the env-slot pool and every
+// live connection. Sessions reach it through plain member access.
+class RemoteActorServer::Impl {
+ public:
+  Impl(RemoteServerConfig config, EnvSpec spec, RequestBatcher& batcher, EpisodeStats& episodes,
+       std::atomic<std::int64_t>& frames, SlotRelease on_release)
+      : config(std::move(config)), spec(std::move(spec)), batcher(batcher), episodes(episodes), frames(frames),
+        on_release(std::move(on_release)), acceptor(io), retry_timer(io) {
+    obs_bytes = this->spec.observation.bytes();
+    action_width = static_cast<std::size_t>(this->spec.action.width());
+    for (int i = this->config.num_slots - 1; i >= 0; --i) free.push_back(this->config.first_slot + i);
+  }
+
+  void start();
+  void do_accept();
+  void request_stop(GoodbyeCode code);
+  void join();
+  bool lease(std::size_t k, std::vector<int>& out) {
+    std::lock_guard lock(mu);
+    if (free.size() < k) return false;
+    for (std::size_t i = 0; i < k; ++i) {
+      out.push_back(free.back());
+      free.pop_back();
+    }
+    return true;
+  }
+  void give_back(const std::vector<int>& slots) {
+    std::lock_guard lock(mu);
+    free.insert(free.end(), slots.rbegin(), slots.rend());
+  }
+  // Forgets a finished session (on an I/O thread); joins its worker, which has
+  // nothing left to do but return.
+  void remove(Session* s);
+
+  RemoteServerConfig config;
+  EnvSpec spec;
+  std::size_t obs_bytes = 0, action_width = 1;
+  RequestBatcher& batcher;
+  EpisodeStats& episodes;
+  std::atomic<std::int64_t>& frames;
+  SlotRelease on_release;
+  RemoteServerCounters counters;
+
+  asio::io_context io;
+  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work;
+  tcp::acceptor acceptor;
+  asio::steady_timer retry_timer;
+  std::vector<std::thread> io_threads;
+  std::uint16_t bound_port = 0;
+  bool started = false;
+  std::atomic<bool> stopping{false};
+  GoodbyeCode goodbye = GoodbyeCode::kShutdown;
+
+  mutable std::mutex mu;
+  std::condition_variable cv;
+  std::vector<int> free;                                   // guarded by mu
+  std::map<Session*, std::shared_ptr<Session>> sessions;   // guarded by mu
+  int running = 0;                                         // sessions past the handshake; guarded by mu
+};
+
+namespace {
+
+std::string describe(const tcp::endpoint& ep) {
+  std::string s = ep.address().to_string();
+  return (ep.address().is_v6() ? "[" + s + "]" : s) + ":" + std::to_string(ep.port());
+}
+
+double seconds(std::chrono::milliseconds ms) { return static_cast<double>(ms.count()) / 1000.0; }
+
+// One connection. Everything but worker_loop() runs on the socket's strand.
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  using Impl = RemoteActorServer::Impl;
+  Session(Impl& server, tcp::socket socket, std::string peer)
+      : server_(server), socket_(std::move(socket)), deadline_(socket_.get_executor()),
+        heartbeat_(socket_.get_executor()), peer_(std::move(peer)) {
+    encode_heartbeat(heartbeat_frame_);
+  }
+
+  // Entry points, each posted onto the strand.
+  void start() {
+    arm_deadline(server_.config.handshake_timeout);
+    read_header();
+  }
+  void refuse_busy(const std::string& why) { refuse(RejectCode::kBusy, why); }
+  void shutdown(GoodbyeCode code) {
+    if (closed_) return;
+    if (running_ && writing_) {
+      goodbye_ = code;  // said when the frame being written is out
+      arm_deadline(std::chrono::milliseconds(1000));  // or given up on
+      return;
+    }
+    if (running_) say_goodbye(code);
+    close();
+  }
+
+  void say_goodbye(GoodbyeCode code) {
+    std::vector<std::uint8_t> frame;
+    encode_goodbye({code, code == GoodbyeCode::kFinished ? "training finished" : "learner shutting down"}, frame);
+    send_now(frame);
+  }
+  // After a write: a shutdown that waited for it goes ahead now.
+  bool goodbye_due() {
+    if (!goodbye_) return false;
+    say_goodbye(*goodbye_);
+    close();
+    return true;
+  }
+
+  void join_worker() {
+    if (worker_.joinable()) worker_.join();
+  }
+  auto get_executor() { return socket_.get_executor(); }
+  bool was_running() const { return ran_.load(); }
+
+ private:
+  enum : std::uint32_t { kIdle = 0, kReady = 1, kClosed = 2 };
+
+  // --- reading -------------------------------------------------------------
+  void read_header() {
+    asio::async_read(socket_, asio::buffer(header_), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+      self->on_header(ec);
+    });
+  }
+
+  void on_header(boost::system::error_code ec) {
+    if (closed_) return;
+    if (ec) return lost(ec);
+    FrameHeader h;
+    try {
+      h = decode_header(std::span<const std::uint8_t, kHeaderBytes>(header_));
+    } catch (const ProtocolError& e) {
+      return running_ ? protocol_error(e.what()) : refuse(RejectCode::kBadRequest, e.what());
+    }
+    if (!running_) {
+      if (h.type != static_cast<std::uint8_t>(MsgType::kHello))
+        return refuse(RejectCode::kBadRequest, fmt::format("expected HELLO, got {} (type {})", msg_type_name(h.type), h.type));
+      if (h.length > kMaxControlFrame)
+        return refuse(RejectCode::kBadRequest, fmt::format("oversized HELLO frame of {} bytes (max {})", h.length, kMaxControlFrame));
+      rx_.resize(h.body_bytes());
+      return read_body();
+    }
+    if (h.type == static_cast<std::uint8_t>(MsgType::kHeartbeat)) {
+      if (h.length != 1) return protocol_error(fmt::format("HEARTBEAT frame of {} bytes (expected 1)", h.length));
+      arm_deadline(server_.config.timeout);
+      return read_header();
+    }
+    if (h.type != static_cast<std::uint8_t>(MsgType::kStep))
+      return protocol_error(fmt::format("unexpected {} frame (type {})", msg_type_name(h.type), h.type));
+    if (h.body_bytes() != rx_.size())
+      return protocol_error(fmt::format("STEP frame of {} bytes, expected {} for {} envs", h.length,
+                                        rx_.size() + 1, steps_.size()));
+    read_body();
+  }
+
+  void read_body() {
+    asio::async_read(socket_, asio::buffer(rx_), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+      if (self->closed_) return;
+      if (ec) return self->lost(ec);
+      self->running_ ? self->on_step() : self->on_hello();
+    });
+  }
+
+  // --- handshake -----------------------------------------------------------
+  void on_hello() {
+    Hello hello;
+    try {
+      hello = decode_hello(rx_);
+    } catch (const ProtocolError& e) {
+      return refuse(RejectCode::kBadRequest, e.what());
+    }
+    if (hello.version != kProtocolVersion)
+      return refuse(RejectCode::kBadVersion,
+                    fmt::format("protocol version {} (this learner speaks {})", hello.version, kProtocolVersion));
+    if (!server_.config.token.empty() && !constant_time_equal(hello.token, server_.config.token))
+      return refuse(RejectCode::kBadToken, "bad token");
+    const EnvSpec& spec = server_.spec;
+    if (!(hello.observation == spec.observation))
+      return refuse(RejectCode::kSpecMismatch, fmt::format("observation {} differs from the learner's {} ({})",
+                                                           hello.observation.to_string(), spec.observation.to_string(), spec.name));
+    if (!(hello.action == spec.action))
+      return refuse(RejectCode::kSpecMismatch, fmt::format("action {} differs from the learner's {} ({})",
+                                                           hello.action.to_string(), spec.action.to_string(), spec.name));
+    const std::size_t K = hello.num_envs;
+    slots_.reserve(K);
+    if (!server_.lease(K, slots_))
+      return refuse(RejectCode::kBusy, fmt::format("{} envs asked for, not enough free remote slots (--max-remote-envs {})",
+                                                   K, server_.config.num_slots));
+    start_running(hello);
+  }
+
+  void start_running(const Hello& hello) {
+    const std::size_t K = slots_.size(), ob = server_.obs_bytes, aw = server_.action_width;
+    // Everything the step loop touches is sized here, once.
+    rx_.assign(step_body_bytes(K, ob), 0);
+    tx_.assign(kHeaderBytes + actions_body_bytes(K, aw), 0);
+    write_header(MsgType::kActions, actions_body_bytes(K, aw), tx_.data());
+    actions_.assign(K * aw, 0.f);
+    steps_.resize(K);
+    returns_.assign(K, 0.0);
+    lengths_.assign(K, 0);
+    expect_first_.assign(K, 1);
+    for (std::size_t k = 0; k < K; ++k) {
+      steps_[k].slot = slots_[k];
+      steps_[k].obs = rx_.data() + K * (sizeof(float) + 1) + k * ob;
+      steps_[k].action = actions_.data() + k * aw;
+    }
+    running_ = true;
+    ran_.store(true);
+    {
+      std::lock_guard lock(server_.mu);
+      ++server_.running;
+    }
+    server_.counters.sessions.fetch_add(1, std::memory_order_relaxed);
+    spdlog::info("remote actor {} connected: {} envs of {} on slots {}..{}", peer_, K,
+                 hello.env_name.empty() ? std::string("?") : hello.env_name, slots_.front(), slots_.back());
+    Welcome w;
+    w.first_slot = static_cast<std::uint32_t>(slots_.front());
+    w.heartbeat_ms = static_cast<std::uint32_t>(server_.config.heartbeat.count());
+    w.timeout_ms = static_cast<std::uint32_t>(server_.config.timeout.count());
+    control_.clear();
+    encode_welcome(w, control_);
+    worker_ = std::thread([this] { worker_loop(); });
+    writing_ = true;
+    asio::async_write(socket_, asio::buffer(control_), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+      self->writing_ = false;
+      if (self->closed_ || self->goodbye_due()) return;
+      if (ec) return self->lost(ec);
+      self->arm_deadline(self->server_.config.timeout);
+      self->arm_heartbeat();
+      self->read_header();
+    });
+  }
+
+  // --- stepping ------------------------------------------------------------
+  void on_step() {
+    const std::size_t K = steps_.size();
+    const std::uint8_t* flags = rx_.data() + K * sizeof(float);
+    for (std::size_t k = 0; k < K; ++k) {
+      float reward;
+      std::memcpy(&reward, rx_.data() + k * sizeof(float), sizeof(float));
+      if (auto bad = check_step_flags(flags[k]); !bad.empty())
+        return protocol_error(fmt::format("env {}: {}", k, bad));
+      if (expect_first_[k] && !(flags[k] & kFirst))
+        return protocol_error(fmt::format("env {}: step after an episode end (or the first) lacks the FIRST flag", k));
+      if (!std::isfinite(reward)) return protocol_error(fmt::format("env {}: non-finite reward", k));
+      steps_[k].flags = flags[k];
+      steps_[k].reward = reward;
+      expect_first_[k] = is_last(flags[k]);
+    }
+    // Not reading while the worker is in submit(): the next STEP waits in the
+    // socket, which is the back-pressure.
+    busy_ = true;
+    deadline_.expires_at(Clock::time_point::max());
+    std::uint32_t idle = kIdle;
+    if (state_.compare_exchange_strong(idle, kReady, std::memory_order_acq_rel)) state_.notify_one();
+  }
+
+  void worker_loop() {
+    const std::size_t K = steps_.size(), aw = server_.action_width;
+    for (;;) {
+      std::uint32_t s = state_.load(std::memory_order_acquire);
+      while (s == kIdle) {
+        state_.wait(kIdle, std::memory_order_acquire);
+        s = state_.load(std::memory_order_acquire);
+      }
+      if (s == kClosed) break;
+      std::int64_t stepped = 0;
+      for (std::size_t k = 0; k < K; ++k) {
+        const EnvStep& st = steps_[k];
+        if (st.flags & kFirst) continue;  // a reset, not a step
+        ++stepped;
+        returns_[k] += st.reward;
+        ++lengths_[k];
+        if (is_last(st.flags)) {
+          server_.episodes.record(returns_[k], lengths_[k]);
+          returns_[k] = 0;
+          lengths_[k] = 0;
+        }
+      }
+      server_.frames.fetch_add(stepped, std::memory_order_relaxed);
+      server_.counters.steps.fetch_add(static_cast<std::uint64_t>(stepped), std::memory_order_relaxed);
+      if (!server_.batcher.submit(steps_, completion_)) break;
+      std::memcpy(tx_.data() + kHeaderBytes, actions_.data(), K * aw * sizeof(float));
+      std::uint32_t ready = kReady;
+      if (!state_.compare_exchange_strong(ready, kIdle, std::memory_order_acq_rel)) break;  // closed meanwhile
+      asio::post(socket_.get_executor(), [self = shared_from_this()] { self->on_actions_ready(); });
+    }
+    // No submit() of ours is in flight: the slots are quiet, so their partial
+    // unrolls and recurrent state can go before the slots are leased again.
+    for (int slot : slots_) server_.on_release(slot);
+    server_.give_back(slots_);
+    spdlog::info("remote actor {} gone: {} env slots freed, partial unrolls dropped", peer_, slots_.size());
+    asio::post(server_.io, [self = shared_from_this()] { self->server_.remove(self.get()); });
+  }
+
+  void on_actions_ready() {
+    busy_ = false;
+    if (closed_) return;
+    if (writing_) {
+      actions_pending_ = true;  // after the heartbeat in flight
+      return;
+    }
+    write_actions();
+  }
+
+  void write_actions() {
+    writing_ = true;
+    arm_deadline(server_.config.timeout);  // a peer that stops reading cannot pin us
+    asio::async_write(socket_, asio::buffer(tx_), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+      self->writing_ = false;
+      if (self->closed_ || self->goodbye_due()) return;
+      if (ec) return self->lost(ec);
+      self->arm_deadline(self->server_.config.timeout);
+      self->read_header();
+    });
+  }
+
+  // Tells a waiting actor the learner is alive while submit() is blocked.
+  void arm_heartbeat() {
+    heartbeat_.expires_after(server_.config.heartbeat);
+    heartbeat_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+      if (ec || self->closed_) return;
+      if (self->busy_ && !self->writing_) {
+        self->writing_ = true;
+        asio::async_write(self->socket_, asio::buffer(self->heartbeat_frame_),
+                          [self](boost::system::error_code ec2, std::size_t) {
+                            self->writing_ = false;
+                            if (self->closed_ || self->goodbye_due()) return;
+                            if (ec2) return self->lost(ec2);
+                            if (self->actions_pending_) {
+                              self->actions_pending_ = false;
+                              self->write_actions();
+                            }
+                          });
+      }
+      self->arm_heartbeat();
+    });
+  }
+
+  // --- deadlines and endings -------------------------------------------------
+  void arm_deadline(std::chrono::milliseconds d) {
+    deadline_.expires_after(d);
+    deadline_.async_wait([self = shared_from_this()](boost::system::error_code) {
+      // A re-armed or parked timer has a later expiry: not a timeout.
+      if (self->closed_ || self->deadline_.expiry() > Clock::now()) return;
+      if (self->refusing_) return self->close();
+      if (!self->running_) {
+        self->server_.counters.refused.fetch_add(1, std::memory_order_relaxed);
+        spdlog::warn("remote actor {} refused: no complete HELLO within {} s", self->peer_,
+                     seconds(self->server_.config.handshake_timeout));
+      } else {
+        spdlog::warn("remote actor {} timed out: nothing received for {} s", self->peer_,
+                     seconds(self->server_.config.timeout));
+      }
+      self->close();
+    });
+  }
+
+  void refuse(RejectCode code, const std::string& why) {
+    server_.counters.refused.fetch_add(1, std::memory_order_relaxed);
+    spdlog::warn("remote actor {} refused: {}", peer_, why);
+    std::vector<std::uint8_t> frame;
+    encode_reject({code, why}, frame);
+    send_now(frame);
+    // Closing with unread input would send a reset that can destroy the
+    // REJECT before the peer reads it: half-close, drain, close at EOF or at
+    // the handshake deadline.
+    boost::system::error_code ec;
+    socket_.shutdown(tcp::socket::shutdown_send, ec);
+    refusing_ = true;
+    arm_deadline(server_.config.handshake_timeout);
+    drain();
+  }
+
+  void drain() {
+    socket_.async_read_some(asio::buffer(header_), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+      if (self->closed_) return;
+      if (ec) return self->close();
+      self->drain();
+    });
+  }
+
+  void protocol_error(const std::string& why) {
+    spdlog::warn("remote actor {} dropped: protocol error: {}", peer_, why);
+    if (!writing_) {
+      std::vector<std::uint8_t> frame;
+      encode_goodbye({GoodbyeCode::kProtocolError, why}, frame);
+      send_now(frame);
+    }
+    close();
+  }
+
+  void lost(boost::system::error_code ec) {
+    if (ec != asio::error::operation_aborted) {
+      if (running_)
+        spdlog::warn("remote actor {} disconnected: {}", peer_, ec == asio::error::eof ? "connection closed" : ec.message());
+      else
+        spdlog::warn("remote actor {} refused: connection ended during the handshake ({})", peer_,
+                     ec == asio::error::eof ? "truncated HELLO" : ec.message());
+      if (!running_) server_.counters.refused.fetch_add(1, std::memory_order_relaxed);
+    }
+    close();
+  }
+
+  // A small control frame, written at once if the socket takes it; never
+  // waits (a peer that does not read is not worth a stall).
+  void send_now(const std::vector<std::uint8_t>& frame) {
+    boost::system::error_code ec;
+    socket_.non_blocking(true, ec);
+    if (!ec) socket_.write_some(asio::buffer(frame), ec);
+  }
+
+  void close() {
+    if (closed_) return;
+    closed_ = true;
+    boost::system::error_code ec;
+    deadline_.cancel();
+    heartbeat_.cancel();
+    socket_.shutdown(tcp::socket::shutdown_both, ec);
+    socket_.close(ec);
+    if (running_) {
+      server_.counters.dropped.fetch_add(1, std::memory_order_relaxed);
+      state_.store(kClosed, std::memory_order_release);
+      state_.notify_one();  // the worker cleans up and removes us
+    } else {
+      asio::post(server_.io, [self = shared_from_this()] { self->server_.remove(self.get()); });
+    }
+  }
+
+  Impl& server_;
+  tcp::socket socket_;
+  asio::steady_timer deadline_, heartbeat_;
+  std::string peer_;
+  std::array<std::uint8_t, kHeaderBytes> header_{};
+  std::vector<std::uint8_t> rx_;       // HELLO body, then the STEP body (observations read in place)
+  std::vector<std::uint8_t> tx_;       // the ACTIONS frame
+  std::vector<std::uint8_t> control_;  // WELCOME
+  std::vector<std::uint8_t> heartbeat_frame_;
+  std::vector<int> slots_;
+  std::vector<EnvStep> steps_;
+  std::vector<float> actions_;
+  std::vector<double> returns_;
+  std::vector<std::int64_t> lengths_;
+  std::vector<std::uint8_t> expect_first_;
+  Completion completion_;
+  std::atomic<std::uint32_t> state_{kIdle};
+  std::thread worker_;
+  std::atomic<bool> ran_{false};
+  std::optional<GoodbyeCode> goodbye_;  // a shutdown waiting for a write (strand only)  // past the handshake (read off the strand by remove())
+  // Strand-only state.
+  bool running_ = false, closed_ = false, refusing_ = false, writing_ = false, busy_ = false, actions_pending_ = false;
+};
+
+}  // namespace
+
+void RemoteActorServer::Impl::start() {
+  boost::system::error_code ec;
+  const auto address = asio::ip::make_address(config.host == "localhost" ? "127.0.0.1" : config.host, ec);
+  auto fail = [&](const std::string& why) {
+    return std::invalid_argument(fmt::format("--remote-actors: cannot listen on {}:{}: {}", config.host, config.port, why));
+  };
+  if (ec) throw fail("not an IP address");
+  const tcp::endpoint ep(address, config.port);
+  acceptor.open(ep.protocol(), ec);
+  if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec) acceptor.bind(ep, ec);
+  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) throw fail(ec.message());
+  bound_port = acceptor.local_endpoint().port();
+  work.emplace(io.get_executor());
+  do_accept();
+  for (int i = 0; i < std::max(1, config.io_threads); ++i) io_threads.emplace_back([this] { io.run(); });
+  started = true;
+  spdlog::info("remote actors: listening on {}:{} ({} env slots from {}, at most {} connections{})", config.host,
+               bound_port, config.num_slots, config.first_slot, config.max_connections,
+               config.token.empty() ? "" : ", token required");
+}
+
+void RemoteActorServer::Impl::do_accept() {
+  acceptor.async_accept(asio::make_strand(io), [this](boost::system::error_code ec, tcp::socket socket) {
+    if (stopping.load()) return;
+    if (ec) {
+      if (ec == asio::error::operation_aborted) return;
+      // Out of file descriptors and the like: back off instead of spinning.
+      spdlog::warn("remote actors: accept failed: {}", ec.message());
+      retry_timer.expires_after(std::chrono::milliseconds(100));
+      retry_timer.async_wait([this](boost::system::error_code e) {
+        if (!e && !stopping.load()) do_accept();
+      });
+      return;
+    }
+    counters.accepted.fetch_add(1, std::memory_order_relaxed);
+    boost::system::error_code pe;
+    const auto remote = socket.remote_endpoint(pe);
+    const std::string peer = pe ? std::string("unknown peer") : describe(remote);
+    socket.set_option(tcp::no_delay(true), pe);
+    auto session = std::make_shared<Session>(*this, std::move(socket), peer);
+    bool full;
+    {
+      std::lock_guard lock(mu);
+      full = static_cast<int>(sessions.size()) >= config.max_connections;
+      sessions.emplace(session.get(), session);
+    }
+    if (full)
+      asio::post(session->get_executor(), [session, n = config.max_connections] {
+        session->refuse_busy(fmt::format("too many connections (--max-remote-connections {})", n));
+      });
+    else
+      asio::post(session->get_executor(), [session] { session->start(); });
+    do_accept();
+  });
+}
+
+void RemoteActorServer::Impl::remove(Session* s) {
+  std::shared_ptr<Session> keep;
+  {
+    std::lock_guard lock(mu);
+    auto it = sessions.find(s);
+    if (it == sessions.end()) return;
+    keep = std::move(it->second);
+    sessions.erase(it);
+  }
+  keep->join_worker();
+  {
+    std::lock_guard lock(mu);
+    if (keep->was_running()) --running;
+  }
+  cv.notify_all();
+}
+
+void RemoteActorServer::Impl::request_stop(GoodbyeCode code) {
+  if (!started || stopping.exchange(true)) return;
+  goodbye = code;
+  asio::post(io, [this, code] {
+    boost::system::error_code ec;
+    acceptor.close(ec);
+    retry_timer.cancel();
+    std::vector<std::shared_ptr<Session>> all;
+    {
+      std::lock_guard lock(mu);
+      for (auto& [_, s] : sessions) all.push_back(s);
+    }
+    for (auto& s : all) asio::post(s->get_executor(), [s, code] { s->shutdown(code); });
+  });
+}
+
+void RemoteActorServer::Impl::join() {
+  if (!started) return;
+  request_stop(goodbye);
+  {
+    std::unique_lock lock(mu);
+    cv.wait(lock, [&] { return sessions.empty(); });
+  }
+  work.reset();
+  io.stop();
+  for (auto& t : io_threads) t.join();
+  io_threads.clear();
+  started = false;
+}
+
+RemoteActorServer::RemoteActorServer(RemoteServerConfig config, EnvSpec spec, RequestBatcher& batcher,
+                                     EpisodeStats& episodes, std::atomic<std::int64_t>& frames, SlotRelease on_release)
+    : impl_(std::make_unique<Impl>(std::move(config), std::move(spec), batcher, episodes, frames, std::move(on_release))) {}
+
+RemoteActorServer::~RemoteActorServer() {
+  request_stop();
+  join();
+}
+
+void RemoteActorServer::start() { impl_->start(); }
+std::uint16_t RemoteActorServer::port() const { return impl_->bound_port; }
+void RemoteActorServer::request_stop(GoodbyeCode code) { impl_->request_stop(code); }
+void RemoteActorServer::join() { impl_->join(); }
+
+int RemoteActorServer::free_slots() const {
+  std::lock_guard lock(impl_->mu);
+  return static_cast<int>(impl_->free.size());
+}
+
+int RemoteActorServer::active_sessions() const {
+  std::lock_guard lock(impl_->mu);
+  return impl_->running;
+}
+
+const RemoteServerCounters& RemoteActorServer::counters() const { return impl_->counters; }
+
+}  // namespace seedrl::net

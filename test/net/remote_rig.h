@@ -1,0 +1,155 @@
+// A learner without a model for the remote-actor tests: the real
+// RequestBatcher, TrajectoryStore and RemoteActorServer, with a stand-in
+// inference thread whose action echoes the observation (so a client can check
+// it got the answer to its own step) and a learner thread that keeps every
+// unroll's observations for inspection.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <torch/types.h>
+
+#include "seedrl/net/remote_actor_client.h"
+#include "seedrl/net/remote_actor_server.h"
+#include "seedrl/trajectory/trajectory_store.h"
+
+namespace seedrl::test {
+
+// Toy observation: (connection id, env index, step counter, 0).
+inline EnvSpec toy_spec() { return EnvSpec{"toy", ArraySpec{{4}, DType::kFloat32}, ActionSpec::discrete(2), 0}; }
+inline float echo_action(const float* obs) { return obs[0] * 1000.f + obs[2]; }
+
+inline UnrollLayout toy_layout() {
+  UnrollLayout l;
+  l.observation = toy_spec().observation;
+  l.action_width = 1;
+  l.policy_size = 2;
+  l.length = 4;
+  l.overlap = 1;
+  return l;
+}
+
+struct RemoteRig {
+  explicit RemoteRig(net::RemoteServerConfig config)
+      : batcher(toy_spec().observation, 4, std::chrono::microseconds(200), 8, false),
+        store(toy_layout(), config.first_slot + config.num_slots, 4096, 1),
+        server(config, toy_spec(), batcher, episodes, frames, [this](int slot) {
+          store.drop_partial(slot);
+          released.fetch_add(1);
+        }) {
+    inference = std::thread([this] {
+      const float policy[2] = {0.f, 0.f};
+      while (InferenceBatch* b = batcher.next_batch()) {
+        const float* obs = b->obs.data_ptr<float>();
+        for (int i = 0; i < b->size; ++i) {
+          const EnvStep& s = *b->steps[i];
+          s.action[0] = echo_action(obs + 4 * i);
+          store.append(s.slot, StepRecord{obs + 4 * i, s.action, policy, nullptr, nullptr, s.reward, s.flags}, 0);
+        }
+        batcher.complete(b);
+      }
+    });
+    learner = std::thread([this] {
+      UnrollBatch out;
+      while (store.next_batch(1, out)) {
+        auto obs = out.obs.contiguous();  // [L, 1, 4]
+        std::vector<float> ids;
+        for (int t = 0; t < obs.size(0); ++t) ids.push_back(obs[t][0][0].item<float>());
+        std::lock_guard lock(mu);
+        unroll_ids.push_back(ids);
+      }
+    });
+    server.start();
+  }
+  ~RemoteRig() { shutdown(); }
+
+  void shutdown() {
+    if (done) return;
+    done = true;
+    server.request_stop();
+    batcher.close();
+    store.close();
+    inference.join();
+    learner.join();
+    server.join();
+  }
+
+  net::ClientConfig client(int envs) const {
+    net::ClientConfig c;
+    c.port = server.port();
+    c.spec = toy_spec();
+    c.env_name = "toy";
+    c.num_envs = envs;
+    c.timeout = std::chrono::milliseconds(5000);
+    return c;
+  }
+
+  RequestBatcher batcher;
+  TrajectoryStore store;
+  EpisodeStats episodes;
+  std::atomic<std::int64_t> frames{0};
+  std::atomic<int> released{0};
+  net::RemoteActorServer server;
+  std::thread inference, learner;
+  std::mutex mu;
+  std::vector<std::vector<float>> unroll_ids;  // per unroll: the connection id of each entry
+  bool done = false;
+};
+
+// A scripted remote actor: episodes of exactly `episode_length` steps with
+// reward 1, observations (id, env, step counter). Checks every action.
+struct ToyActor {
+  ToyActor(net::ClientConfig config, float id, int episode_length = 5)
+      : conn(config), id(id), len(config.num_envs, 0), t(config.num_envs, 0), episode_length(episode_length) {}
+
+  net::Welcome connect() {
+    auto w = conn.connect();
+    for (int k = 0; k < static_cast<int>(len.size()); ++k) {
+      write_obs(k);
+      conn.flags()[k] = kFirst;
+      conn.rewards()[k] = 0.f;
+    }
+    return w;
+  }
+  // One round trip, then the envs "step". Returns the env steps taken.
+  int step() {
+    for (auto f : conn.flags()) sent_frames += (f & kFirst) ? 0 : 1;
+    conn.step();
+    int stepped = 0;
+    for (int k = 0; k < static_cast<int>(len.size()); ++k) {
+      const float* o = reinterpret_cast<const float*>(conn.obs(k));
+      if (conn.actions(k)[0] != echo_action(o)) ++wrong_actions;
+      ++t[k];
+      if (conn.flags()[k] & (kTerminated | kTruncated)) {
+        len[k] = 0;
+        conn.flags()[k] = kFirst;
+        conn.rewards()[k] = 0.f;
+      } else {
+        ++len[k];
+        ++stepped;
+        conn.rewards()[k] = 1.f;
+        conn.flags()[k] = len[k] == episode_length ? kTerminated : 0;
+      }
+      write_obs(k);
+    }
+    return stepped;
+  }
+  void write_obs(int k) {
+    const float o[4] = {id, static_cast<float>(k), static_cast<float>(t[k]), 0.f};
+    std::memcpy(conn.obs(k), o, sizeof(o));
+  }
+
+  net::RemoteActorConnection conn;
+  float id;
+  std::vector<int> len, t;
+  int episode_length;
+  int wrong_actions = 0;
+  std::int64_t sent_frames = 0;  // env steps the learner has seen
+};
+
+}  // namespace seedrl::test

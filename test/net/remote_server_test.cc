@@ -1,0 +1,249 @@
+// The learner's remote-actor server on loopback: remote steps are batched,
+// counted and routed like local ones; a dead connection costs only its own
+// partial unroll; hostile peers are refused while a good actor keeps going.
+#include "remote_rig.h"  // first: LibTorch may bring glog's CHECK, Catch's must win
+
+#include <catch2/catch.hpp>
+#include <functional>
+#include <utility>
+
+#include <boost/asio.hpp>
+
+using namespace seedrl;
+using namespace seedrl::test;
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+
+namespace {
+
+net::RemoteServerConfig small_server(int slots) {
+  net::RemoteServerConfig c;
+  c.num_slots = slots;
+  c.first_slot = 3;  // as if three local envs came first
+  c.timeout = std::chrono::milliseconds(5000);
+  c.handshake_timeout = std::chrono::milliseconds(300);
+  c.heartbeat = std::chrono::milliseconds(100);
+  return c;
+}
+
+template <typename Pred>
+bool wait_for(Pred pred, double seconds = 5) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!pred()) {
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
+
+// Sends raw bytes and collects whatever comes back until the server closes
+// the connection or `wait` passes. `closed` says which.
+struct RawReply {
+  std::vector<std::uint8_t> bytes;
+  bool closed = false;
+};
+RawReply raw_exchange(std::uint16_t port, const std::vector<std::uint8_t>& send, std::chrono::milliseconds wait) {
+  asio::io_context io;
+  tcp::socket s(io);
+  s.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+  boost::system::error_code ec;
+  if (!send.empty()) asio::write(s, asio::buffer(send), ec);
+  RawReply r;
+  std::array<std::uint8_t, 4096> buf;
+  std::function<void()> more = [&] {
+    s.async_read_some(asio::buffer(buf), [&](boost::system::error_code e, std::size_t n) {
+      r.bytes.insert(r.bytes.end(), buf.begin(), buf.begin() + n);
+      if (e) {
+        r.closed = true;
+        return;
+      }
+      more();
+    });
+  };
+  more();
+  io.run_for(wait);
+  return r;
+}
+
+// The REJECT in a reply, if that is what it holds.
+std::optional<net::Reject> reject_in(const RawReply& r) {
+  if (r.bytes.size() < net::kHeaderBytes || r.bytes[4] != static_cast<std::uint8_t>(net::MsgType::kReject)) return std::nullopt;
+  return net::decode_reject(std::span(r.bytes).subspan(net::kHeaderBytes));
+}
+
+}  // namespace
+
+TEST_CASE("remote steps are batched routed and counted like local ones", "[net][server]") {
+  RemoteRig rig(small_server(16));
+  const int clients = 3, envs = 2, steps = 40;
+  std::vector<std::unique_ptr<ToyActor>> actors;
+  for (int c = 0; c < clients; ++c) actors.push_back(std::make_unique<ToyActor>(rig.client(envs), 1.f + c));
+  std::vector<net::Welcome> welcomes;
+  for (auto& a : actors) welcomes.push_back(a->connect());
+  REQUIRE(wait_for([&] { return rig.server.active_sessions() == clients; }));
+  CHECK(rig.server.free_slots() == 16 - clients * envs);
+  for (auto& w : welcomes) CHECK((w.first_slot >= 3 && w.first_slot < 19));
+  std::vector<std::thread> threads;
+  for (auto& a : actors)
+    threads.emplace_back([&a] {
+      for (int i = 0; i < steps; ++i) a->step();
+    });
+  for (auto& t : threads) t.join();
+  std::int64_t sent = 0;
+  for (auto& a : actors) {
+    CHECK(a->wrong_actions == 0);
+    sent += a->sent_frames;
+  }
+  // Every step the learner saw is a frame; every 5-step episode is recorded.
+  CHECK(rig.frames.load() == sent);
+  const auto ep = rig.episodes.summary();
+  // Env steps per env: 40 round trips, a reset after every 5 steps -> episodes of 6 round trips.
+  CHECK(ep.episodes == clients * envs * ((steps - 1) / 6));
+  CHECK(ep.return_mean == Approx(5.0));
+  CHECK(ep.length_mean == Approx(5.0));
+  actors.clear();  // disconnect: the slots come back
+  CHECK(wait_for([&] { return rig.server.free_slots() == 16 && rig.released.load() == clients * envs; }));
+}
+
+TEST_CASE("a dropped remote actor costs only its own partial unroll", "[net][server]") {
+  RemoteRig rig(small_server(2));
+  // A good actor keeps one slot busy throughout.
+  std::atomic<bool> stop{false};
+  std::atomic<std::int64_t> good_steps{0};
+  int good_wrong = -1;
+  auto gc = rig.client(1);
+  gc.stop = &stop;
+  std::thread good([&] {
+    ToyActor g(gc, 7.f, 1000);
+    g.connect();
+    try {
+      for (;;) good_steps += g.step();
+    } catch (const net::Stopped&) {
+    }
+    good_wrong = g.wrong_actions;
+  });
+  REQUIRE(wait_for([&] { return good_steps.load() > 10; }));
+
+  std::uint32_t a_slot;
+  {
+    ToyActor a(rig.client(1), 1.f, 1000);
+    a_slot = a.connect().first_slot;
+    // 6 round trips: one full unroll of 4 entries, then a partial one.
+    for (int i = 0; i < 6; ++i) a.step();
+  }  // the socket closes abruptly here
+  REQUIRE(wait_for([&] { return rig.released.load() == 1 && rig.server.free_slots() == 1; }));
+  const std::int64_t at_drop = good_steps.load();
+  ToyActor b(rig.client(1), 2.f, 1000);
+  CHECK(b.connect().first_slot == a_slot);  // the freed slot is leased again
+  for (int i = 0; i < 12; ++i) b.step();
+  CHECK(b.wrong_actions == 0);
+  CHECK(wait_for([&] { return good_steps.load() > at_drop + 20; }));  // the good actor never stalled
+  stop.store(true);
+  good.join();
+  CHECK(good_wrong == 0);
+  rig.shutdown();
+  // No unroll holds entries of two connections.
+  int from_a = 0, from_b = 0;
+  for (const auto& ids : rig.unroll_ids) {
+    for (float id : ids) CHECK(id == ids.front());
+    from_a += ids.front() == 1.f;
+    from_b += ids.front() == 2.f;
+  }
+  CHECK(from_a == 1);  // A's partial second unroll was dropped
+  CHECK(from_b >= 3);
+}
+
+TEST_CASE("hostile peers are refused while a good actor keeps running", "[net][server]") {
+  auto config = small_server(8);
+  config.token = "correct horse";
+  config.max_connections = 4;
+  RemoteRig rig(config);
+  std::atomic<bool> stop{false};
+  std::atomic<std::int64_t> good_steps{0};
+  int good_wrong = -1;
+  auto gc = rig.client(2);
+  gc.token = "correct horse";
+  gc.stop = &stop;
+  std::thread good([&] {
+    ToyActor g(gc, 7.f);
+    g.connect();
+    try {
+      for (;;) good_steps += g.step();
+    } catch (const net::Stopped&) {
+    }
+    good_wrong = g.wrong_actions;
+  });
+  REQUIRE(wait_for([&] { return good_steps.load() > 10; }));
+  const auto port = rig.server.port();
+  auto expect_reject = [](auto&& fn, net::RejectCode code) {
+    try {
+      fn();
+      FAIL("not refused");
+    } catch (const net::Rejected& e) {
+      CHECK(e.code == code);
+    }
+  };
+
+  SECTION("bad token, spec mismatch, wrong version, oversized frame, garbage, truncation") {
+    auto bad = rig.client(1);
+    bad.token = "wrong";
+    expect_reject([&] { net::RemoteActorConnection(bad).connect(); }, net::RejectCode::kBadToken);
+    auto spec = rig.client(1);
+    spec.token = "correct horse";
+    spec.spec.observation.shape = {3};
+    expect_reject([&] { net::RemoteActorConnection(spec).connect(); }, net::RejectCode::kSpecMismatch);
+    auto many = rig.client(100);
+    many.token = "correct horse";
+    expect_reject([&] { net::RemoteActorConnection(many).connect(); }, net::RejectCode::kBusy);
+
+    net::Hello h;
+    h.version = 99;
+    h.observation = toy_spec().observation;
+    h.action = toy_spec().action;
+    std::vector<std::uint8_t> frame;
+    net::encode_hello(h, frame);
+    auto r = reject_in(raw_exchange(port, frame, std::chrono::milliseconds(2000)));
+    REQUIRE(r);
+    CHECK(r->code == net::RejectCode::kBadVersion);
+
+    r = reject_in(raw_exchange(port, {0, 0, 0, 0x40, 1}, std::chrono::milliseconds(2000)));
+    REQUIRE(r);
+    CHECK_THAT(r->message, Catch::Contains("oversized"));
+
+    const std::string http = "GET / HTTP/1.1\r\nHost: learner\r\n\r\n";
+    r = reject_in(raw_exchange(port, std::vector<std::uint8_t>(http.begin(), http.end()), std::chrono::milliseconds(2000)));
+    REQUIRE(r);
+    CHECK(r->code == net::RejectCode::kBadRequest);
+
+    // Half a HELLO, then silence: closed at the handshake deadline, no reply.
+    frame.clear();
+    net::encode_hello(h, frame);
+    frame.resize(12);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto silent = raw_exchange(port, frame, std::chrono::milliseconds(3000));
+    CHECK(silent.closed);
+    CHECK(silent.bytes.empty());
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(2000));
+    CHECK(rig.server.counters().refused.load() >= 7);
+  }
+
+  SECTION("a flood of connections beyond --max-remote-connections") {
+    asio::io_context io;
+    std::vector<tcp::socket> flood;
+    for (int i = 0; i < 20; ++i) {
+      flood.emplace_back(io);
+      flood.back().connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+    }
+    // The good actor holds one of 4 places; 3 floods sit in the handshake and
+    // are closed at its deadline, the rest are told "busy" at once.
+    CHECK(wait_for([&] { return rig.server.counters().refused.load() >= 20; }, 5));
+    flood.clear();
+  }
+
+  const std::int64_t before = good_steps.load();
+  CHECK(wait_for([&] { return good_steps.load() > before + 20; }));
+  stop.store(true);
+  good.join();
+  CHECK(good_wrong == 0);
+  CHECK(wait_for([&] { return rig.server.active_sessions() == 0 && rig.server.free_slots() == 8; }));
+}

@@ -1,0 +1,71 @@
+// `seedrl train --actors 0 --remote-actors` fed by `seedrl actor` processes
+// over loopback: the learner learns CartPole from remote steps alone, and an
+// actor process killed mid-run costs nothing but its own steps.
+#include <catch2/catch.hpp>
+#include <csignal>
+#include <thread>
+
+#include <boost/asio.hpp>
+#include <nlohmann/json.hpp>
+
+#include "../cli/run_binary.h"
+
+using namespace seedrl::test;
+
+namespace {
+int free_port() {
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::acceptor a(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
+  return a.local_endpoint().port();
+}
+}  // namespace
+
+TEST_CASE("remote actor processes alone train cartpole and survive a killed peer", "[net][cli][slow]") {
+  const std::string dir = temp_dir("remote_train");
+  const std::string addr = "127.0.0.1:" + std::to_string(free_port());
+  RunResult learner, kept, killed;
+  std::thread l([&] {
+    learner = run_seedrl({"train", "--env", "cartpole", "--actors", "0", "--remote-actors", addr, "--max-frames",
+                          "200000", "--inference-batch", "16", "--logdir", dir, "--log-interval-s", "1",
+                          "--checkpoint-every-s", "0", "--seed", "3"},
+                         180);
+  });
+  // Started before the learner listens: they retry until it does.
+  std::thread a([&] {
+    kept = run_seedrl({"actor", "--connect", addr, "--env", "cartpole", "--actors", "8", "--envs-per-actor", "2"}, 180);
+  });
+  std::thread b([&] {
+    killed = run_seedrl_and_signal(
+        {"actor", "--connect", addr, "--env", "cartpole", "--actors", "8", "--envs-per-actor", "2"}, 6, SIGKILL, 180);
+  });
+  l.join();
+  a.join();
+  b.join();
+  INFO(learner.output);
+  INFO(kept.output);
+  REQUIRE(learner.status == 0);
+  CHECK(killed.status == 128 + SIGKILL);
+  CHECK(kept.status == 0);  // told that training finished
+  CHECK_THAT(kept.output, Catch::Contains("training finished"));
+  // The killed process's connections were noticed and their slots freed.
+  CHECK_THAT(learner.output, Catch::Contains("gone: 2 env slots freed"));
+  const auto s = nlohmann::json::parse(read_file(dir + "/summary.json"));
+  CHECK(s["frames"].get<double>() >= 200000);
+  // A uniform random policy averages about 22.
+  CHECK(s["episode_return_mean"].get<double>() >= 40);
+}
+
+TEST_CASE("train refuses remote-actor flag combinations that cannot work", "[net][cli]") {
+  auto r = run_seedrl({"train", "--actors", "0", "--max-frames", "100"}, 60);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("--actors") && Catch::Contains("--remote-actors"));
+  r = run_seedrl({"train", "--remote-actors", "0.0.0.0:7999", "--max-frames", "100"}, 60);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("--token-file"));
+  r = run_seedrl({"train", "--remote-actors", "127.0.0.1:notaport", "--max-frames", "100"}, 60);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("--remote-actors"));
+  r = run_seedrl({"actor", "--connect", "nowhere", "--env", "cartpole"}, 60);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("--connect"));
+}
