@@ -1,0 +1,27 @@
+// seedrl_bench's main, and the operator new that counts allocations.
+#include <cstdlib>
+#include <new>
+
+#include <benchmark/benchmark.h>
+
+#include "alloc_counter.h"
+
+namespace {
+// Per thread, so a benchmark counts only the thread it measures.
+thread_local std::uint64_t t_allocations = 0;
+}  // namespace
+
+std::uint64_t seedrl::bench::allocations_this_thread() { return t_allocations; }
+
+void* operator new(std::size_t size) {
+  ++t_allocations;
+  if (void* p = std::malloc(size ? size : 1)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) { return operator new(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+BENCHMARK_MAIN();

@@ -1,0 +1,49 @@
+// What `seedrl bench` prints and writes: the stage figures, the end-to-end
+// figure, pipeline efficiency and the end-to-end time breakdown; and the
+// parsing and table of `--sweep KEY=V1,V2,...`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "seedrl/bench/stage_bench.h"
+
+namespace seedrl::bench {
+
+struct StageReport {
+  TrainConfig config;  // resolved
+  BenchTiming timing;
+  EnvStageResult env;
+  InferenceStageResult inference;
+  LearnerStageResult learner;
+  EndToEndResult end_to_end;
+};
+
+// The slowest stage's throughput in frames (env steps, inference rows and
+// learner frames all count one env step each), and its name.
+double slowest_stage_fps(const StageReport& r, std::string* name = nullptr);
+// End-to-end frames/s over the slowest stage's.
+double pipeline_efficiency(const StageReport& r);
+
+std::string format_table(const StageReport& r);
+// The same figures as JSON (pretty-printed).
+std::string to_json(const StageReport& r);
+
+// --sweep: one setting changed across end-to-end runs.
+struct Sweep {
+  std::string key;  // actors | envs-per-actor | inference-batch
+  std::vector<int> values;
+};
+// Throws std::invalid_argument naming --sweep for a malformed spec.
+Sweep parse_sweep(const std::string& spec);
+// `base` with key set to value; inference batch re-resolved unless it is the key.
+TrainConfig sweep_config(const TrainConfig& base, const Sweep& sweep, int value);
+
+struct SweepRow {
+  TrainConfig config;
+  EndToEndResult result;
+};
+std::string format_sweep_table(const Sweep& sweep, const std::vector<SweepRow>& rows);
+std::string sweep_to_json(const Sweep& sweep, const std::vector<SweepRow>& rows, const BenchTiming& timing);
+
+}  // namespace seedrl::bench

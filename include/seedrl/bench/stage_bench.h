@@ -1,0 +1,66 @@
+// `seedrl bench`: throughput of each pipeline stage alone and of the whole
+// pipeline, for one run configuration. Each stage runs on the real classes
+// (ActorPool's envs, RequestBatcher + InferenceServer, TrajectoryStore +
+// VTraceLearner) with the other stages replaced by synthetic producers or
+// consumers, so the slowest stage bounds what end-to-end training can reach.
+#pragma once
+
+#include <cstdint>
+
+#include "seedrl/trainer/train_config.h"
+
+namespace seedrl::bench {
+
+struct BenchTiming {
+  double warmup_s = 1.0;   // run, then discard, before measuring
+  double seconds = 5.0;    // measured time per stage
+};
+
+// Env stage: `actors` threads step their `envs_per_actor` envs with uniform
+// random actions; no inference. Frames are env steps (resets not counted).
+struct EnvStageResult {
+  double frames_per_s = 0;
+};
+EnvStageResult bench_env_stage(const TrainConfig& config, const BenchTiming& timing);
+
+// Inference stage: `actors` threads that step no envs submit `envs_per_actor`
+// fixed observations each through RequestBatcher + InferenceServer (nothing
+// is recorded). Latency is one submit's round trip as its actor sees it.
+struct InferenceStageResult {
+  double requests_per_s = 0;
+  double latency_p50_us = 0, latency_p90_us = 0, latency_p99_us = 0;
+  double batch_mean = 0;     // rows per batch
+  double forward_ms_mean = 0;  // per batch
+};
+InferenceStageResult bench_inference_stage(const TrainConfig& config, const BenchTiming& timing);
+
+// Learner stage: a feeder thread appends synthetic steps to a TrajectoryStore
+// so the VTraceLearner always finds a batch; frames are T * batch per update.
+struct LearnerStageResult {
+  double frames_per_s = 0;
+  double steps_per_s = 0;
+  double step_ms_mean = 0;
+};
+LearnerStageResult bench_learner_stage(const TrainConfig& config, const BenchTiming& timing);
+
+// The whole pipeline, wired as train() wires it (no logging or checkpoints),
+// with where the time went over the measured window.
+struct EndToEndResult {
+  double frames_per_s = 0;
+  double learner_frames_per_s = 0;  // frames consumed by updates
+  // Actor threads: share of their time stepping envs vs waiting for actions.
+  double actor_step_fraction = 0, actor_wait_fraction = 0;
+  // Per inference batch: first row to taken (fill), forward, recording.
+  double batch_fill_ms_mean = 0, forward_ms_mean = 0, record_ms_mean = 0;
+  double batch_mean = 0;
+  double inference_timeout_fraction = 0;  // batches run partial on timeout
+  // Share of inference-thread time waiting for a batch / blocked on a full unroll queue.
+  double inference_idle_fraction = 0, inference_push_wait_fraction = 0;
+  // Learner: mean update time (including waiting for unrolls) and the share waiting.
+  double learner_step_ms_mean = 0, learner_wait_fraction = 0;
+  double policy_lag_mean = 0;  // learner updates between acting and learning
+  std::int64_t learner_steps = 0;
+};
+EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& timing);
+
+}  // namespace seedrl::bench

@@ -1,0 +1,204 @@
+#include "seedrl/bench/bench_report.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace seedrl::bench {
+
+double slowest_stage_fps(const StageReport& r, std::string* name) {
+  const std::pair<double, const char*> stages[] = {
+      {r.env.frames_per_s, "env"}, {r.inference.requests_per_s, "inference"}, {r.learner.frames_per_s, "learner"}};
+  const auto* slowest = &stages[0];
+  for (const auto& s : stages)
+    if (s.first < slowest->first) slowest = &s;
+  if (name) *name = slowest->second;
+  return slowest->first;
+}
+
+double pipeline_efficiency(const StageReport& r) {
+  const double slowest = slowest_stage_fps(r);
+  return slowest > 0 ? r.end_to_end.frames_per_s / slowest : 0;
+}
+
+namespace {
+
+std::string describe(const TrainConfig& c) {
+  std::string hidden;
+  for (int h : c.model.hidden) hidden += (hidden.empty() ? "" : ",") + std::to_string(h);
+  return fmt::format("env {} | {} actors x {} envs | inference batch {} timeout {} us threads {} | device {} | "
+                     "model mlp[{}]{} | unroll {} batch {} | torch threads {}",
+                     c.env, c.actors, c.envs_per_actor, c.inference_batch, c.inference_timeout_us,
+                     c.inference_threads, c.device, hidden, c.model.lstm ? fmt::format(" + lstm {}", c.model.lstm_size) : "",
+                     c.unroll_length, c.learner.batch_size, c.torch_threads);
+}
+
+nlohmann::json config_json(const TrainConfig& c) {
+  return {{"env", c.env},
+          {"actors", c.actors},
+          {"envs_per_actor", c.envs_per_actor},
+          {"inference_batch", c.inference_batch},
+          {"inference_timeout_us", c.inference_timeout_us},
+          {"inference_threads", c.inference_threads},
+          {"device", c.device},
+          {"hidden", c.model.hidden},
+          {"lstm", c.model.lstm},
+          {"lstm_size", c.model.lstm_size},
+          {"unroll_length", c.unroll_length},
+          {"batch_size", c.learner.batch_size},
+          {"torch_threads", c.torch_threads}};
+}
+
+nlohmann::json breakdown_json(const EndToEndResult& e) {
+  return {{"actor_step_fraction", e.actor_step_fraction},
+          {"actor_wait_fraction", e.actor_wait_fraction},
+          {"batch_fill_ms_mean", e.batch_fill_ms_mean},
+          {"forward_ms_mean", e.forward_ms_mean},
+          {"record_ms_mean", e.record_ms_mean},
+          {"batch_mean", e.batch_mean},
+          {"inference_timeout_fraction", e.inference_timeout_fraction},
+          {"inference_idle_fraction", e.inference_idle_fraction},
+          {"inference_push_wait_fraction", e.inference_push_wait_fraction},
+          {"learner_step_ms_mean", e.learner_step_ms_mean},
+          {"learner_wait_fraction", e.learner_wait_fraction},
+          {"learner_steps", e.learner_steps}};
+}
+
+nlohmann::json machine_json() {
+  return {{"hardware_threads", std::max(1u, std::thread::hardware_concurrency())}};
+}
+
+}  // namespace
+
+std::string format_table(const StageReport& r) {
+  std::string slowest_name;
+  const double slowest = slowest_stage_fps(r, &slowest_name);
+  const auto& e = r.end_to_end;
+  std::string out = describe(r.config) + "\n";
+  out += fmt::format("{} s per stage after {} s warm-up\n\n", r.timing.seconds, r.timing.warmup_s);
+  out += fmt::format("{:<34} {:>14}  {}\n", "stage", "frames/s", "detail");
+  out += fmt::format("{:<34} {:>14.0f}  random actions, no inference\n", "env (actor threads only)", r.env.frames_per_s);
+  out += fmt::format("{:<34} {:>14.0f}  latency p50 {:.0f} us p90 {:.0f} us p99 {:.0f} us, batch {:.1f}, forward {:.3f} ms\n",
+                     "inference (synthetic requests)", r.inference.requests_per_s, r.inference.latency_p50_us,
+                     r.inference.latency_p90_us, r.inference.latency_p99_us, r.inference.batch_mean,
+                     r.inference.forward_ms_mean);
+  out += fmt::format("{:<34} {:>14.0f}  {:.1f} updates/s, {:.2f} ms each\n", "learner (synthetic unrolls)",
+                     r.learner.frames_per_s, r.learner.steps_per_s, r.learner.step_ms_mean);
+  out += fmt::format("{:<34} {:>14.0f}  learner consumed {:.0f} frames/s\n", "end-to-end (training)", e.frames_per_s,
+                     e.learner_frames_per_s);
+  out += fmt::format("\npipeline efficiency {:.2f} (end-to-end / slowest stage: {} at {:.0f} frames/s)\n",
+                     pipeline_efficiency(r), slowest_name, slowest);
+  out += "\nwhere end-to-end time goes\n";
+  out += fmt::format("  actor threads      {:5.1f}% stepping envs, {:5.1f}% waiting for actions\n",
+                     100 * e.actor_step_fraction, 100 * e.actor_wait_fraction);
+  out += fmt::format("  inference batch    fill {:.3f} ms, forward {:.3f} ms, record {:.3f} ms; {:.1f} rows, {:.0f}% on timeout\n",
+                     e.batch_fill_ms_mean, e.forward_ms_mean, e.record_ms_mean, e.batch_mean,
+                     100 * e.inference_timeout_fraction);
+  out += fmt::format("  inference threads  {:5.1f}% waiting for a batch, {:5.1f}% blocked on the full unroll queue\n",
+                     100 * e.inference_idle_fraction, 100 * e.inference_push_wait_fraction);
+  out += fmt::format("  learner            {:.2f} ms per update ({} updates), {:5.1f}% waiting for unrolls\n",
+                     e.learner_step_ms_mean, e.learner_steps, 100 * e.learner_wait_fraction);
+  out += fmt::format("  policy lag         {:.2f} updates\n", e.policy_lag_mean);
+  return out;
+}
+
+std::string to_json(const StageReport& r) {
+  std::string slowest_name;
+  const double slowest = slowest_stage_fps(r, &slowest_name);
+  nlohmann::json j;
+  j["config"] = config_json(r.config);
+  j["machine"] = machine_json();
+  j["timing"] = {{"warmup_s", r.timing.warmup_s}, {"seconds", r.timing.seconds}};
+  j["env_steps_per_s"] = r.env.frames_per_s;
+  j["inference"] = {{"requests_per_s", r.inference.requests_per_s},
+                    {"latency_p50_us", r.inference.latency_p50_us},
+                    {"latency_p90_us", r.inference.latency_p90_us},
+                    {"latency_p99_us", r.inference.latency_p99_us},
+                    {"batch_mean", r.inference.batch_mean},
+                    {"forward_ms_mean", r.inference.forward_ms_mean}};
+  j["learner"] = {{"frames_per_s", r.learner.frames_per_s},
+                  {"steps_per_s", r.learner.steps_per_s},
+                  {"step_ms_mean", r.learner.step_ms_mean}};
+  j["end_to_end_frames_per_s"] = r.end_to_end.frames_per_s;
+  j["end_to_end_learner_frames_per_s"] = r.end_to_end.learner_frames_per_s;
+  j["slowest_stage"] = slowest_name;
+  j["slowest_stage_frames_per_s"] = slowest;
+  j["pipeline_efficiency"] = pipeline_efficiency(r);
+  j["breakdown"] = breakdown_json(r.end_to_end);
+  j["policy_lag"] = r.end_to_end.policy_lag_mean;
+  return j.dump(2) + "\n";
+}
+
+Sweep parse_sweep(const std::string& spec) {
+  const auto bad = [&](const std::string& why) {
+    return std::invalid_argument(fmt::format(
+        "--sweep '{}': {} (expected KEY=V1,V2,... with KEY actors, envs-per-actor or inference-batch)", spec, why));
+  };
+  const auto eq = spec.find('=');
+  if (eq == std::string::npos) throw bad("no '='");
+  Sweep s;
+  s.key = spec.substr(0, eq);
+  if (s.key != "actors" && s.key != "envs-per-actor" && s.key != "inference-batch") throw bad("unknown key");
+  std::string rest = spec.substr(eq + 1);
+  std::size_t pos = 0;
+  while (pos <= rest.size()) {
+    const auto comma = std::min(rest.find(',', pos), rest.size());
+    const std::string item = rest.substr(pos, comma - pos);
+    std::size_t used = 0;
+    long v = 0;
+    try {
+      v = std::stol(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size() || v < 1 || v > (1 << 20)) throw bad("'" + item + "' is not an integer in [1, 1048576]");
+    s.values.push_back(static_cast<int>(v));
+    pos = comma + 1;
+  }
+  return s;
+}
+
+TrainConfig sweep_config(const TrainConfig& base, const Sweep& sweep, int value) {
+  TrainConfig c = base;
+  if (sweep.key == "actors") c.actors = value;
+  if (sweep.key == "envs-per-actor") c.envs_per_actor = value;
+  if (sweep.key == "inference-batch") c.inference_batch = value;
+  resolve_defaults(c);
+  return c;
+}
+
+std::string format_sweep_table(const Sweep& sweep, const std::vector<SweepRow>& rows) {
+  std::string out = fmt::format("{:>16} {:>8} {:>8} {:>10} {:>14} {:>9} {:>9} {:>9} {:>8}\n", sweep.key, "actors",
+                                "envs", "inf.batch", "frames/s", "vs first", "act.wait", "batch", "lag");
+  const double first = rows.empty() ? 0 : rows.front().result.frames_per_s;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& c = rows[i].config;
+    const auto& e = rows[i].result;
+    out += fmt::format("{:>16} {:>8} {:>8} {:>10} {:>14.0f} {:>8.0f}% {:>8.0f}% {:>9.1f} {:>8.2f}\n", sweep.values[i],
+                       c.actors, c.envs_per_actor, c.inference_batch, e.frames_per_s,
+                       first > 0 ? 100 * e.frames_per_s / first : 0.0, 100 * e.actor_wait_fraction, e.batch_mean,
+                       e.policy_lag_mean);
+  }
+  return out;
+}
+
+std::string sweep_to_json(const Sweep& sweep, const std::vector<SweepRow>& rows, const BenchTiming& timing) {
+  nlohmann::json j;
+  j["sweep"] = sweep.key;
+  j["machine"] = machine_json();
+  j["timing"] = {{"warmup_s", timing.warmup_s}, {"seconds", timing.seconds}};
+  j["runs"] = nlohmann::json::array();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    j["runs"].push_back({{"value", sweep.values[i]},
+                         {"config", config_json(rows[i].config)},
+                         {"end_to_end_frames_per_s", rows[i].result.frames_per_s},
+                         {"breakdown", breakdown_json(rows[i].result)},
+                         {"policy_lag", rows[i].result.policy_lag_mean}});
+  }
+  return j.dump(2) + "\n";
+}
+
+}  // namespace seedrl::bench

@@ -1,0 +1,142 @@
+// The whole pipeline, wired as train() wires it but without logging or
+// checkpoints, measured over a fixed window with the pipeline's own counters.
+#include <spdlog/spdlog.h>
+#include <torch/torch.h>
+
+#include "measure_window.h"
+#include "seedrl/actor/actor_pool.h"
+#include "seedrl/inference/inference_server.h"
+#include "seedrl/learner/vtrace_learner.h"
+#include "seedrl/trainer/trainer.h"
+
+namespace seedrl::bench {
+
+EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& timing) {
+  const torch::Device device = resolve_device(config.device);
+  const EnvSpec spec = EnvRegistry::builtin().make(config.env, config.env_options)->spec();
+  const int policy_size = make_policy_distribution(spec.action)->param_size();
+  torch::manual_seed(config.seed);
+  auto make_model = [&] { return AgentNet(spec, config.model, policy_size); };
+  const int num_envs = config.num_envs();
+
+  UnrollLayout layout;
+  layout.observation = spec.observation;
+  layout.action_width = spec.action.width();
+  layout.policy_size = policy_size;
+  layout.core_size = config.model.lstm ? config.model.lstm_size : 0;
+  layout.length = config.unroll_length + 1;
+  layout.overlap = 1;
+  TrajectoryStore store(layout, num_envs, config.queue_capacity, config.learner.batch_size);
+  ParamPublisher publisher;
+  LearnerConfig learner_config = config.learner;
+  learner_config.max_frames = std::int64_t{1} << 50;  // keep the learning rate from decaying to 0
+  VTraceLearner learner(make_model(), spec.action, learner_config, store, publisher, device);
+  learner.publish();
+
+  std::atomic<std::int64_t> frames{0};
+  EpisodeStats episodes;
+  const int buffers = (num_envs + config.inference_batch - 1) / config.inference_batch + config.inference_threads + 1;
+  RequestBatcher batcher(spec.observation, config.inference_batch,
+                         std::chrono::microseconds(config.inference_timeout_us), buffers, device.is_cuda());
+  InferenceServer inference(batcher, &store, publisher, make_model, spec.action, num_envs,
+                            config.inference_threads, device);
+  ActorPoolConfig actor_config;
+  actor_config.env = config.env;
+  actor_config.env_options = config.env_options;
+  actor_config.actors = config.actors;
+  actor_config.envs_per_actor = config.envs_per_actor;
+  actor_config.seed = config.seed;
+  ActorPool actors(actor_config, batcher, episodes, frames);
+
+  // Learner thread totals, written by it alone.
+  ThreadCount learner_steps, learner_step_ns;
+  std::atomic<double> lag_sum{0};
+  std::atomic<bool> learner_failed{false};
+  std::thread learner_thread([&] {
+    try {
+      LearnerStats s;
+      std::uint64_t n = 0, ns = 0;
+      double lag = 0;
+      for (;;) {
+        const auto t0 = Clock::now();
+        if (!learner.step(s)) break;
+        ns += static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+        lag += s.policy_lag;
+        lag_sum.store(lag, std::memory_order_relaxed);
+        learner_step_ns.value.store(ns, std::memory_order_relaxed);
+        learner_steps.value.store(++n, std::memory_order_relaxed);
+      }
+    } catch (const std::exception& e) {
+      spdlog::error("bench learner: {}", e.what());
+      learner_failed.store(true);
+    }
+  });
+  inference.start();
+  actors.start();
+
+  struct Snapshot {
+    std::int64_t frames = 0, learner_frames = 0;
+    std::uint64_t actor_step_ns = 0, actor_wait_ns = 0;
+    std::uint64_t batches = 0, sealed = 0, timeouts = 0, fill_ns = 0, idle_ns = 0, rows = 0;
+    std::uint64_t forward_ns = 0, record_ns = 0, push_wait_ns = 0, learner_wait_ns = 0;
+    std::uint64_t learner_steps = 0, learner_step_ns = 0;
+    double lag_sum = 0;
+  };
+  const auto& is = inference.stats();
+  auto snapshot = [&] {
+    Snapshot s;
+    s.learner_steps = learner_steps.value.load(std::memory_order_relaxed);
+    s.learner_step_ns = learner_step_ns.value.load(std::memory_order_relaxed);
+    s.lag_sum = lag_sum.load(std::memory_order_relaxed);
+    s.learner_frames = static_cast<std::int64_t>(s.learner_steps) * config.unroll_length * config.learner.batch_size;
+    s.frames = frames.load();
+    s.actor_step_ns = actors.step_ns();
+    s.actor_wait_ns = actors.wait_ns();
+    s.batches = is.batches.load();
+    s.rows = is.rows.load();
+    s.forward_ns = is.forward_ns.load();
+    s.record_ns = is.record_ns.load();
+    s.sealed = batcher.batches();
+    s.timeouts = batcher.timeouts();
+    s.fill_ns = batcher.fill_ns();
+    s.idle_ns = batcher.idle_ns();
+    s.push_wait_ns = store.push_wait_ns();
+    s.learner_wait_ns = store.learner_wait_ns();
+    return s;
+  };
+  Snapshot a, b;
+  const double window = measure(timing, [&] { a = snapshot(); }, [&] { b = snapshot(); });
+
+  actors.request_stop();
+  store.close();
+  inference.stop();
+  actors.join();
+  learner_thread.join();
+  if (learner_failed.load()) throw std::runtime_error("end-to-end learner failed (see the error above)");
+
+  auto ms_per = [](std::uint64_t ns, std::uint64_t n) { return n > 0 ? static_cast<double>(ns) / 1e6 / n : 0.0; };
+  EndToEndResult r;
+  r.frames_per_s = static_cast<double>(b.frames - a.frames) / window;
+  r.learner_frames_per_s = static_cast<double>(b.learner_frames - a.learner_frames) / window;
+  const double actor_ns = window * 1e9 * config.actors;
+  r.actor_step_fraction = static_cast<double>(b.actor_step_ns - a.actor_step_ns) / actor_ns;
+  r.actor_wait_fraction = static_cast<double>(b.actor_wait_ns - a.actor_wait_ns) / actor_ns;
+  const std::uint64_t batches = b.batches - a.batches;
+  r.batch_fill_ms_mean = ms_per(b.fill_ns - a.fill_ns, batches);
+  r.forward_ms_mean = ms_per(b.forward_ns - a.forward_ns, batches);
+  r.record_ms_mean = ms_per(b.record_ns - a.record_ns, batches);
+  r.batch_mean = batches > 0 ? static_cast<double>(b.rows - a.rows) / batches : 0;
+  r.inference_timeout_fraction =
+      b.sealed > a.sealed ? static_cast<double>(b.timeouts - a.timeouts) / static_cast<double>(b.sealed - a.sealed) : 0;
+  const double inference_ns = window * 1e9 * config.inference_threads;
+  r.inference_idle_fraction = static_cast<double>(b.idle_ns - a.idle_ns) / inference_ns;
+  r.inference_push_wait_fraction = static_cast<double>(b.push_wait_ns - a.push_wait_ns) / inference_ns;
+  const std::uint64_t steps = b.learner_steps - a.learner_steps;
+  r.learner_steps = static_cast<std::int64_t>(steps);
+  r.learner_step_ms_mean = ms_per(b.learner_step_ns - a.learner_step_ns, steps);
+  r.learner_wait_fraction = static_cast<double>(b.learner_wait_ns - a.learner_wait_ns) / (window * 1e9);
+  r.policy_lag_mean = steps > 0 ? (b.lag_sum - a.lag_sum) / static_cast<double>(steps) : 0;
+  return r;
+}
+
+}  // namespace seedrl::bench

@@ -1,0 +1,75 @@
+// Env stage alone: actor threads stepping their envs with random actions.
+#include <spdlog/spdlog.h>
+
+#include "measure_window.h"
+#include "seedrl/env/registry.h"
+#include "seedrl/util/rng.h"
+
+namespace seedrl::bench {
+
+namespace {
+
+// Writes a uniform random action for `spec` into `values` / `index`.
+void random_action(const ActionSpec& spec, Rng& rng, float* values, std::int32_t& index) {
+  if (spec.is_discrete()) {
+    index = static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(spec.num_actions)));
+    values[0] = static_cast<float>(index);
+    return;
+  }
+  for (int d = 0; d < spec.dim; ++d) values[d] = static_cast<float>(rng.uniform(spec.low[d], spec.high[d]));
+}
+
+}  // namespace
+
+EnvStageResult bench_env_stage(const TrainConfig& config, const BenchTiming& timing) {
+  const int A = config.actors, K = config.envs_per_actor;
+  std::vector<ThreadCount> frames(A);
+  std::atomic<bool> stop{false};
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  threads.reserve(A);
+  for (int a = 0; a < A; ++a) {
+    threads.emplace_back([&, a] {
+      try {
+        const auto& registry = EnvRegistry::builtin();
+        std::vector<EnvPtr> envs;
+        for (int k = 0; k < K; ++k) envs.push_back(registry.make(config.env, config.env_options));
+        const EnvSpec& spec = envs[0]->spec();
+        const std::size_t obs_bytes = spec.observation.bytes();
+        const int width = spec.action.width();
+        std::vector<std::uint8_t> obs(obs_bytes * K);
+        std::vector<float> action(width);
+        std::vector<char> done(K, 0);
+        Rng rng(derive_seed(config.seed, 1'000'000'000ull + a));
+        for (int k = 0; k < K; ++k) envs[k]->reset(derive_seed(config.seed, a * K + k), obs.data() + k * obs_bytes);
+        std::uint64_t stepped = 0;
+        while (!stop.load(std::memory_order_relaxed)) {
+          for (int k = 0; k < K; ++k) {
+            void* o = obs.data() + k * obs_bytes;
+            if (done[k]) {
+              envs[k]->reset(std::nullopt, o);
+              done[k] = 0;
+              continue;
+            }
+            Action act{0, action.data()};
+            random_action(spec.action, rng, action.data(), act.index);
+            const StepResult r = envs[k]->step(act, o);
+            done[k] = r.terminated || r.truncated;
+            ++stepped;
+          }
+          frames[a].value.store(stepped, std::memory_order_relaxed);
+        }
+      } catch (const std::exception& e) {
+        if (failures.fetch_add(1) == 0) spdlog::error("bench env stage: {}", e.what());
+      }
+    });
+  }
+  std::uint64_t f0 = 0, f1 = 0;
+  const double window = measure(timing, [&] { f0 = sum(frames); }, [&] { f1 = sum(frames); });
+  stop.store(true);
+  for (auto& t : threads) t.join();
+  if (failures.load() > 0) throw std::runtime_error("env stage failed (see the error above)");
+  return {static_cast<double>(f1 - f0) / window};
+}
+
+}  // namespace seedrl::bench

@@ -1,0 +1,46 @@
+// Shared by the stage benchmarks: per-thread counters that only their owner
+// writes, and the warm-up-then-measure window every stage uses.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "seedrl/bench/stage_bench.h"
+
+namespace seedrl::bench {
+
+using Clock = std::chrono::steady_clock;
+
+// One per thread, on its own cache line: the owner stores running totals.
+struct alignas(64) ThreadCount {
+  std::atomic<std::uint64_t> value{0};
+};
+
+inline std::uint64_t sum(const std::vector<ThreadCount>& counts) {
+  std::uint64_t s = 0;
+  for (const auto& c : counts) s += c.value.load(std::memory_order_relaxed);
+  return s;
+}
+
+inline double seconds_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+inline void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
+
+// Sleeps through the warm-up, calls `at_start` and `at_end` around the
+// measured window, and returns the window's length in seconds.
+template <typename AtStart, typename AtEnd>
+double measure(const BenchTiming& timing, AtStart&& at_start, AtEnd&& at_end) {
+  sleep_s(timing.warmup_s);
+  at_start();
+  const auto t0 = Clock::now();
+  sleep_s(timing.seconds);
+  at_end();
+  return seconds_between(t0, Clock::now());
+}
+
+}  // namespace seedrl::bench

@@ -1,0 +1,116 @@
+// `seedrl bench`: each pipeline stage alone, then the whole pipeline, for one
+// configuration; or `--sweep KEY=V1,V2,...`: the whole pipeline per value.
+#include <fstream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <torch/torch.h>
+
+#include "seedrl/bench/bench_report.h"
+#include "seedrl/cli/commands.h"
+#include "seedrl/cli/env_flags.h"
+#include "seedrl/cli/validators.h"
+#include "seedrl/trainer/trainer.h"
+
+namespace seedrl {
+
+namespace {
+
+struct BenchOptions {
+  TrainConfig config;
+  bench::BenchTiming timing;
+  std::string json_path;
+  std::string sweep;
+};
+
+void write_json(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  out.flush();
+  if (!out) throw std::invalid_argument(fmt::format("--json: cannot write '{}'", path));
+}
+
+int run_bench(BenchOptions o) {
+  const TrainConfig as_given = o.config;  // sweeps re-resolve the "auto" values per setting
+  TrainConfig& c = o.config;
+  resolve_defaults(c);
+  resolve_device(c.device);  // a bad --device fails before any stage runs
+  torch::set_num_threads(c.torch_threads);
+  if (!o.json_path.empty()) write_json(o.json_path, "{}\n");  // fail early on an unwritable path
+
+  if (!o.sweep.empty()) {
+    const bench::Sweep sweep = bench::parse_sweep(o.sweep);
+    std::vector<bench::SweepRow> rows;
+    for (int v : sweep.values) {
+      TrainConfig run = bench::sweep_config(as_given, sweep, v);
+      fmt::print(stderr, "bench: end-to-end with {}={} ...\n", sweep.key, v);
+      rows.push_back({run, bench::bench_end_to_end(run, o.timing)});
+    }
+    fmt::print("{}", bench::format_sweep_table(sweep, rows));
+    if (!o.json_path.empty()) write_json(o.json_path, bench::sweep_to_json(sweep, rows, o.timing));
+    return 0;
+  }
+
+  bench::StageReport r;
+  r.config = c;
+  r.timing = o.timing;
+  fmt::print(stderr, "bench: env stage ...\n");
+  r.env = bench::bench_env_stage(c, o.timing);
+  fmt::print(stderr, "bench: inference stage ...\n");
+  r.inference = bench::bench_inference_stage(c, o.timing);
+  fmt::print(stderr, "bench: learner stage ...\n");
+  r.learner = bench::bench_learner_stage(c, o.timing);
+  fmt::print(stderr, "bench: end-to-end ...\n");
+  r.end_to_end = bench::bench_end_to_end(c, o.timing);
+  fmt::print("{}", bench::format_table(r));
+  if (!o.json_path.empty()) write_json(o.json_path, bench::to_json(r));
+  return 0;
+}
+
+}  // namespace
+
+CommandRunner add_bench_command(CLI::App& app) {
+  auto options = std::make_shared<BenchOptions>();
+  BenchOptions& o = *options;
+  TrainConfig& c = o.config;
+  c.actors = default_actors();
+  CLI::App* cmd = app.add_subcommand(
+      "bench", "Measure each pipeline stage alone and the whole pipeline (frames/s, latency, where time goes)");
+  cmd->option_defaults()->always_capture_default();
+  cmd->add_option("--env", c.env, "Environment name (see `seedrl envs`)")->check(env_name_validator());
+  cmd->add_option("--actors", c.actors, "Actor threads")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--envs-per-actor", c.envs_per_actor, "Environments stepped by each actor thread")
+      ->check(CLI::Range(1, 1 << 16));
+  cmd->add_option("--seed", c.seed, "Seed for environments and model initialisation");
+  add_env_option_flags(*cmd, c.env_options);
+  cmd->add_option("--inference-batch", c.inference_batch, "Inference batch size (0: half of all environments)")
+      ->check(CLI::Range(0, 1 << 20));
+  cmd->add_option("--inference-timeout-us", c.inference_timeout_us,
+                  "Run a partial inference batch after this many microseconds")
+      ->check(CLI::Range(1, 10'000'000));
+  cmd->add_option("--inference-threads", c.inference_threads, "Inference batcher threads")->check(CLI::Range(1, 256));
+  cmd->add_option("--device", c.device, "auto | cpu | cuda | cuda:N");
+  cmd->add_option("--unroll-length", c.unroll_length, "Steps per unroll (T)")->check(CLI::Range(1, 100000));
+  cmd->add_option("--queue-capacity", c.queue_capacity, "Finished unrolls queued for the learner (0: 2 x batch)")
+      ->check(CLI::Range(0, 1 << 20));
+  cmd->add_option("--hidden", c.model.hidden, "MLP torso layer widths")->check(CLI::Range(1, 1 << 16));
+  cmd->add_flag("--lstm,!--no-lstm", c.model.lstm, "Add an LSTM core");
+  cmd->add_option("--lstm-size", c.model.lstm_size, "LSTM width")->check(CLI::Range(1, 1 << 16));
+  cmd->add_option("--batch-size", c.learner.batch_size, "Unrolls per learner batch")->check(CLI::Range(1, 1 << 16));
+  cmd->add_option("--torch-threads", c.torch_threads, "LibTorch intra-op threads")->check(CLI::Range(1, 1024));
+  cmd->add_option("--seconds", o.timing.seconds, "Measured seconds per stage (and per sweep value)")
+      ->check(CLI::Range(0.01, 3600.0));
+  cmd->add_option("--warmup-s", o.timing.warmup_s, "Seconds run and discarded before each measurement")
+      ->check(CLI::Range(0.0, 3600.0));
+  cmd->add_option("--json", o.json_path, "Also write the figures to this JSON file");
+  cmd->add_option("--sweep", o.sweep,
+                  "End-to-end frames/s per value of one setting: actors=64,256,... | envs-per-actor=... | "
+                  "inference-batch=...");
+  return [cmd, options]() -> int {
+    if (!cmd->parsed()) return -1;
+    return run_bench(*options);
+  };
+}
+
+}  // namespace seedrl

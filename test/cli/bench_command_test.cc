@@ -1,0 +1,89 @@
+// `seedrl bench --json` with tiny durations: every figure is there and
+// positive; --sweep writes one run per value; a bad --sweep is one line.
+#include <algorithm>
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "run_binary.h"
+
+using namespace seedrl::test;
+
+namespace {
+const std::vector<std::string> kTiny = {"--env", "cartpole", "--actors", "4", "--batch-size", "4",
+                                        "--unroll-length", "5", "--seconds", "0.4", "--warmup-s", "0.2"};
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+}  // namespace
+
+TEST_CASE("seedrl bench writes every stage figure as positive JSON", "[cli][bench]") {
+  const std::string path = temp_dir("bench_json") + "/bench.json";
+  RunResult r = run_seedrl(with({"bench"}, with(kTiny, {"--json", path})), 120);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("pipeline efficiency"));
+  const auto j = nlohmann::json::parse(read_file(path));
+  INFO(j.dump(2));
+  for (const char* key : {"env_steps_per_s", "end_to_end_frames_per_s", "end_to_end_learner_frames_per_s",
+                          "slowest_stage_frames_per_s", "pipeline_efficiency"})
+    CHECK(j.at(key).get<double>() > 0);
+  for (const char* key :
+       {"requests_per_s", "latency_p50_us", "latency_p90_us", "latency_p99_us", "batch_mean", "forward_ms_mean"})
+    CHECK(j.at("inference").at(key).get<double>() > 0);
+  const auto& inf = j.at("inference");
+  CHECK(inf.at("latency_p50_us").get<double>() <= inf.at("latency_p90_us").get<double>());
+  CHECK(inf.at("latency_p90_us").get<double>() <= inf.at("latency_p99_us").get<double>());
+  for (const char* key : {"frames_per_s", "steps_per_s", "step_ms_mean"})
+    CHECK(j.at("learner").at(key).get<double>() > 0);
+  // Learner frames are T * batch per update.
+  CHECK(j["learner"]["frames_per_s"].get<double>() ==
+        Approx(j["learner"]["steps_per_s"].get<double>() * 5 * 4).epsilon(1e-9));
+  const auto& b = j.at("breakdown");
+  for (const char* key : {"actor_step_fraction", "actor_wait_fraction", "batch_fill_ms_mean", "forward_ms_mean",
+                          "record_ms_mean", "batch_mean", "learner_step_ms_mean", "learner_steps"})
+    CHECK(b.at(key).get<double>() > 0);
+  // Waits can legitimately be zero in a short run; fractions stay within [0, 1] (plus clock slack).
+  for (const char* key : {"actor_step_fraction", "actor_wait_fraction", "inference_timeout_fraction",
+                          "inference_idle_fraction", "inference_push_wait_fraction", "learner_wait_fraction"}) {
+    CHECK(b.at(key).get<double>() >= 0);
+    CHECK(b.at(key).get<double>() <= 1.1);
+  }
+  CHECK(j.at("policy_lag").get<double>() >= 0);
+  const std::string slowest = j.at("slowest_stage");
+  const double slowest_fps = slowest == "env"         ? j["env_steps_per_s"].get<double>()
+                             : slowest == "inference" ? inf["requests_per_s"].get<double>()
+                                                      : j["learner"]["frames_per_s"].get<double>();
+  CHECK(j["slowest_stage_frames_per_s"].get<double>() == Approx(slowest_fps));
+  CHECK(j["pipeline_efficiency"].get<double>() ==
+        Approx(j["end_to_end_frames_per_s"].get<double>() / slowest_fps));
+}
+
+TEST_CASE("seedrl bench sweep runs each value end to end", "[cli][bench]") {
+  const std::string path = temp_dir("bench_sweep") + "/sweep.json";
+  RunResult r = run_seedrl(with({"bench"}, with(kTiny, {"--sweep", "actors=2,6", "--json", path})), 120);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(read_file(path));
+  CHECK(j.at("sweep") == "actors");
+  REQUIRE(j.at("runs").size() == 2);
+  CHECK(j["runs"][0]["config"]["actors"] == 2);
+  CHECK(j["runs"][1]["config"]["actors"] == 6);
+  // --inference-batch left at auto is re-resolved per value: half of all envs.
+  CHECK(j["runs"][0]["config"]["inference_batch"] == 1);
+  CHECK(j["runs"][1]["config"]["inference_batch"] == 3);
+  for (const auto& run : j["runs"]) CHECK(run.at("end_to_end_frames_per_s").get<double>() > 0);
+}
+
+TEST_CASE("seedrl bench rejects a bad sweep with one line naming the flag", "[cli][bench]") {
+  for (const char* bad : {"actors", "threads=1,2", "actors=1,,2", "actors=0", "actors=x"}) {
+    RunResult r = run_seedrl({"bench", "--sweep", bad, "--seconds", "0.1"}, 30);
+    INFO(bad << ": " << r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains("--sweep"));
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+  }
+}
