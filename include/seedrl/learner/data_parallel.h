@@ -1,0 +1,114 @@
+// The V-trace learner over one or more devices, data-parallel in one process.
+// Each learner device holds a replica (model, optimizer) driven by its own
+// thread; replica 0 runs on the caller's thread. A batch of B unrolls from the
+// TrajectoryStore is split into contiguous shards, one per replica; each
+// replica's loss divides by the valid-transition count of the WHOLE batch, so
+// the all-reduced (summed) gradient equals the single-learner gradient on the
+// concatenated batch, and every replica then clips and steps its optimizer on
+// identical gradients. Gradients travel through c10d (GradientBuckets over a
+// ReplicaGroup: Gloo on CPU, NCCL on CUDA). Every `checksum_every` updates the
+// replicas all-gather a parameter checksum; any difference stops the run with
+// an error instead of drifting silently. Replica 0 publishes weights to
+// inference and is what checkpoints save and load. With one device there is
+// no group and no extra thread: this is exactly the single VTraceLearner
+// update.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "seedrl/learner/vtrace_learner.h"
+
+namespace seedrl {
+
+class ReplicaGroup;
+class GradientBuckets;
+
+struct DataParallelOptions {
+  int checksum_every = 100;                   // updates between replica checksums (0: never)
+  std::int64_t bucket_bytes = 1 << 20;        // gradient bucket size
+  std::chrono::milliseconds timeout{120000};  // a collective that takes longer fails the run
+};
+
+class DataParallelLearner {
+ public:
+  using ModelFactory = std::function<AgentNet()>;
+  // Builds one replica per device; replica 0's initial weights are broadcast
+  // to the others. Throws std::invalid_argument naming --learner-devices or
+  // --batch-size when the batch cannot give every replica an unroll.
+  DataParallelLearner(const ModelFactory& make_model, const ActionSpec& action, const LearnerConfig& config,
+                      TrajectoryStore& store, ParamPublisher& publisher, std::vector<torch::Device> devices,
+                      DataParallelOptions options = {});
+  ~DataParallelLearner();  // stops and joins the replica threads
+  DataParallelLearner(const DataParallelLearner&) = delete;
+  DataParallelLearner& operator=(const DataParallelLearner&) = delete;
+
+  // Runs one update on the next batch; false once the store is closed.
+  // Throws std::runtime_error when the replicas diverged.
+  bool step(LearnerStats& stats);
+  // One update on a given batch of any size >= replicas() (step() without the store).
+  void update(const UnrollBatch& batch, LearnerStats& stats);
+  // Publishes replica 0's weights.
+  void publish();
+  // After a checkpoint was loaded into replica 0: copies its weights and
+  // optimizer state to every other replica.
+  void sync_replicas();
+  // Compares the replicas' parameter checksums now (a collective; call
+  // between updates). Throws std::runtime_error naming the replica that differs.
+  void verify_replicas();
+
+  AgentNet& model();                      // replica 0
+  torch::optim::Optimizer& optimizer();  // replica 0
+  AgentNet& replica_model(int rank);
+  int replicas() const { return static_cast<int>(replicas_.size()); }
+  std::int64_t steps() const { return steps_; }
+  std::int64_t frames() const { return frames_; }
+  void set_counters(std::int64_t steps, std::int64_t frames) { steps_ = steps; frames_ = frames; }
+
+  // Hook for learners beside this one (R2D2): run `fn(rank)` on every replica's
+  // thread at once and wait; fn may issue collectives through group().
+  void run_on_replicas(const std::function<void(int rank)>& fn);
+  ReplicaGroup* group() { return group_.get(); }
+
+ private:
+  struct Replica;
+  void worker_loop(int rank);
+  void run_round();  // runs job_ on every replica (replica 0 here), rethrows the first error
+  void replica_update(int rank);
+  void checksum_collective(int rank);
+
+  LearnerConfig config_;
+  TrajectoryStore& store_;
+  ParamPublisher& publisher_;
+  DataParallelOptions options_;
+  std::unique_ptr<ReplicaGroup> group_;
+  std::vector<std::unique_ptr<Replica>> replicas_;
+  UnrollBatch batch_;
+  std::int64_t steps_ = 0, frames_ = 0;
+
+  // The job every replica runs for one update; written by the caller's
+  // thread before the generation bump, read by workers after it.
+  struct Job {
+    std::vector<UnrollBatch> shards;
+    double lr = 0, normalizer = 0;
+    bool checksum = false;
+    std::int64_t step = 0;
+    std::function<void(int)> custom;  // run_on_replicas
+  } job_;
+  std::mutex mu_;
+  std::condition_variable work_cv_, done_cv_;
+  std::uint64_t generation_ = 0;
+  int done_ = 0;
+  bool stop_ = false;
+  std::vector<std::exception_ptr> errors_;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace seedrl

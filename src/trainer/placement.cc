@@ -1,0 +1,129 @@
+#include "seedrl/trainer/placement.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace seedrl {
+
+namespace {
+
+std::string join(const std::vector<torch::Device>& devices) {
+  std::string s;
+  for (const auto& d : devices) s += (s.empty() ? "" : ",") + d.str();
+  return s;
+}
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+torch::Device parse_one(const std::string& item, int visible_gpus, const std::string& flag) {
+  if (item == "cpu") return torch::Device(torch::kCPU);
+  int index = 0;
+  if (item != "cuda") {
+    const std::string prefix = "cuda:";
+    const bool digits = item.size() > prefix.size() && item.rfind(prefix, 0) == 0 &&
+                        item.size() <= prefix.size() + 4 &&
+                        std::all_of(item.begin() + prefix.size(), item.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!digits)
+      throw std::invalid_argument(flag + ": cannot parse device '" + item + "' (use all, cpu, cuda or cuda:N)");
+    index = std::stoi(item.substr(prefix.size()));
+  }
+  if (index >= visible_gpus)
+    throw std::invalid_argument(flag + ": '" + item + "' requested but " +
+                                (visible_gpus == 0 ? std::string("this LibTorch sees no CUDA device")
+                                                   : "only " + std::to_string(visible_gpus) + " GPU(s) are visible"));
+  return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(index));
+}
+
+bool contains(const std::vector<torch::Device>& v, const torch::Device& d) {
+  return std::find(v.begin(), v.end(), d) != v.end();
+}
+
+// Devices of `all` not in `taken` (CPU is shareable, so it is never "left
+// over"); the first of `all` when nothing remains.
+std::vector<torch::Device> remaining(const std::vector<torch::Device>& all, const std::vector<torch::Device>& taken) {
+  std::vector<torch::Device> rest;
+  for (const auto& d : all)
+    if (d.is_cuda() && !contains(taken, d) && !contains(rest, d)) rest.push_back(d);
+  if (rest.empty()) rest.push_back(all.front());
+  return rest;
+}
+
+}  // namespace
+
+std::string Placement::describe() const {
+  std::string s = "inference " + join(inference) + " | learner " + join(learner);
+  if (learner.size() > 1) s += " (data-parallel, " + std::to_string(learner.size()) + " replicas)";
+  return s;
+}
+
+std::vector<torch::Device> parse_device_list(const std::string& text_in, int visible_gpus, const std::string& flag) {
+  const std::string text = trim(text_in);
+  std::vector<torch::Device> out;
+  if (text == "all") {
+    for (int i = 0; i < visible_gpus; ++i) out.emplace_back(torch::kCUDA, static_cast<c10::DeviceIndex>(i));
+    if (out.empty()) out.emplace_back(torch::kCPU);
+    return out;
+  }
+  std::size_t start = 0;
+  while (true) {
+    const auto comma = text.find(',', start);
+    const std::string item = trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (item.empty()) throw std::invalid_argument(flag + ": empty device in '" + text_in + "'");
+    out.push_back(parse_one(item, visible_gpus, flag));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+Placement default_split(const std::vector<torch::Device>& devices) {
+  if (devices.empty()) throw std::invalid_argument("--devices: no device given");
+  Placement p;
+  p.inference = {devices.front()};
+  if (devices.size() == 1) {
+    p.learner = {devices.front()};
+  } else {
+    p.learner.assign(devices.begin() + 1, devices.end());
+  }
+  return p;
+}
+
+Placement resolve_placement(const std::string& devices, const std::string& inference_devices,
+                            const std::string& learner_devices, int visible_gpus, const std::string& single_device) {
+  const bool has_inf = !trim(inference_devices).empty(), has_learn = !trim(learner_devices).empty();
+  Placement p;
+  if (trim(devices) == "all" && !has_inf && !has_learn && !single_device.empty() && single_device != "auto") {
+    auto one = parse_device_list(single_device, visible_gpus, "--device");
+    if (one.size() != 1) throw std::invalid_argument("--device: give one device (use --devices for several)");
+    p.inference = p.learner = one;
+    return p;
+  }
+  const auto all = parse_device_list(devices, visible_gpus, "--devices");
+  if (!has_inf && !has_learn) {
+    p = default_split(all);
+  } else {
+    if (has_inf) p.inference = parse_device_list(inference_devices, visible_gpus, "--inference-devices");
+    if (has_learn) p.learner = parse_device_list(learner_devices, visible_gpus, "--learner-devices");
+    if (!has_inf) p.inference = {remaining(all, p.learner).front()};
+    if (!has_learn) p.learner = remaining(all, p.inference);
+  }
+  if (p.inference.size() != 1)
+    throw std::invalid_argument("--inference-devices: give one device ('" + join(p.inference) +
+                                "'); several inference devices are not supported yet");
+  const bool any_cpu = std::any_of(p.learner.begin(), p.learner.end(), [](auto& d) { return d.is_cpu(); });
+  const bool any_gpu = std::any_of(p.learner.begin(), p.learner.end(), [](auto& d) { return d.is_cuda(); });
+  if (any_cpu && any_gpu)
+    throw std::invalid_argument("--learner-devices: '" + join(p.learner) +
+                                "' mixes cpu and cuda; learner replicas share one backend (Gloo on CPU, NCCL on GPU)");
+  for (std::size_t i = 0; i < p.learner.size(); ++i)
+    for (std::size_t j = i + 1; j < p.learner.size(); ++j)
+      if (p.learner[i].is_cuda() && p.learner[i] == p.learner[j])
+        throw std::invalid_argument("--learner-devices: " + p.learner[i].str() + " is listed twice");
+  return p;
+}
+
+}  // namespace seedrl
