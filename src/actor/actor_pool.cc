@@ -1,14 +1,18 @@
 #include "seedrl/actor/actor_pool.h"
 
+#include <algorithm>
+#include <chrono>
+
 #include <spdlog/spdlog.h>
 
+#include "seedrl/actor/clip_action.h"
 #include "seedrl/util/rng.h"
 
 namespace seedrl {
 
 ActorPool::ActorPool(const ActorPoolConfig& config, RequestBatcher& batcher, EpisodeStats& stats,
                      std::atomic<std::int64_t>& frames)
-    : config_(config), batcher_(batcher), stats_(stats), frames_(frames) {}
+    : config_(config), batcher_(batcher), stats_(stats), frames_(frames), times_(std::max(0, config.actors)) {}
 
 ActorPool::~ActorPool() {
   request_stop();
@@ -26,6 +30,18 @@ void ActorPool::join() {
   threads_.clear();
 }
 
+std::uint64_t ActorPool::step_ns() const {
+  std::uint64_t sum = 0;
+  for (const auto& t : times_) sum += t.step_ns.load(std::memory_order_relaxed);
+  return sum;
+}
+
+std::uint64_t ActorPool::wait_ns() const {
+  std::uint64_t sum = 0;
+  for (const auto& t : times_) sum += t.wait_ns.load(std::memory_order_relaxed);
+  return sum;
+}
+
 void ActorPool::run(int actor) {
   try {
     const int K = config_.envs_per_actor;
@@ -35,6 +51,7 @@ void ActorPool::run(int actor) {
     const EnvSpec& spec = envs[0]->spec();
     const std::size_t obs_bytes = spec.observation.bytes();
     const int width = spec.action.width();
+    const bool continuous = !spec.action.is_discrete();
     // Everything this actor touches per step is allocated here, once.
     std::vector<std::uint8_t> obs(obs_bytes * K);
     std::vector<float> actions(static_cast<std::size_t>(width) * K);
@@ -52,9 +69,19 @@ void ActorPool::run(int actor) {
       steps[k].reward = 0.f;
     }
     const std::int64_t max_frames = config_.max_frames;
+    using Clock = std::chrono::steady_clock;
+    auto ns = [](Clock::time_point a, Clock::time_point b) {
+      return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(b - a).count());
+    };
+    ActorTimes& times = times_[actor];
+    std::uint64_t step_total = 0, wait_total = 0;
     while (!stop_.load(std::memory_order_relaxed)) {
       if (max_frames > 0 && frames_.load(std::memory_order_relaxed) >= max_frames) break;
+      const auto t_submit = Clock::now();
       if (!batcher_.submit(steps, completion)) break;
+      const auto t_step = Clock::now();
+      wait_total += ns(t_submit, t_step);
+      times.wait_ns.store(wait_total, std::memory_order_relaxed);
       std::int64_t stepped = 0;
       for (int k = 0; k < K; ++k) {
         EnvStep& s = steps[k];
@@ -67,6 +94,10 @@ void ActorPool::run(int actor) {
           s.reward = 0.f;
           continue;
         }
+        // Continuous actions are sampled unbounded (the learner's log-probs
+        // are of the unclipped sample, which inference already recorded);
+        // the env gets them clipped to its box.
+        if (continuous) clip_to_box(spec.action, s.action);
         Action a{static_cast<std::int32_t>(s.action[0]), s.action};
         StepResult r = envs[k]->step(a, o);
         ++stepped;
@@ -81,6 +112,8 @@ void ActorPool::run(int actor) {
         }
       }
       frames_.fetch_add(stepped, std::memory_order_relaxed);
+      step_total += ns(t_step, Clock::now());
+      times.step_ns.store(step_total, std::memory_order_relaxed);
     }
   } catch (const std::exception& e) {
     spdlog::error("actor {} failed: {}", actor, e.what());

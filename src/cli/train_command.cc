@@ -22,7 +22,8 @@ CommandRunner add_train_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
 
   cmd->add_option("--env", c.env, "Environment name (see `seedrl envs`)")->check(env_name_validator());
-  cmd->add_option("--actors", c.actors, "Actor threads (default suits this machine)")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--actors", c.actors, "Actor threads (default suits this machine; 0 only with --remote-actors)")
+      ->check(CLI::Range(0, 1 << 20));
   cmd->add_option("--envs-per-actor", c.envs_per_actor, "Environments stepped by each actor thread")
       ->check(CLI::Range(1, 1 << 16));
   cmd->add_option("--seed", c.seed, "Seed for environments and model initialisation");
@@ -35,13 +36,22 @@ CommandRunner add_train_command(CLI::App& app) {
       ->check(CLI::Range(1, 10'000'000));
   cmd->add_option("--inference-threads", c.inference_threads, "Inference batcher threads")->check(CLI::Range(1, 256));
   cmd->add_option("--device", c.device, "auto | cpu | cuda | cuda:N");
+  cmd->add_option("--devices", c.devices,
+                  "all (every visible GPU, else one CPU) | cuda:0,cuda:1,... | cpu,cpu,...: devices to use; by "
+                  "default the first serves inference and the rest learn data-parallel (one device: shared)");
+  cmd->add_option("--inference-devices", c.inference_devices, "Inference device (default: from --devices)");
+  cmd->add_option("--learner-devices", c.learner_devices,
+                  "Learner devices, one data-parallel replica each, e.g. cpu,cpu (default: from --devices)");
+  cmd->add_option("--replica-checksum-every", c.replica_checksum_every,
+                  "Learner updates between parameter checks of the data-parallel replicas (0: never)")
+      ->check(CLI::Range(0, 1 << 30));
 
   cmd->add_option("--unroll-length", c.unroll_length, "Steps per unroll (T; unrolls carry T+1 entries)")
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--queue-capacity", c.queue_capacity, "Finished unrolls queued for the learner (0: 2 x batch)")
       ->check(CLI::Range(0, 1 << 20));
 
-  cmd->add_option("--model", c.model.torso, "Torso: auto | mlp");
+  cmd->add_option("--model", c.model.torso, "Torso: auto | mlp | minatar | impala (auto: images up to 16x16 minatar, larger impala, vectors mlp)");
   cmd->add_option("--hidden", c.model.hidden, "MLP torso layer widths")->check(CLI::Range(1, 1 << 16));
   cmd->add_flag("--lstm,!--no-lstm", c.model.lstm, "Add an LSTM core (state kept centrally per environment)");
   cmd->add_option("--lstm-size", c.model.lstm_size, "LSTM width")->check(CLI::Range(1, 1 << 16));
@@ -73,10 +83,59 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_flag("--resume", c.resume, "Continue from the checkpoint in --logdir");
   cmd->add_option("--log-interval-s", c.log_interval_s, "Seconds between metrics lines")->check(CLI::PositiveNumber);
   cmd->add_option("--torch-threads", c.torch_threads, "LibTorch intra-op threads")->check(CLI::Range(1, 1024));
+  cmd->add_option("--remote-actors", c.remote_actors,
+                  "Also serve `seedrl actor` processes on HOST:PORT (PORT alone: loopback only)");
+  cmd->add_option("--max-remote-envs", c.max_remote_envs, "Env slots reserved for remote actors")
+      ->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--max-remote-connections", c.max_remote_connections, "Open remote-actor connections at most")
+      ->check(CLI::Range(1, 1 << 16));
+  cmd->add_option("--token-file", c.token_file, "Shared secret remote actors must present (required beyond loopback)");
+  cmd->add_option("--remote-timeout-s", c.remote_timeout_s, "Silence that ends a remote actor's connection")
+      ->check(CLI::Range(0.1, 3600.0));
+
+  // R2D2 (--algo r2d2). --unroll-length, --learning-rate, --adam-eps,
+  // --discount and --batch-size get R2D2's defaults unless given.
+  auto& r = c.r2d2;
+  cmd->add_option("--algo", c.algo, "Learning algorithm: vtrace | r2d2")->check(CLI::IsMember({"vtrace", "r2d2"}));
+  cmd->add_option("--burn-in", r.burn_in, "R2D2: steps replayed before each sequence's loss to warm the LSTM state")
+      ->check(CLI::Range(0, 100000));
+  cmd->add_option("--sequence-overlap", r.sequence_overlap,
+                  "R2D2: steps shared by consecutive sequences of an env (< --unroll-length)")
+      ->check(CLI::Range(0, 100000));
+  cmd->add_option("--n-step", r.n_step, "R2D2: n of the n-step Q-learning targets")->check(CLI::Range(1, 1000));
+  cmd->add_option("--target-update-period", r.target_update_period, "R2D2: learner steps between target-network copies")
+      ->check(CLI::Range(1, 1 << 30));
+  cmd->add_option("--priority-eta", r.priority_eta, "R2D2: priority mix eta max|td| + (1 - eta) mean|td|")
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--replay-capacity", r.replay_capacity, "R2D2: replay size in sequences")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  cmd->add_option("--priority-exponent", r.priority_exponent, "R2D2: alpha of the sampling priorities p^alpha")
+      ->check(CLI::Range(0.0, 10.0));
+  cmd->add_option("--importance-exponent", r.importance_exponent, "R2D2: beta of the importance weights")
+      ->check(CLI::Range(0.0, 10.0));
+  cmd->add_option("--replay-ratio", r.replay_ratio, "R2D2: sequences sampled per sequence inserted (0: no limit)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--min-replay", r.min_replay, "R2D2: sequences in replay before learning starts")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  cmd->add_option("--epsilon", r.epsilon, "R2D2: base exploration epsilon of the Ape-X schedule")
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--epsilon-alpha", r.epsilon_alpha, "R2D2: alpha of eps_i = eps^(1 + alpha i / (N - 1))")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--eval-envs", r.eval_envs, "R2D2: extra envs acting with --eval-epsilon, reported apart")
+      ->check(CLI::Range(0, 1 << 16));
+  cmd->add_option("--eval-epsilon", r.eval_epsilon, "R2D2: epsilon of the evaluation envs")->check(CLI::Range(0.0, 1.0));
 
   return [cmd, config, config_file]() -> int {
     if (!cmd->parsed()) return -1;
     if (!config_file->empty()) apply_config_file(*cmd, *config_file);
+    if (config->algo == "r2d2") {
+      auto unset = [&](const char* flag) { return cmd->get_option(flag)->count() == 0; };
+      if (unset("--unroll-length")) config->unroll_length = R2D2SharedDefaults::unroll_length;
+      if (unset("--learning-rate")) config->learner.optimizer.learning_rate = R2D2SharedDefaults::learning_rate;
+      if (unset("--adam-eps")) config->learner.optimizer.adam_eps = R2D2SharedDefaults::adam_eps;
+      if (unset("--discount")) config->learner.loss.discount = R2D2SharedDefaults::discount;
+      if (unset("--batch-size")) config->learner.batch_size = R2D2SharedDefaults::batch_size;
+    }
     return train(*config);
   };
 }

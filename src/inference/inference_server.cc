@@ -77,7 +77,8 @@ void InferenceServer::run(int thread_index) {
       }
       NetOutput out = model->forward(obs, first.unsqueeze(0), state);
       auto policy = out.policy[0];
-      auto actions = dist_->sample(policy).to(torch::kCPU).contiguous();
+      auto actions = selector_ ? selector_->select(policy, slots_host)
+                               : dist_->sample(policy).to(torch::kCPU).contiguous();
       auto policy_cpu = policy.to(torch::kCPU).contiguous();
       torch::Tensor h_pre, c_pre;
       if (core) {

@@ -1,6 +1,7 @@
 #include "seedrl/inference/request_batcher.h"
 
 #include <cstring>
+#include <stdexcept>
 #include <thread>
 
 #include <torch/torch.h>
@@ -14,6 +15,8 @@ torch::Dtype to_torch(DType d) { return d == DType::kUInt8 ? torch::kUInt8 : tor
 RequestBatcher::RequestBatcher(const ArraySpec& observation, int batch_size,
                                std::chrono::microseconds timeout, int num_buffers, bool pin_memory)
     : batch_size_(batch_size), timeout_(timeout) {
+  if (batch_size < 1 || num_buffers < 1)
+    throw std::invalid_argument("RequestBatcher needs batch_size >= 1 and num_buffers >= 1");
   std::vector<std::int64_t> shape{batch_size};
   shape.insert(shape.end(), observation.shape.begin(), observation.shape.end());
   auto opts = torch::TensorOptions().pinned_memory(pin_memory);
@@ -25,15 +28,21 @@ RequestBatcher::RequestBatcher(const ArraySpec& observation, int batch_size,
     b->steps.resize(batch_size);
     b->completions.resize(batch_size);
     b->obs_ptr = static_cast<std::uint8_t*>(b->obs.data_ptr());
+    b->slots_ptr = b->slots.data_ptr<std::int64_t>();
+    b->first_ptr = b->first.data_ptr<std::uint8_t>();
     b->row_bytes = observation.bytes();
     free_.push_back(b.get());
     buffers_.push_back(std::move(b));
   }
+  ready_.assign(buffers_.size(), nullptr);
 }
 
 RequestBatcher::~RequestBatcher() { close(); }
 
 InferenceBatch* RequestBatcher::open_batch_locked(std::unique_lock<std::mutex>& lock) {
+  // close() has already counted off the open batch's rows: a row claimed in
+  // it now would never be answered.
+  if (closed_) return nullptr;
   if (open_) return open_;
   free_cv_.wait(lock, [&] { return closed_ || !free_.empty() || open_; });
   if (closed_) return nullptr;
@@ -49,7 +58,8 @@ InferenceBatch* RequestBatcher::open_batch_locked(std::unique_lock<std::mutex>& 
 void RequestBatcher::seal_locked() {
   rows_.fetch_add(open_->size, std::memory_order_relaxed);
   batches_.fetch_add(1, std::memory_order_relaxed);
-  ready_.push_back(open_);
+  ready_[(ready_head_ + ready_count_) % ready_.size()] = open_;
+  ++ready_count_;
   open_ = nullptr;
 }
 
@@ -72,8 +82,8 @@ bool RequestBatcher::submit(std::span<EnvStep> steps, Completion& completion) {
       row = b->size++;
       b->steps[row] = &step;
       b->completions[row] = &completion;
-      b->slots.data_ptr<std::int64_t>()[row] = step.slot;
-      b->first.data_ptr<std::uint8_t>()[row] = (step.flags & kFirst) ? 1 : 0;
+      b->slots_ptr[row] = step.slot;
+      b->first_ptr[row] = (step.flags & kFirst) ? 1 : 0;
       if (row == 0) b->opened = std::chrono::steady_clock::now();
       if (b->size == batch_size_) seal_locked();
       if (row == 0 || b->size == batch_size_) ready_cv_.notify_one();
@@ -90,13 +100,15 @@ bool RequestBatcher::submit(std::span<EnvStep> steps, Completion& completion) {
 
 InferenceBatch* RequestBatcher::next_batch() {
   InferenceBatch* b = nullptr;
+  const auto entered = std::chrono::steady_clock::now();
   {
     std::unique_lock lock(mu_);
     for (;;) {
       if (closed_) return nullptr;
-      if (!ready_.empty()) {
-        b = ready_.front();
-        ready_.pop_front();
+      if (ready_count_ > 0) {
+        b = ready_[ready_head_];
+        ready_head_ = (ready_head_ + 1) % ready_.size();
+        --ready_count_;
         b->state = InferenceBatch::State::kRunning;
         break;
       }
@@ -116,6 +128,10 @@ InferenceBatch* RequestBatcher::next_batch() {
   // Rows are claimed under the lock but filled outside it; the copies are
   // short, so wait for the stragglers by yielding.
   while (b->written.load(std::memory_order_acquire) < b->size) std::this_thread::yield();
+  const auto taken = std::chrono::steady_clock::now();
+  auto ns = [](auto d) { return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count()); };
+  fill_ns_.fetch_add(ns(taken - b->opened), std::memory_order_relaxed);
+  idle_ns_.fetch_add(ns(taken - entered), std::memory_order_relaxed);
   return b;
 }
 

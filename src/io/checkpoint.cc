@@ -101,12 +101,23 @@ std::string checkpoint_path(const std::string& logdir) {
 void save_checkpoint(const std::string& path, const torch::nn::Module& model,
                      const torch::optim::Optimizer& optimizer, const CheckpointCounters& counters,
                      const std::string& config_json) {
+  save_checkpoint(path, model, optimizer, counters, config_json, {});
+}
+
+void save_checkpoint(const std::string& path, const torch::nn::Module& model,
+                     const torch::optim::Optimizer& optimizer, const CheckpointCounters& counters,
+                     const std::string& config_json, const CheckpointExtras& extras) {
   torch::serialize::OutputArchive ar;
   torch::serialize::OutputArchive model_ar, opt_ar;
   model.save(model_ar);
   optimizer.save(opt_ar);
   ar.write("model", model_ar);
   ar.write("optimizer", opt_ar);
+  for (const auto& [name, module] : extras) {
+    torch::serialize::OutputArchive extra_ar;
+    module->save(extra_ar);
+    ar.write("extra/" + name, extra_ar);
+  }
   ar.write("counters", counters_tensor(counters));
   ar.write("config", c10::IValue(config_json));
   std::ostringstream payload;
@@ -134,6 +145,11 @@ LoadedCheckpoint read_checkpoint_header(const std::string& path) {
 
 LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& model,
                                  torch::optim::Optimizer* optimizer) {
+  return load_checkpoint(path, model, optimizer, {});
+}
+
+LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& model,
+                                 torch::optim::Optimizer* optimizer, const CheckpointExtrasIn& extras) {
   std::string payload = read_payload(path);
   try {
     torch::serialize::InputArchive ar;
@@ -146,6 +162,11 @@ LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& mod
       torch::serialize::InputArchive opt_ar;
       ar.read("optimizer", opt_ar);
       optimizer->load(opt_ar);
+    }
+    for (const auto& [name, module] : extras) {
+      torch::serialize::InputArchive extra_ar;
+      ar.read("extra/" + name, extra_ar);
+      module->load(extra_ar);
     }
     return out;
   } catch (const c10::Error& e) {

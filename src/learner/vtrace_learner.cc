@@ -24,7 +24,7 @@ Transitions make_transitions(const torch::Tensor& flags_in, const torch::Tensor&
 }
 
 VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, const UnrollBatch& batch,
-                           const VTraceLossConfig& config, torch::Device device) {
+                           const VTraceLossConfig& config, torch::Device device, double normalizer) {
   const bool nb = device.is_cuda();
   auto obs = batch.obs.to(device, nb);
   auto flags = batch.flags.to(device, nb).to(torch::kInt32);  // [L, B]
@@ -48,7 +48,7 @@ VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, cons
 
   auto vt = vtrace((target_logp - behaviour_logp).detach(), tr.discounts, tr.rewards, values.detach(),
                    bootstrap.detach(), valid, config.vtrace);
-  auto n = valid.sum().clamp_min(1.0);
+  auto n = normalizer > 0 ? torch::scalar_tensor(normalizer, valid.options()) : valid.sum().clamp_min(1.0);
   VTraceLosses l;
   l.pg = -(vt.pg_advantages * target_logp * valid).sum() / n;
   l.baseline = 0.5 * ((vt.vs - values).pow(2) * valid).sum() / n;
@@ -56,6 +56,34 @@ VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, cons
   l.total = l.pg + config.baseline_cost * l.baseline - config.entropy_cost * l.entropy;
   l.mean_rho = ((target_logp - behaviour_logp).detach().exp() * valid).sum() / n;
   return l;
+}
+
+double valid_transitions(const UnrollBatch& batch) {
+  const auto T = batch.flags.size(0) - 1;
+  auto flags = batch.flags.slice(0, 0, T).to(torch::kInt32);
+  return (flags & (kTerminated | kTruncated)).eq(0).sum().item<double>();
+}
+
+double decayed_learning_rate(const LearnerConfig& config, std::int64_t frames) {
+  const double progress =
+      std::min(1.0, static_cast<double>(frames) / static_cast<double>(std::max<std::int64_t>(1, config.max_frames)));
+  return config.optimizer.learning_rate * (1.0 - progress);
+}
+
+double vtrace_update(AgentNet& model, const PolicyDistribution& dist, torch::optim::Optimizer& optimizer,
+                     const UnrollBatch& batch, const LearnerConfig& config, torch::Device device, double lr,
+                     VTraceLosses& losses, double normalizer, const std::function<void()>& reduce_gradients) {
+  for (auto& group : optimizer.param_groups()) group.options().set_lr(lr);
+  losses = vtrace_losses(model, dist, batch, config.loss, device, normalizer);
+  optimizer.zero_grad();
+  losses.total.backward();
+  if (reduce_gradients) reduce_gradients();
+  double grad_norm = 0;
+  if (config.optimizer.max_grad_norm > 0) {
+    grad_norm = torch::nn::utils::clip_grad_norm_(model->parameters(), config.optimizer.max_grad_norm);
+  }
+  optimizer.step();
+  return grad_norm;
 }
 
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(const OptimizerConfig& c,
@@ -91,23 +119,17 @@ void VTraceLearner::publish() { publisher_.publish(*model_, steps_); }
 
 bool VTraceLearner::step(LearnerStats& stats) {
   if (!store_.next_batch(config_.batch_size, batch_)) return false;
-  const auto T = batch_.obs.size(0) - 1;
-  const auto B = batch_.obs.size(1);
+  update(batch_, stats);
+  return true;
+}
 
+void VTraceLearner::update(const UnrollBatch& batch, LearnerStats& stats) {
+  const auto T = batch.obs.size(0) - 1;
+  const auto B = batch.obs.size(1);
   // Linear decay to zero over max_frames of consumed experience.
-  const double progress =
-      std::min(1.0, static_cast<double>(frames_) / static_cast<double>(std::max<std::int64_t>(1, config_.max_frames)));
-  const double lr = config_.optimizer.learning_rate * (1.0 - progress);
-  for (auto& group : optimizer_->param_groups()) group.options().set_lr(lr);
-
-  VTraceLosses l = vtrace_losses(model_, *dist_, batch_, config_.loss, device_);
-  optimizer_->zero_grad();
-  l.total.backward();
-  double grad_norm = 0;
-  if (config_.optimizer.max_grad_norm > 0) {
-    grad_norm = torch::nn::utils::clip_grad_norm_(model_->parameters(), config_.optimizer.max_grad_norm);
-  }
-  optimizer_->step();
+  const double lr = decayed_learning_rate(config_, frames_);
+  VTraceLosses l;
+  const double grad_norm = vtrace_update(model_, *dist_, *optimizer_, batch, config_, device_, lr, l);
   ++steps_;
   frames_ += T * B;
   publish();
@@ -119,8 +141,7 @@ bool VTraceLearner::step(LearnerStats& stats) {
   stats.mean_rho = l.mean_rho.item<double>();
   stats.grad_norm = grad_norm;
   stats.learning_rate = lr;
-  stats.policy_lag = static_cast<double>(steps_ - 1) - batch_.versions.to(torch::kFloat64).mean().item<double>();
-  return true;
+  stats.policy_lag = static_cast<double>(steps_ - 1) - batch.versions.to(torch::kFloat64).mean().item<double>();
 }
 
 }  // namespace seedrl

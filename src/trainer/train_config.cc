@@ -14,7 +14,8 @@ int default_actors() {
 }
 
 void resolve_defaults(TrainConfig& c) {
-  if (c.actors <= 0) c.actors = default_actors();
+  // With remote actors, --actors 0 means none here.
+  if (c.actors <= 0 && c.remote_actors.empty()) c.actors = default_actors();
   if (c.inference_batch <= 0) c.inference_batch = std::clamp(c.num_envs() / 2, 1, 1024);
   if (c.queue_capacity <= 0) c.queue_capacity = 2 * c.learner.batch_size;
 }
@@ -34,6 +35,10 @@ std::string to_json(const TrainConfig& c) {
   j["inference_timeout_us"] = c.inference_timeout_us;
   j["inference_threads"] = c.inference_threads;
   j["device"] = c.device;
+  j["devices"] = c.devices;
+  j["inference_devices"] = c.inference_devices;
+  j["learner_devices"] = c.learner_devices;
+  j["replica_checksum_every"] = c.replica_checksum_every;
   j["unroll_length"] = c.unroll_length;
   j["queue_capacity"] = c.queue_capacity;
   j["model"] = {{"torso", c.model.torso}, {"hidden", c.model.hidden}, {"lstm", c.model.lstm},
@@ -55,6 +60,22 @@ std::string to_json(const TrainConfig& c) {
                {"rho_bar", l.loss.vtrace.rho_bar},
                {"c_bar", l.loss.vtrace.c_bar},
                {"lambda", l.loss.vtrace.lambda}};
+  j["algo"] = c.algo;
+  const auto& r = c.r2d2;
+  j["r2d2"] = {{"burn_in", r.burn_in},
+               {"sequence_overlap", r.sequence_overlap},
+               {"n_step", r.n_step},
+               {"target_update_period", r.target_update_period},
+               {"priority_eta", r.priority_eta},
+               {"replay_capacity", r.replay_capacity},
+               {"priority_exponent", r.priority_exponent},
+               {"importance_exponent", r.importance_exponent},
+               {"replay_ratio", r.replay_ratio},
+               {"min_replay", r.min_replay},
+               {"epsilon", r.epsilon},
+               {"epsilon_alpha", r.epsilon_alpha},
+               {"eval_envs", r.eval_envs},
+               {"eval_epsilon", r.eval_epsilon}};
   j["logdir"] = c.logdir;
   j["checkpoint_every_s"] = c.checkpoint_every_s;
   j["log_interval_s"] = c.log_interval_s;
@@ -78,6 +99,10 @@ TrainConfig train_config_from_json(const std::string& text) {
     c.inference_timeout_us = j.at("inference_timeout_us");
     c.inference_threads = j.at("inference_threads");
     c.device = j.at("device");
+    c.devices = j.value("devices", c.devices);
+    c.inference_devices = j.value("inference_devices", c.inference_devices);
+    c.learner_devices = j.value("learner_devices", c.learner_devices);
+    c.replica_checksum_every = j.value("replica_checksum_every", c.replica_checksum_every);
     c.unroll_length = j.at("unroll_length");
     c.queue_capacity = j.at("queue_capacity");
     const auto& m = j.at("model");
@@ -104,6 +129,25 @@ TrainConfig train_config_from_json(const std::string& text) {
     l.loss.vtrace.rho_bar = s.at("rho_bar");
     l.loss.vtrace.c_bar = s.at("c_bar");
     l.loss.vtrace.lambda = s.at("lambda");
+    c.algo = j.value("algo", std::string("vtrace"));
+    if (j.contains("r2d2")) {
+      const auto& r = j.at("r2d2");
+      auto& o = c.r2d2;
+      o.burn_in = r.value("burn_in", o.burn_in);
+      o.sequence_overlap = r.value("sequence_overlap", o.sequence_overlap);
+      o.n_step = r.value("n_step", o.n_step);
+      o.target_update_period = r.value("target_update_period", o.target_update_period);
+      o.priority_eta = r.value("priority_eta", o.priority_eta);
+      o.replay_capacity = r.value("replay_capacity", o.replay_capacity);
+      o.priority_exponent = r.value("priority_exponent", o.priority_exponent);
+      o.importance_exponent = r.value("importance_exponent", o.importance_exponent);
+      o.replay_ratio = r.value("replay_ratio", o.replay_ratio);
+      o.min_replay = r.value("min_replay", o.min_replay);
+      o.epsilon = r.value("epsilon", o.epsilon);
+      o.epsilon_alpha = r.value("epsilon_alpha", o.epsilon_alpha);
+      o.eval_envs = r.value("eval_envs", o.eval_envs);
+      o.eval_epsilon = r.value("eval_epsilon", o.eval_epsilon);
+    }
     c.logdir = j.at("logdir");
     c.checkpoint_every_s = j.at("checkpoint_every_s");
     c.log_interval_s = j.at("log_interval_s");

@@ -14,7 +14,11 @@
 #include "seedrl/io/checkpoint.h"
 #include "seedrl/io/metrics_writer.h"
 #include "seedrl/io/progress_line.h"
+#include "seedrl/learner/data_parallel.h"
 #include "seedrl/learner/vtrace_learner.h"
+#include "seedrl/net/remote_training.h"
+#include "seedrl/trainer/r2d2_trainer.h"
+#include "seedrl/trainer/placement.h"
 #include "seedrl/util/signal_watcher.h"
 
 namespace seedrl {
@@ -27,9 +31,14 @@ double seconds_since(Clock::time_point t0) {
 }  // namespace
 
 int train(TrainConfig config) {
+  net::validate_remote_flags(config);
+  if (config.algo == "r2d2") return train_r2d2(std::move(config));
   resolve_defaults(config);
   torch::set_num_threads(config.torch_threads);
-  const torch::Device device = resolve_device(config.device);
+  const int visible_gpus = torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;
+  const Placement placement = resolve_placement(config.devices, config.inference_devices, config.learner_devices,
+                                                visible_gpus, config.device);
+  const torch::Device device = placement.inference.front();  // inference
   std::filesystem::create_directories(config.logdir);
 
   const auto& registry = EnvRegistry::builtin();
@@ -39,7 +48,8 @@ int train(TrainConfig config) {
   torch::manual_seed(config.seed);
   auto make_model = [&] { return AgentNet(spec, config.model, policy_size); };
 
-  const int num_envs = config.num_envs();
+  // Remote actors (if any) lease slots after the local ones.
+  const int num_envs = config.num_envs() + net::remote_slots(config);
   UnrollLayout layout;
   layout.observation = spec.observation;
   layout.action_width = spec.action.width();
@@ -49,7 +59,11 @@ int train(TrainConfig config) {
   layout.overlap = 1;
   TrajectoryStore store(layout, num_envs, config.queue_capacity, config.learner.batch_size);
   ParamPublisher publisher;
-  VTraceLearner learner(make_model(), spec.action, config.learner, store, publisher, device);
+  DataParallelOptions dp_options;
+  dp_options.checksum_every = config.replica_checksum_every;
+  DataParallelLearner learner(make_model, spec.action, config.learner, store, publisher, placement.learner,
+                              dp_options);
+  spdlog::info("devices: {}", placement.describe());
 
   CheckpointCounters counters;
   const std::string ckpt = checkpoint_path(config.logdir);
@@ -58,6 +72,7 @@ int train(TrainConfig config) {
       LoadedCheckpoint loaded = load_checkpoint(ckpt, *learner.model(), &learner.optimizer());
       counters = loaded.counters;
       learner.set_counters(counters.learner_steps, counters.learner_frames);
+      learner.sync_replicas();
       spdlog::info("resumed from {} at {} frames, {} learner steps", ckpt, counters.frames, counters.learner_steps);
     } else {
       spdlog::warn("--resume: no checkpoint at {}; starting fresh", ckpt);
@@ -86,6 +101,11 @@ int train(TrainConfig config) {
   actor_config.seed = config.seed;
   actor_config.max_frames = config.learner.max_frames;
   ActorPool actors(actor_config, batcher, episodes, frames);
+  // Listens before any thread starts, so a bad address fails cleanly.
+  auto remote = net::make_remote_server(config, spec, config.num_envs(), batcher, episodes, frames, [&](int slot) {
+    store.drop_partial(slot);
+    inference.reset_slot(slot);
+  });
   MetricsWriter metrics(config.logdir);
   ProgressLine progress(stderr);
 
@@ -192,8 +212,10 @@ int train(TrainConfig config) {
   // Shut down in dependency order: actors stop stepping, the store and the
   // batcher close (waking anyone blocked on them), then every thread joins.
   actors.request_stop();
+  if (remote) remote->request_stop(frames.load() >= max_frames ? net::GoodbyeCode::kFinished : net::GoodbyeCode::kShutdown);
   store.close();
   inference.stop();
+  if (remote) remote->join();
   actors.join();
   learner_thread.join();
   progress.finish();

@@ -1,5 +1,6 @@
 #include "seedrl/trajectory/trajectory_store.h"
 
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 
@@ -9,6 +10,10 @@ namespace seedrl {
 
 namespace {
 torch::Dtype to_torch(DType d) { return d == DType::kUInt8 ? torch::kUInt8 : torch::kFloat32; }
+std::uint64_t ns_since(std::chrono::steady_clock::time_point t0) {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+}
 }  // namespace
 
 TrajectoryStore::TrajectoryStore(const UnrollLayout& layout, int num_slots, int queue_capacity,
@@ -108,13 +113,19 @@ bool TrajectoryStore::append(int slot, const StepRecord& step, std::int64_t poli
   st.pos = O;
   st.version = policy_version;
   completed_.fetch_add(1, std::memory_order_relaxed);
-  return ready_.push(done);
+  // Once per unroll, not per step: the clock reads are cheap here.
+  const auto t0 = std::chrono::steady_clock::now();
+  const bool pushed = ready_.push(done);
+  push_wait_ns_.fetch_add(ns_since(t0), std::memory_order_relaxed);
+  return pushed;
 }
 
 void TrajectoryStore::drop_partial(int slot) { slots_[slot].pos = 0; }
 
 bool TrajectoryStore::next_batch(int batch, UnrollBatch& out) {
-  std::vector<std::int64_t> idx(batch);
+  std::vector<std::int64_t>& idx = batch_idx_;
+  idx.resize(batch);
+  const auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < batch; ++i) {
     auto u = ready_.pop();
     if (!u) {
@@ -123,6 +134,7 @@ bool TrajectoryStore::next_batch(int batch, UnrollBatch& out) {
     }
     idx[i] = *u;
   }
+  learner_wait_ns_.fetch_add(ns_since(t0), std::memory_order_relaxed);
   auto index = torch::from_blob(idx.data(), {batch}, torch::kInt64);
   // One gather per field, then time-major.
   out.obs = obs_.index_select(0, index).transpose(0, 1);
@@ -136,9 +148,12 @@ bool TrajectoryStore::next_batch(int batch, UnrollBatch& out) {
   }
   out.versions = torch::empty({batch}, torch::kInt64);
   out.slots = torch::empty({batch}, torch::kInt64);
+  // Raw writes: indexing a tensor element by element builds a tensor per element.
+  auto* versions = out.versions.data_ptr<std::int64_t>();
+  auto* slots = out.slots.data_ptr<std::int64_t>();
   for (int i = 0; i < batch; ++i) {
-    out.versions[i] = unroll_version_[idx[i]];
-    out.slots[i] = unroll_slot_[idx[i]];
+    versions[i] = unroll_version_[idx[i]];
+    slots[i] = unroll_slot_[idx[i]];
   }
   for (int i = 0; i < batch; ++i) free_.push(static_cast<int>(idx[i]));
   return true;

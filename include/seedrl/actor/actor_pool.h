@@ -26,6 +26,14 @@ struct ActorPoolConfig {
   std::int64_t max_frames = 0;  // 0: unlimited; actors stop once the shared counter reaches it
 };
 
+// Where an actor thread's time goes: stepping its envs or waiting in
+// submit() for actions. Each thread owns one padded slot and stores its own
+// running totals (relaxed, no read-modify-write shared between threads), so
+// the counters cost two clock reads per K steps.
+struct alignas(64) ActorTimes {
+  std::atomic<std::uint64_t> step_ns{0}, wait_ns{0};
+};
+
 class ActorPool {
  public:
   // `frames` is the run-wide environment-step counter (resumes keep counting).
@@ -37,6 +45,9 @@ class ActorPool {
   void request_stop() { stop_.store(true, std::memory_order_relaxed); }
   void join();
   int num_envs() const { return config_.actors * config_.envs_per_actor; }
+  // Summed over actor threads (valid after construction; grows while running).
+  std::uint64_t step_ns() const;
+  std::uint64_t wait_ns() const;
 
  private:
   void run(int actor);
@@ -47,6 +58,7 @@ class ActorPool {
   std::atomic<std::int64_t>& frames_;
   std::atomic<bool> stop_{false};
   std::vector<std::thread> threads_;
+  std::vector<ActorTimes> times_;  // one per actor thread
 };
 
 }  // namespace seedrl

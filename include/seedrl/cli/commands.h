@@ -17,5 +17,7 @@ CommandRunner add_train_command(CLI::App& app);
 CommandRunner add_eval_command(CLI::App& app);
 CommandRunner add_envs_command(CLI::App& app);
 CommandRunner add_play_command(CLI::App& app);
+CommandRunner add_bench_command(CLI::App& app);
+CommandRunner add_actor_command(CLI::App& app);
 
 }  // namespace seedrl

@@ -13,6 +13,7 @@
 
 #include <torch/types.h>
 
+#include "seedrl/inference/action_selector.h"
 #include "seedrl/inference/param_publisher.h"
 #include "seedrl/inference/request_batcher.h"
 #include "seedrl/model/agent_net.h"
@@ -39,6 +40,9 @@ class InferenceServer {
   void stop();
   // Zeroes a slot's recurrent state (its actor went away).
   void reset_slot(int slot);
+  // Replaces how actions are chosen from the policy output (before start());
+  // the default samples from the policy distribution.
+  void set_action_selector(std::unique_ptr<ActionSelector> selector) { selector_ = std::move(selector); }
 
   const InferenceStats& stats() const { return stats_; }
 
@@ -50,6 +54,7 @@ class InferenceServer {
   ParamPublisher& publisher_;
   ModelFactory make_model_;
   std::unique_ptr<PolicyDistribution> dist_;
+  std::unique_ptr<ActionSelector> selector_;  // null: sample from dist_
   int action_width_;
   int threads_;
   torch::Device device_;

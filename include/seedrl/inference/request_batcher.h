@@ -10,7 +10,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -50,6 +49,8 @@ struct InferenceBatch {
   enum class State : std::uint8_t { kFree, kFilling, kRunning } state = State::kFree;
   std::chrono::steady_clock::time_point opened;
   std::uint8_t* obs_ptr = nullptr;
+  std::int64_t* slots_ptr = nullptr;
+  std::uint8_t* first_ptr = nullptr;
   std::size_t row_bytes = 0;
 };
 
@@ -76,6 +77,11 @@ class RequestBatcher {
   std::uint64_t batches() const { return batches_.load(std::memory_order_relaxed); }
   std::uint64_t timeouts() const { return timeouts_.load(std::memory_order_relaxed); }
   std::uint64_t rows() const { return rows_.load(std::memory_order_relaxed); }
+  // Summed over batches: time from a batch's first row until an inference
+  // thread took it (batch fill).
+  std::uint64_t fill_ns() const { return fill_ns_.load(std::memory_order_relaxed); }
+  // Summed over inference threads: time spent in next_batch() waiting for a batch.
+  std::uint64_t idle_ns() const { return idle_ns_.load(std::memory_order_relaxed); }
 
  private:
   InferenceBatch* open_batch_locked(std::unique_lock<std::mutex>& lock);
@@ -87,10 +93,13 @@ class RequestBatcher {
   std::mutex mu_;
   std::condition_variable ready_cv_, free_cv_;
   std::vector<InferenceBatch*> free_;
-  std::deque<InferenceBatch*> ready_;
+  // Sealed batches in order, a ring sized to every buffer: a std::deque
+  // would allocate a chunk every few dozen batches.
+  std::vector<InferenceBatch*> ready_;
+  std::size_t ready_head_ = 0, ready_count_ = 0;
   InferenceBatch* open_ = nullptr;
   bool closed_ = false;
-  std::atomic<std::uint64_t> batches_{0}, timeouts_{0}, rows_{0};
+  std::atomic<std::uint64_t> batches_{0}, timeouts_{0}, rows_{0}, fill_ns_{0}, idle_ns_{0};
 };
 
 }  // namespace seedrl

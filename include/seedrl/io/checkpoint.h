@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <torch/nn/module.h>
 #include <torch/optim/optimizer.h>
@@ -32,6 +34,14 @@ void save_checkpoint(const std::string& path, const torch::nn::Module& model,
                      const torch::optim::Optimizer& optimizer, const CheckpointCounters& counters,
                      const std::string& config_json);
 
+// Named modules an algorithm saves beside the model (R2D2's target network),
+// stored under "extra/<name>".
+using CheckpointExtras = std::vector<std::pair<std::string, const torch::nn::Module*>>;
+using CheckpointExtrasIn = std::vector<std::pair<std::string, torch::nn::Module*>>;
+void save_checkpoint(const std::string& path, const torch::nn::Module& model,
+                     const torch::optim::Optimizer& optimizer, const CheckpointCounters& counters,
+                     const std::string& config_json, const CheckpointExtras& extras);
+
 struct LoadedCheckpoint {
   CheckpointCounters counters;
   std::string config_json;
@@ -43,6 +53,9 @@ LoadedCheckpoint read_checkpoint_header(const std::string& path);
 // Loads weights into `model` and, when given, the optimizer's state.
 LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& model,
                                  torch::optim::Optimizer* optimizer);
+// Also loads each extra module; one missing from the file is an error.
+LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& model,
+                                 torch::optim::Optimizer* optimizer, const CheckpointExtrasIn& extras);
 
 // The checkpoint file of a log directory.
 std::string checkpoint_path(const std::string& logdir);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include <torch/optim/optimizer.h>
@@ -35,12 +36,31 @@ Transitions make_transitions(const torch::Tensor& flags, const torch::Tensor& re
                              double reward_clip);
 
 // Losses for one batch; separate from the loop so tests can check them.
+// Sums over valid transitions are divided by `normalizer`, or by the batch's
+// own valid-transition count when it is 0. A data-parallel replica passes the
+// count of the whole batch, so summing the replicas' gradients gives the
+// gradient of the single-learner loss on the concatenated batch.
 struct VTraceLosses {
   torch::Tensor total, pg, baseline, entropy;  // scalars (entropy: mean entropy, not the cost)
   torch::Tensor mean_rho;
 };
 VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, const UnrollBatch& batch,
-                           const VTraceLossConfig& config, torch::Device device);
+                           const VTraceLossConfig& config, torch::Device device, double normalizer = 0);
+
+// Valid transitions in a batch (the default normalizer of vtrace_losses).
+double valid_transitions(const UnrollBatch& batch);
+
+// One optimizer update: sets the learning rate, computes the losses, runs
+// backward, then `reduce_gradients` (the data-parallel all-reduce hook; may be
+// empty), global grad-norm clipping and the optimizer step. Returns the grad
+// norm before clipping (0 with clipping off).
+double vtrace_update(AgentNet& model, const PolicyDistribution& dist, torch::optim::Optimizer& optimizer,
+                     const UnrollBatch& batch, const LearnerConfig& config, torch::Device device, double lr,
+                     VTraceLosses& losses, double normalizer = 0,
+                     const std::function<void()>& reduce_gradients = {});
+
+// The learning rate after `frames` consumed frames: linear decay to zero.
+double decayed_learning_rate(const LearnerConfig& config, std::int64_t frames);
 
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(const OptimizerConfig& config,
                                                         std::vector<torch::Tensor> params);
@@ -52,6 +72,8 @@ class VTraceLearner {
 
   // Runs one update; false once the store is closed.
   bool step(LearnerStats& stats);
+  // One update on a given batch (step() without the store).
+  void update(const UnrollBatch& batch, LearnerStats& stats);
   // Publishes the current weights (at start and after a resume).
   void publish();
 

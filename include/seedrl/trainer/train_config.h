@@ -8,6 +8,7 @@
 
 #include "seedrl/env/registry.h"
 #include "seedrl/learner/learner_config.h"
+#include "seedrl/learner/r2d2/r2d2_config.h"
 #include "seedrl/model/model_config.h"
 
 namespace seedrl {
@@ -24,18 +25,30 @@ struct TrainConfig {
   int inference_timeout_us = 2000;
   int inference_threads = 1;
   std::string device = "auto";  // auto | cpu | cuda | cuda:N
+  // placement (see trainer/placement.h): all | comma list of cpu, cuda:N
+  std::string devices = "all";
+  std::string inference_devices, learner_devices;  // empty: default split of `devices`
+  int replica_checksum_every = 100;  // data-parallel learner: updates between replica checks
   // trajectories
   int unroll_length = 20;
   int queue_capacity = 0;  // 0: 2 * batch_size
   // model, learner
+  std::string algo = "vtrace";  // vtrace | r2d2
   ModelConfig model;
   LearnerConfig learner;
+  R2D2Config r2d2;  // used with algo == "r2d2"
   // run
   std::string logdir = "runs/latest";
   double checkpoint_every_s = 600;
   bool resume = false;
   double log_interval_s = 5;
   int torch_threads = 1;
+  // remote actors (seedrl actor --connect): off while remote_actors is empty
+  std::string remote_actors;        // HOST:PORT to listen on; PORT alone means loopback
+  int max_remote_envs = 256;        // env slots reserved for remote actors
+  int max_remote_connections = 64;  // open connections, handshaking ones included
+  std::string token_file;           // shared secret; required beyond loopback
+  double remote_timeout_s = 30;     // silence that ends a remote actor's connection
 
   int num_envs() const { return actors * envs_per_actor; }
 };

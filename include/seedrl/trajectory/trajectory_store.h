@@ -68,6 +68,10 @@ class TrajectoryStore {
   const UnrollLayout& layout() const { return layout_; }
   std::size_t queued() const { return ready_.size(); }
   std::uint64_t unrolls_completed() const { return completed_.load(std::memory_order_relaxed); }
+  // Queue waits: inference blocked pushing finished unrolls (back-pressure),
+  // and the learner blocked in next_batch() waiting for unrolls.
+  std::uint64_t push_wait_ns() const { return push_wait_ns_.load(std::memory_order_relaxed); }
+  std::uint64_t learner_wait_ns() const { return learner_wait_ns_.load(std::memory_order_relaxed); }
 
  private:
   struct SlotState {
@@ -90,8 +94,9 @@ class TrajectoryStore {
   std::vector<SlotState> slots_;
   std::vector<std::int64_t> unroll_version_, unroll_slot_;
   BoundedQueue<int> ready_, free_;
-  std::atomic<std::uint64_t> completed_{0};
+  std::atomic<std::uint64_t> completed_{0}, push_wait_ns_{0}, learner_wait_ns_{0};
   torch::Tensor batch_index_;
+  std::vector<std::int64_t> batch_idx_;  // learner side only: indices of the batch being gathered
 };
 
 }  // namespace seedrl
