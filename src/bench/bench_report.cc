@@ -30,9 +30,10 @@ std::string describe(const TrainConfig& c) {
   std::string hidden;
   for (int h : c.model.hidden) hidden += (hidden.empty() ? "" : ",") + std::to_string(h);
   return fmt::format("env {} | {} actors x {} envs | inference batch {} timeout {} us threads {} | device {} | "
-                     "model mlp[{}]{} | unroll {} batch {} | torch threads {}",
+                     "model {}{}{} | unroll {} batch {} | torch threads {}",
                      c.env, c.actors, c.envs_per_actor, c.inference_batch, c.inference_timeout_us,
-                     c.inference_threads, c.device, hidden, c.model.lstm ? fmt::format(" + lstm {}", c.model.lstm_size) : "",
+                     c.inference_threads, c.device, c.model.torso,
+                     c.model.torso == "mlp" || c.model.torso == "auto" ? "[" + hidden + "]" : std::string(), c.model.lstm ? fmt::format(" + lstm {}", c.model.lstm_size) : "",
                      c.unroll_length, c.learner.batch_size, c.torch_threads);
 }
 
@@ -44,6 +45,7 @@ nlohmann::json config_json(const TrainConfig& c) {
           {"inference_timeout_us", c.inference_timeout_us},
           {"inference_threads", c.inference_threads},
           {"device", c.device},
+          {"torso", c.model.torso},
           {"hidden", c.model.hidden},
           {"lstm", c.model.lstm},
           {"lstm_size", c.model.lstm_size},

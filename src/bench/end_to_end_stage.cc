@@ -1,5 +1,6 @@
 // The whole pipeline, wired as train() wires it but without logging or
 // checkpoints, measured over a fixed window with the pipeline's own counters.
+#include <algorithm>
 #include <spdlog/spdlog.h>
 #include <torch/torch.h>
 
@@ -114,13 +115,16 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
   learner_thread.join();
   if (learner_failed.load()) throw std::runtime_error("end-to-end learner failed (see the error above)");
 
+  // Waits are counted when they end, so one that straddles the window's start
+  // counts whole: a long wait can push a fraction past 1. Clamp to [0, 1].
+  auto share = [](double x) { return std::clamp(x, 0.0, 1.0); };
   auto ms_per = [](std::uint64_t ns, std::uint64_t n) { return n > 0 ? static_cast<double>(ns) / 1e6 / n : 0.0; };
   EndToEndResult r;
   r.frames_per_s = static_cast<double>(b.frames - a.frames) / window;
   r.learner_frames_per_s = static_cast<double>(b.learner_frames - a.learner_frames) / window;
   const double actor_ns = window * 1e9 * config.actors;
-  r.actor_step_fraction = static_cast<double>(b.actor_step_ns - a.actor_step_ns) / actor_ns;
-  r.actor_wait_fraction = static_cast<double>(b.actor_wait_ns - a.actor_wait_ns) / actor_ns;
+  r.actor_step_fraction = share(static_cast<double>(b.actor_step_ns - a.actor_step_ns) / actor_ns);
+  r.actor_wait_fraction = share(static_cast<double>(b.actor_wait_ns - a.actor_wait_ns) / actor_ns);
   const std::uint64_t batches = b.batches - a.batches;
   r.batch_fill_ms_mean = ms_per(b.fill_ns - a.fill_ns, batches);
   r.forward_ms_mean = ms_per(b.forward_ns - a.forward_ns, batches);
@@ -129,12 +133,12 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
   r.inference_timeout_fraction =
       b.sealed > a.sealed ? static_cast<double>(b.timeouts - a.timeouts) / static_cast<double>(b.sealed - a.sealed) : 0;
   const double inference_ns = window * 1e9 * config.inference_threads;
-  r.inference_idle_fraction = static_cast<double>(b.idle_ns - a.idle_ns) / inference_ns;
-  r.inference_push_wait_fraction = static_cast<double>(b.push_wait_ns - a.push_wait_ns) / inference_ns;
+  r.inference_idle_fraction = share(static_cast<double>(b.idle_ns - a.idle_ns) / inference_ns);
+  r.inference_push_wait_fraction = share(static_cast<double>(b.push_wait_ns - a.push_wait_ns) / inference_ns);
   const std::uint64_t steps = b.learner_steps - a.learner_steps;
   r.learner_steps = static_cast<std::int64_t>(steps);
   r.learner_step_ms_mean = ms_per(b.learner_step_ns - a.learner_step_ns, steps);
-  r.learner_wait_fraction = static_cast<double>(b.learner_wait_ns - a.learner_wait_ns) / (window * 1e9);
+  r.learner_wait_fraction = share(static_cast<double>(b.learner_wait_ns - a.learner_wait_ns) / (window * 1e9));
   r.policy_lag_mean = steps > 0 ? (b.lag_sum - a.lag_sum) / static_cast<double>(steps) : 0;
   return r;
 }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <torch/torch.h>
 
+#include "seedrl/util/torch_runtime.h"
 #include "seedrl/bench/bench_report.h"
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/env_flags.h"
@@ -35,8 +36,8 @@ int run_bench(BenchOptions o) {
   const TrainConfig as_given = o.config;  // sweeps re-resolve the "auto" values per setting
   TrainConfig& c = o.config;
   resolve_defaults(c);
-  resolve_device(c.device);  // a bad --device fails before any stage runs
-  torch::set_num_threads(c.torch_threads);
+  // A bad --device fails before any stage runs.
+  configure_torch_runtime(c.torch_threads, resolve_device(c.device).is_cuda());
   if (!o.json_path.empty()) write_json(o.json_path, "{}\n");  // fail early on an unwritable path
 
   if (!o.sweep.empty()) {
@@ -94,6 +95,7 @@ CommandRunner add_bench_command(CLI::App& app) {
   cmd->add_option("--unroll-length", c.unroll_length, "Steps per unroll (T)")->check(CLI::Range(1, 100000));
   cmd->add_option("--queue-capacity", c.queue_capacity, "Finished unrolls queued for the learner (0: 2 x batch)")
       ->check(CLI::Range(0, 1 << 20));
+  cmd->add_option("--model", c.model.torso, "Torso: auto | mlp | minatar | impala (auto: images up to 16x16 minatar, larger impala, vectors mlp)");
   cmd->add_option("--hidden", c.model.hidden, "MLP torso layer widths")->check(CLI::Range(1, 1 << 16));
   cmd->add_flag("--lstm,!--no-lstm", c.model.lstm, "Add an LSTM core");
   cmd->add_option("--lstm-size", c.model.lstm_size, "LSTM width")->check(CLI::Range(1, 1 << 16));

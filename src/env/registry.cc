@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "seedrl/env/synthetic/atari_shaped.h"
 #include "seedrl/env/wrappers/action_repeat.h"
 #include "seedrl/env/wrappers/frame_stack.h"
 #include "seedrl/env/wrappers/time_limit.h"
@@ -15,6 +16,7 @@ const EnvRegistry& EnvRegistry::builtin() {
     register_classic_control(r);
     register_minatar(r);
     register_mujoco(r);
+    register_synthetic(r);
     return r;
   }();
   return registry;

@@ -160,21 +160,21 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     if (!running_) {
       if (h.type != static_cast<std::uint8_t>(MsgType::kHello))
-        return refuse(RejectCode::kBadRequest, fmt::format("expected HELLO, got {} (type {})", msg_type_name(h.type), h.type));
+        return refuse(RejectCode::kBadRequest, spdlog::fmt_lib::format("expected HELLO, got {} (type {})", msg_type_name(h.type), h.type));
       if (h.length > kMaxControlFrame)
-        return refuse(RejectCode::kBadRequest, fmt::format("oversized HELLO frame of {} bytes (max {})", h.length, kMaxControlFrame));
+        return refuse(RejectCode::kBadRequest, spdlog::fmt_lib::format("oversized HELLO frame of {} bytes (max {})", h.length, kMaxControlFrame));
       rx_.resize(h.body_bytes());
       return read_body();
     }
     if (h.type == static_cast<std::uint8_t>(MsgType::kHeartbeat)) {
-      if (h.length != 1) return protocol_error(fmt::format("HEARTBEAT frame of {} bytes (expected 1)", h.length));
+      if (h.length != 1) return protocol_error(spdlog::fmt_lib::format("HEARTBEAT frame of {} bytes (expected 1)", h.length));
       arm_deadline(server_.config.timeout);
       return read_header();
     }
     if (h.type != static_cast<std::uint8_t>(MsgType::kStep))
-      return protocol_error(fmt::format("unexpected {} frame (type {})", msg_type_name(h.type), h.type));
+      return protocol_error(spdlog::fmt_lib::format("unexpected {} frame (type {})", msg_type_name(h.type), h.type));
     if (h.body_bytes() != rx_.size())
-      return protocol_error(fmt::format("STEP frame of {} bytes, expected {} for {} envs", h.length,
+      return protocol_error(spdlog::fmt_lib::format("STEP frame of {} bytes, expected {} for {} envs", h.length,
                                         rx_.size() + 1, steps_.size()));
     read_body();
   }
@@ -197,20 +197,20 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     if (hello.version != kProtocolVersion)
       return refuse(RejectCode::kBadVersion,
-                    fmt::format("protocol version {} (this learner speaks {})", hello.version, kProtocolVersion));
+                    spdlog::fmt_lib::format("protocol version {} (this learner speaks {})", hello.version, kProtocolVersion));
     if (!server_.config.token.empty() && !constant_time_equal(hello.token, server_.config.token))
       return refuse(RejectCode::kBadToken, "bad token");
     const EnvSpec& spec = server_.spec;
     if (!(hello.observation == spec.observation))
-      return refuse(RejectCode::kSpecMismatch, fmt::format("observation {} differs from the learner's {} ({})",
+      return refuse(RejectCode::kSpecMismatch, spdlog::fmt_lib::format("observation {} differs from the learner's {} ({})",
                                                            hello.observation.to_string(), spec.observation.to_string(), spec.name));
     if (!(hello.action == spec.action))
-      return refuse(RejectCode::kSpecMismatch, fmt::format("action {} differs from the learner's {} ({})",
+      return refuse(RejectCode::kSpecMismatch, spdlog::fmt_lib::format("action {} differs from the learner's {} ({})",
                                                            hello.action.to_string(), spec.action.to_string(), spec.name));
     const std::size_t K = hello.num_envs;
     slots_.reserve(K);
     if (!server_.lease(K, slots_))
-      return refuse(RejectCode::kBusy, fmt::format("{} envs asked for, not enough free remote slots (--max-remote-envs {})",
+      return refuse(RejectCode::kBusy, spdlog::fmt_lib::format("{} envs asked for, not enough free remote slots (--max-remote-envs {})",
                                                    K, server_.config.num_slots));
     start_running(hello);
   }
@@ -266,10 +266,10 @@ class Session : public std::enable_shared_from_this<Session> {
       float reward;
       std::memcpy(&reward, rx_.data() + k * sizeof(float), sizeof(float));
       if (auto bad = check_step_flags(flags[k]); !bad.empty())
-        return protocol_error(fmt::format("env {}: {}", k, bad));
+        return protocol_error(spdlog::fmt_lib::format("env {}: {}", k, bad));
       if (expect_first_[k] && !(flags[k] & kFirst))
-        return protocol_error(fmt::format("env {}: step after an episode end (or the first) lacks the FIRST flag", k));
-      if (!std::isfinite(reward)) return protocol_error(fmt::format("env {}: non-finite reward", k));
+        return protocol_error(spdlog::fmt_lib::format("env {}: step after an episode end (or the first) lacks the FIRST flag", k));
+      if (!std::isfinite(reward)) return protocol_error(spdlog::fmt_lib::format("env {}: non-finite reward", k));
       steps_[k].flags = flags[k];
       steps_[k].reward = reward;
       expect_first_[k] = is_last(flags[k]);
@@ -484,7 +484,7 @@ void RemoteActorServer::Impl::start() {
   boost::system::error_code ec;
   const auto address = asio::ip::make_address(config.host == "localhost" ? "127.0.0.1" : config.host, ec);
   auto fail = [&](const std::string& why) {
-    return std::invalid_argument(fmt::format("--remote-actors: cannot listen on {}:{}: {}", config.host, config.port, why));
+    return std::invalid_argument(spdlog::fmt_lib::format("--remote-actors: cannot listen on {}:{}: {}", config.host, config.port, why));
   };
   if (ec) throw fail("not an IP address");
   const tcp::endpoint ep(address, config.port);
@@ -530,7 +530,7 @@ void RemoteActorServer::Impl::do_accept() {
     }
     if (full)
       asio::post(session->get_executor(), [session, n = config.max_connections] {
-        session->refuse_busy(fmt::format("too many connections (--max-remote-connections {})", n));
+        session->refuse_busy(spdlog::fmt_lib::format("too many connections (--max-remote-connections {})", n));
       });
     else
       asio::post(session->get_executor(), [session] { session->start(); });

@@ -18,6 +18,9 @@ CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint
   std::shared_ptr<PolicyDistribution> dist = make_policy_distribution(spec.action);
   AgentNet model(spec, out.config.model, dist->param_size());
   load_checkpoint(checkpoint, *model, nullptr);
+  // One env, one step at a time: the CPU is the right place, whatever device
+  // the checkpoint was trained on (its tensors load onto that device).
+  model->to(torch::kCPU);
   model->eval();
   torch::manual_seed(seed);
 

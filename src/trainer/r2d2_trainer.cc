@@ -20,6 +20,7 @@
 #include "seedrl/learner/r2d2/replay.h"
 #include "seedrl/trainer/trainer.h"
 #include "seedrl/util/signal_watcher.h"
+#include "seedrl/util/torch_runtime.h"
 
 namespace seedrl {
 
@@ -47,8 +48,8 @@ void validate(const TrainConfig& c) {
 int train_r2d2(TrainConfig config) {
   resolve_defaults(config);
   validate(config);
-  torch::set_num_threads(config.torch_threads);
   const torch::Device device = resolve_device(config.device);
+  configure_torch_runtime(config.torch_threads, device.is_cuda());
   std::filesystem::create_directories(config.logdir);
   const R2D2Config& rc = config.r2d2;
 

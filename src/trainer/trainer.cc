@@ -20,6 +20,7 @@
 #include "seedrl/trainer/r2d2_trainer.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/util/signal_watcher.h"
+#include "seedrl/util/torch_runtime.h"
 
 namespace seedrl {
 
@@ -34,10 +35,11 @@ int train(TrainConfig config) {
   net::validate_remote_flags(config);
   if (config.algo == "r2d2") return train_r2d2(std::move(config));
   resolve_defaults(config);
-  torch::set_num_threads(config.torch_threads);
   const int visible_gpus = torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;
   const Placement placement = resolve_placement(config.devices, config.inference_devices, config.learner_devices,
                                                 visible_gpus, config.device);
+  configure_torch_runtime(config.torch_threads, visible_gpus > 0 && (placement.inference.front().is_cuda() ||
+                                                                     placement.learner.front().is_cuda()));
   const torch::Device device = placement.inference.front();  // inference
   std::filesystem::create_directories(config.logdir);
 

@@ -9,7 +9,23 @@ find_package(CLI11 REQUIRED)
 find_package(nlohmann_json REQUIRED)
 find_package(Boost 1.74 REQUIRED)
 
+set(SEEDRL_TORCH_BUNDLES_FMT OFF)
+foreach(_dir IN LISTS TORCH_INCLUDE_DIRS)
+  # Debian's LibTorch lives in /usr/include beside Debian's own fmt: not bundled.
+  if(EXISTS "${_dir}/fmt/format.h" AND NOT _dir IN_LIST CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES)
+    set(SEEDRL_TORCH_BUNDLES_FMT ON)
+  endif()
+endforeach()
+
 add_library(seedrl_torch INTERFACE)
+if(SEEDRL_TORCH_BUNDLES_FMT)
+  # A PyTorch wheel's libtorch_cpu.so also exports std::filesystem symbols of
+  # the older libstdc++ it was built with; bound ahead of the system libstdc++
+  # they crash (seen: create_directories). Listing libstdc++ before LibTorch
+  # makes it the first library searched, so our calls bind to the library we
+  # compiled against.
+  target_link_libraries(seedrl_torch INTERFACE "-Wl,--push-state,--no-as-needed" stdc++ "-Wl,--pop-state")
+endif()
 target_link_libraries(seedrl_torch INTERFACE ${TORCH_LIBRARIES})
 target_include_directories(seedrl_torch SYSTEM INTERFACE ${TORCH_INCLUDE_DIRS})
 if(TORCH_CXX_FLAGS)
@@ -17,6 +33,24 @@ if(TORCH_CXX_FLAGS)
   target_compile_options(seedrl_torch INTERFACE ${_seedrl_torch_flags})
 endif()
 add_library(seedrl::torch ALIAS seedrl_torch)
+
+# spdlog: Debian's is compiled against Debian's fmt. A PyTorch 2.x LibTorch
+# ships its own, newer fmt in its include directory, which shadows Debian's;
+# against such a LibTorch, spdlog is used header-only on std::format instead
+# (GCC 13's <format>; Debian 12's GCC 12 builds take the first branch).
+add_library(seedrl_spdlog INTERFACE)
+if(SEEDRL_TORCH_BUNDLES_FMT)
+  message(STATUS "LibTorch bundles fmt: spdlog header-only with std::format")
+  get_target_property(_spdlog_inc spdlog::spdlog INTERFACE_INCLUDE_DIRECTORIES)
+  if(_spdlog_inc)
+    target_include_directories(seedrl_spdlog SYSTEM INTERFACE ${_spdlog_inc})
+  endif()
+  # Our own fmt::format/print calls then use LibTorch's fmt, header-only.
+  target_compile_definitions(seedrl_spdlog INTERFACE SPDLOG_HEADER_ONLY SPDLOG_USE_STD_FORMAT FMT_HEADER_ONLY)
+else()
+  target_link_libraries(seedrl_spdlog INTERFACE spdlog::spdlog)
+endif()
+add_library(seedrl::spdlog ALIAS seedrl_spdlog)
 
 add_library(seedrl_boost INTERFACE)
 target_link_libraries(seedrl_boost INTERFACE Boost::headers)
