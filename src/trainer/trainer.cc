@@ -20,6 +20,7 @@
 #include "seedrl/trainer/r2d2_trainer.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/util/signal_watcher.h"
+#include "seedrl/trainer/run_ending.h"
 #include "seedrl/util/torch_runtime.h"
 
 namespace seedrl {
@@ -223,21 +224,7 @@ int train(TrainConfig config) {
   progress.finish();
 
   const double wall = seconds_since(t0);
-  int status = 0;
-  if (learner_failed.load()) {
-    status = 1;
-  } else {
-    try {
-      save();
-    } catch (const std::exception& e) {
-      spdlog::error("{}", e.what());
-      status = 1;
-    }
-  }
-  if (signal_received.load()) {
-    spdlog::info("interrupted; checkpoint saved to {} at {} frames", ckpt, frames.load());
-    if (status == 0) status = 130;
-  }
+  const int status = finish_run(learner_failed.load(), signal_received.load(), save, ckpt, frames.load());
   fps = (frames.load() - start_frames) / std::max(1e-9, wall);
   Scalars final_scalars = scalars(wall);
   metrics.write(final_scalars, std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count());

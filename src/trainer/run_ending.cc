@@ -1,0 +1,29 @@
+#include "seedrl/trainer/run_ending.h"
+
+#include <exception>
+
+#include <spdlog/spdlog.h>
+
+namespace seedrl {
+
+int finish_run(bool failed, bool interrupted, const std::function<void()>& save, const std::string& checkpoint,
+               std::int64_t frames) {
+  int status = 0;
+  if (failed) {
+    status = 1;
+  } else {
+    try {
+      save();
+    } catch (const std::exception& e) {
+      spdlog::error("{}", e.what());
+      status = 1;
+    }
+  }
+  if (interrupted) {
+    spdlog::info("interrupted; checkpoint saved to {} at {} frames", checkpoint, frames);
+    if (status == 0) status = 130;
+  }
+  return status;
+}
+
+}  // namespace seedrl
