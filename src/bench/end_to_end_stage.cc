@@ -36,17 +36,13 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
 
   std::atomic<std::int64_t> frames{0};
   EpisodeStats episodes;
-  const int buffers = (num_envs + config.inference_batch - 1) / config.inference_batch + config.inference_threads + 1;
+  const int buffers = RequestBatcher::buffers_needed(num_envs, config.inference_batch, config.inference_threads);
   RequestBatcher batcher(spec.observation, config.inference_batch,
                          std::chrono::microseconds(config.inference_timeout_us), buffers, device.is_cuda());
   InferenceServer inference(batcher, &store, publisher, make_model, spec.action, num_envs,
                             config.inference_threads, device);
-  ActorPoolConfig actor_config;
-  actor_config.env = config.env;
-  actor_config.env_options = config.env_options;
-  actor_config.actors = config.actors;
-  actor_config.envs_per_actor = config.envs_per_actor;
-  actor_config.seed = config.seed;
+  ActorPoolConfig actor_config = actor_pool_config(config);
+  actor_config.max_frames = 0;  // the bench runs by the clock, not a frame budget
   ActorPool actors(actor_config, batcher, episodes, frames);
 
   // Learner thread totals, written by it alone.

@@ -36,7 +36,7 @@ InferenceStageResult bench_inference_stage(const TrainConfig& config, const Benc
 
   ParamPublisher publisher;
   publisher.publish(*make_model(), 0);
-  const int buffers = (num_envs + config.inference_batch - 1) / config.inference_batch + config.inference_threads + 1;
+  const int buffers = RequestBatcher::buffers_needed(num_envs, config.inference_batch, config.inference_threads);
   RequestBatcher batcher(spec.observation, config.inference_batch,
                          std::chrono::microseconds(config.inference_timeout_us), buffers, device.is_cuda());
   InferenceServer inference(batcher, nullptr, publisher, make_model, spec.action, num_envs,

@@ -7,12 +7,12 @@
 #include <fmt/format.h>
 #include <torch/torch.h>
 
-#include "seedrl/util/torch_runtime.h"
 #include "seedrl/bench/bench_report.h"
 #include "seedrl/cli/commands.h"
-#include "seedrl/cli/env_flags.h"
+#include "seedrl/cli/pipeline_flags.h"
 #include "seedrl/cli/validators.h"
 #include "seedrl/trainer/trainer.h"
+#include "seedrl/util/torch_runtime.h"
 
 namespace seedrl {
 
@@ -81,26 +81,7 @@ CommandRunner add_bench_command(CLI::App& app) {
   cmd->option_defaults()->always_capture_default();
   cmd->add_option("--env", c.env, "Environment name (see `seedrl envs`)")->check(env_name_validator());
   cmd->add_option("--actors", c.actors, "Actor threads")->check(CLI::Range(1, 1 << 20));
-  cmd->add_option("--envs-per-actor", c.envs_per_actor, "Environments stepped by each actor thread")
-      ->check(CLI::Range(1, 1 << 16));
-  cmd->add_option("--seed", c.seed, "Seed for environments and model initialisation");
-  add_env_option_flags(*cmd, c.env_options);
-  cmd->add_option("--inference-batch", c.inference_batch, "Inference batch size (0: half of all environments)")
-      ->check(CLI::Range(0, 1 << 20));
-  cmd->add_option("--inference-timeout-us", c.inference_timeout_us,
-                  "Run a partial inference batch after this many microseconds")
-      ->check(CLI::Range(1, 10'000'000));
-  cmd->add_option("--inference-threads", c.inference_threads, "Inference batcher threads")->check(CLI::Range(1, 256));
-  cmd->add_option("--device", c.device, "auto | cpu | cuda | cuda:N");
-  cmd->add_option("--unroll-length", c.unroll_length, "Steps per unroll (T)")->check(CLI::Range(1, 100000));
-  cmd->add_option("--queue-capacity", c.queue_capacity, "Finished unrolls queued for the learner (0: 2 x batch)")
-      ->check(CLI::Range(0, 1 << 20));
-  cmd->add_option("--model", c.model.torso, "Torso: auto | mlp | minatar | impala (auto: images up to 16x16 minatar, larger impala, vectors mlp)");
-  cmd->add_option("--hidden", c.model.hidden, "MLP torso layer widths")->check(CLI::Range(1, 1 << 16));
-  cmd->add_flag("--lstm,!--no-lstm", c.model.lstm, "Add an LSTM core");
-  cmd->add_option("--lstm-size", c.model.lstm_size, "LSTM width")->check(CLI::Range(1, 1 << 16));
-  cmd->add_option("--batch-size", c.learner.batch_size, "Unrolls per learner batch")->check(CLI::Range(1, 1 << 16));
-  cmd->add_option("--torch-threads", c.torch_threads, "LibTorch intra-op threads")->check(CLI::Range(1, 1024));
+  add_pipeline_flags(*cmd, c);
   cmd->add_option("--seconds", o.timing.seconds, "Measured seconds per stage (and per sweep value)")
       ->check(CLI::Range(0.01, 3600.0));
   cmd->add_option("--warmup-s", o.timing.warmup_s, "Seconds run and discarded before each measurement")

@@ -4,7 +4,7 @@
 
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/config_file.h"
-#include "seedrl/cli/env_flags.h"
+#include "seedrl/cli/pipeline_flags.h"
 #include "seedrl/cli/validators.h"
 #include "seedrl/trainer/trainer.h"
 
@@ -24,18 +24,7 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_option("--env", c.env, "Environment name (see `seedrl envs`)")->check(env_name_validator());
   cmd->add_option("--actors", c.actors, "Actor threads (default suits this machine; 0 only with --remote-actors)")
       ->check(CLI::Range(0, 1 << 20));
-  cmd->add_option("--envs-per-actor", c.envs_per_actor, "Environments stepped by each actor thread")
-      ->check(CLI::Range(1, 1 << 16));
-  cmd->add_option("--seed", c.seed, "Seed for environments and model initialisation");
-  add_env_option_flags(*cmd, c.env_options);
-
-  cmd->add_option("--inference-batch", c.inference_batch, "Inference batch size (0: half of all environments)")
-      ->check(CLI::Range(0, 1 << 20));
-  cmd->add_option("--inference-timeout-us", c.inference_timeout_us,
-                  "Run a partial inference batch after this many microseconds")
-      ->check(CLI::Range(1, 10'000'000));
-  cmd->add_option("--inference-threads", c.inference_threads, "Inference batcher threads")->check(CLI::Range(1, 256));
-  cmd->add_option("--device", c.device, "auto | cpu | cuda | cuda:N");
+  add_pipeline_flags(*cmd, c);
   cmd->add_option("--devices", c.devices,
                   "all (every visible GPU, else one CPU) | cuda:0,cuda:1,... | cpu,cpu,...: devices to use; by "
                   "default the first serves inference and the rest learn data-parallel (one device: shared)");
@@ -46,17 +35,6 @@ CommandRunner add_train_command(CLI::App& app) {
                   "Learner updates between parameter checks of the data-parallel replicas (0: never)")
       ->check(CLI::Range(0, 1 << 30));
 
-  cmd->add_option("--unroll-length", c.unroll_length, "Steps per unroll (T; unrolls carry T+1 entries)")
-      ->check(CLI::Range(1, 100000));
-  cmd->add_option("--queue-capacity", c.queue_capacity, "Finished unrolls queued for the learner (0: 2 x batch)")
-      ->check(CLI::Range(0, 1 << 20));
-
-  cmd->add_option("--model", c.model.torso, "Torso: auto | mlp | minatar | impala (auto: images up to 16x16 minatar, larger impala, vectors mlp)");
-  cmd->add_option("--hidden", c.model.hidden, "MLP torso layer widths")->check(CLI::Range(1, 1 << 16));
-  cmd->add_flag("--lstm,!--no-lstm", c.model.lstm, "Add an LSTM core (state kept centrally per environment)");
-  cmd->add_option("--lstm-size", c.model.lstm_size, "LSTM width")->check(CLI::Range(1, 1 << 16));
-
-  cmd->add_option("--batch-size", l.batch_size, "Unrolls per learner batch")->check(CLI::Range(1, 1 << 16));
   cmd->add_option("--max-frames", l.max_frames, "Environment steps to train for")->check(CLI::PositiveNumber);
   cmd->add_option("--optimizer", l.optimizer.name, "adam | rmsprop")->check(CLI::IsMember({"adam", "rmsprop"}));
   cmd->add_option("--learning-rate", l.optimizer.learning_rate, "Initial learning rate (decays linearly to 0)")
@@ -82,7 +60,6 @@ CommandRunner add_train_command(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--resume", c.resume, "Continue from the checkpoint in --logdir");
   cmd->add_option("--log-interval-s", c.log_interval_s, "Seconds between metrics lines")->check(CLI::PositiveNumber);
-  cmd->add_option("--torch-threads", c.torch_threads, "LibTorch intra-op threads")->check(CLI::Range(1, 1024));
   cmd->add_option("--remote-actors", c.remote_actors,
                   "Also serve `seedrl actor` processes on HOST:PORT (PORT alone: loopback only)");
   cmd->add_option("--max-remote-envs", c.max_remote_envs, "Env slots reserved for remote actors")

@@ -21,16 +21,13 @@
 #include "seedrl/trainer/trainer.h"
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/trainer/run_ending.h"
+#include "seedrl/util/clock.h"
 #include "seedrl/util/torch_runtime.h"
 
 namespace seedrl {
 
 namespace {
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-double unix_now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
+using Clock = SteadyClock;
 
 void validate(const TrainConfig& c) {
   const auto& r = c.r2d2;
@@ -115,7 +112,7 @@ int train_r2d2(TrainConfig config) {
   EpisodeStats episodes, eval_episodes;
   episodes.set_base(counters.episodes);
   const int all_envs = train_envs + eval_envs;
-  const int buffers = (all_envs + config.inference_batch - 1) / config.inference_batch + config.inference_threads + 1;
+  const int buffers = RequestBatcher::buffers_needed(all_envs, config.inference_batch, config.inference_threads);
   RequestBatcher batcher(spec.observation, config.inference_batch,
                          std::chrono::microseconds(config.inference_timeout_us), buffers, device.is_cuda());
   auto selector = std::make_unique<r2d2::EpsilonGreedySelector>(spec.action.num_actions, train_envs, eval_envs,
@@ -123,13 +120,7 @@ int train_r2d2(TrainConfig config) {
                                                                 config.seed);
   r2d2::QInferenceServer inference(batcher, store, publisher, make_model, std::move(selector), train_envs, all_envs,
                                    config.inference_threads, device);
-  ActorPoolConfig actor_config;
-  actor_config.env = config.env;
-  actor_config.env_options = config.env_options;
-  actor_config.actors = config.actors;
-  actor_config.envs_per_actor = config.envs_per_actor;
-  actor_config.seed = config.seed;
-  actor_config.max_frames = config.learner.max_frames;
+  ActorPoolConfig actor_config = actor_pool_config(config);
   ActorPool actors(actor_config, batcher, episodes, frames);
   std::unique_ptr<ActorPool> eval_actors;
   if (eval_envs > 0) {

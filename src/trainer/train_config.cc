@@ -157,4 +157,15 @@ TrainConfig train_config_from_json(const std::string& text) {
   }
 }
 
+ActorPoolConfig actor_pool_config(const TrainConfig& config) {
+  ActorPoolConfig a;
+  a.env = config.env;
+  a.env_options = config.env_options;
+  a.actors = config.actors;
+  a.envs_per_actor = config.envs_per_actor;
+  a.seed = config.seed;
+  a.max_frames = config.learner.max_frames;
+  return a;
+}
+
 }  // namespace seedrl

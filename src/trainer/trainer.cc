@@ -21,15 +21,13 @@
 #include "seedrl/trainer/placement.h"
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/trainer/run_ending.h"
+#include "seedrl/util/clock.h"
 #include "seedrl/util/torch_runtime.h"
 
 namespace seedrl {
 
 namespace {
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
+using Clock = SteadyClock;
 }  // namespace
 
 int train(TrainConfig config) {
@@ -91,18 +89,12 @@ int train(TrainConfig config) {
   std::atomic<std::int64_t> frames{counters.frames};
   EpisodeStats episodes;
   episodes.set_base(counters.episodes);
-  const int buffers = (num_envs + config.inference_batch - 1) / config.inference_batch + config.inference_threads + 1;
+  const int buffers = RequestBatcher::buffers_needed(num_envs, config.inference_batch, config.inference_threads);
   RequestBatcher batcher(spec.observation, config.inference_batch,
                          std::chrono::microseconds(config.inference_timeout_us), buffers, device.is_cuda());
   InferenceServer inference(batcher, &store, publisher, make_model, spec.action, num_envs,
                             config.inference_threads, device);
-  ActorPoolConfig actor_config;
-  actor_config.env = config.env;
-  actor_config.env_options = config.env_options;
-  actor_config.actors = config.actors;
-  actor_config.envs_per_actor = config.envs_per_actor;
-  actor_config.seed = config.seed;
-  actor_config.max_frames = config.learner.max_frames;
+  ActorPoolConfig actor_config = actor_pool_config(config);
   ActorPool actors(actor_config, batcher, episodes, frames);
   // Listens before any thread starts, so a bad address fails cleanly.
   auto remote = net::make_remote_server(config, spec, config.num_envs(), batcher, episodes, frames, [&](int slot) {
@@ -192,7 +184,7 @@ int train(TrainConfig config) {
       fps = (f - last_frames) / std::chrono::duration<double>(now - last_log).count();
       last_frames = f;
       last_log = now;
-      metrics.write(scalars(seconds_since(t0)), std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count());
+      metrics.write(scalars(seconds_since(t0)), unix_now());
       if (!progress.interactive()) {
         const auto ep = episodes.summary();
         progress.update({f, max_frames, ep.episodes, learner_steps.load(), fps, ep.return_mean, seconds_since(t0)});
@@ -227,7 +219,7 @@ int train(TrainConfig config) {
   const int status = finish_run(learner_failed.load(), signal_received.load(), save, ckpt, frames.load());
   fps = (frames.load() - start_frames) / std::max(1e-9, wall);
   Scalars final_scalars = scalars(wall);
-  metrics.write(final_scalars, std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count());
+  metrics.write(final_scalars, unix_now());
   final_scalars["completed"] = frames.load() >= max_frames ? 1 : 0;
   metrics.write_summary(final_scalars);
   const auto ep = episodes.summary();

@@ -10,21 +10,12 @@
 #include <thread>
 #include <vector>
 
+#include "seedrl/actor/actor_pool_config.h"
 #include "seedrl/actor/episode_stats.h"
 #include "seedrl/env/registry.h"
 #include "seedrl/inference/request_batcher.h"
 
 namespace seedrl {
-
-struct ActorPoolConfig {
-  std::string env;
-  EnvOptions env_options;
-  int actors = 1;
-  int envs_per_actor = 1;
-  int first_slot = 0;
-  std::uint64_t seed = 0;
-  std::int64_t max_frames = 0;  // 0: unlimited; actors stop once the shared counter reaches it
-};
 
 // Where an actor thread's time goes: stepping its envs or waiting in
 // submit() for actions. Each thread owns one padded slot and stores its own

@@ -58,6 +58,12 @@ class RequestBatcher {
  public:
   RequestBatcher(const ArraySpec& observation, int batch_size, std::chrono::microseconds timeout,
                  int num_buffers, bool pin_memory);
+
+  // Buffers enough for every env to have a request in flight at once, plus
+  // one being run by each inference thread and one filling.
+  static int buffers_needed(int num_envs, int batch_size, int inference_threads) {
+    return (num_envs + batch_size - 1) / batch_size + inference_threads + 1;
+  }
   ~RequestBatcher();
 
   // Actor side: blocks until every step has its action written. Returns false

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "seedrl/actor/actor_pool_config.h"
 #include "seedrl/env/registry.h"
 #include "seedrl/learner/learner_config.h"
 #include "seedrl/learner/r2d2/r2d2_config.h"
@@ -59,6 +60,10 @@ int default_actors();
 
 // Fills the "auto" values (actors, inference batch, queue capacity).
 void resolve_defaults(TrainConfig& config);
+
+// The actor threads' settings of a run: env, actors, envs per actor, seed and
+// the frame budget at which they stop.
+ActorPoolConfig actor_pool_config(const TrainConfig& config);
 
 std::string to_json(const TrainConfig& config);
 // Throws std::invalid_argument on malformed JSON.

@@ -1,0 +1,22 @@
+// What an ActorPool runs: which env, how many threads and envs per thread,
+// where its slots start, its seed and its frame budget.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "seedrl/env/registry.h"
+
+namespace seedrl {
+
+struct ActorPoolConfig {
+  std::string env;
+  EnvOptions env_options;
+  int actors = 1;
+  int envs_per_actor = 1;
+  int first_slot = 0;
+  std::uint64_t seed = 0;
+  std::int64_t max_frames = 0;  // 0: unlimited; actors stop once the shared counter reaches it
+};
+
+}  // namespace seedrl

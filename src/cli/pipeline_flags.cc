@@ -1,0 +1,36 @@
+#include "seedrl/cli/pipeline_flags.h"
+
+#include "seedrl/cli/env_flags.h"
+
+namespace seedrl {
+
+void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
+  cmd.add_option("--envs-per-actor", c.envs_per_actor, "Environments stepped by each actor thread")
+      ->check(CLI::Range(1, 1 << 16));
+  cmd.add_option("--seed", c.seed, "Seed for environments and model initialisation");
+  add_env_option_flags(cmd, c.env_options);
+
+  cmd.add_option("--inference-batch", c.inference_batch, "Inference batch size (0: half of all environments)")
+      ->check(CLI::Range(0, 1 << 20));
+  cmd.add_option("--inference-timeout-us", c.inference_timeout_us,
+                 "Run a partial inference batch after this many microseconds")
+      ->check(CLI::Range(1, 10'000'000));
+  cmd.add_option("--inference-threads", c.inference_threads, "Inference batcher threads")->check(CLI::Range(1, 256));
+  cmd.add_option("--device", c.device, "auto | cpu | cuda | cuda:N");
+
+  cmd.add_option("--unroll-length", c.unroll_length, "Steps per unroll (T; unrolls carry T+1 entries)")
+      ->check(CLI::Range(1, 100000));
+  cmd.add_option("--queue-capacity", c.queue_capacity, "Finished unrolls queued for the learner (0: 2 x batch)")
+      ->check(CLI::Range(0, 1 << 20));
+
+  cmd.add_option("--model", c.model.torso,
+                 "Torso: auto | mlp | minatar | impala (auto: images up to 16x16 minatar, larger impala, vectors mlp)");
+  cmd.add_option("--hidden", c.model.hidden, "MLP torso layer widths")->check(CLI::Range(1, 1 << 16));
+  cmd.add_flag("--lstm,!--no-lstm", c.model.lstm, "Add an LSTM core (state kept centrally per environment)");
+  cmd.add_option("--lstm-size", c.model.lstm_size, "LSTM width")->check(CLI::Range(1, 1 << 16));
+
+  cmd.add_option("--batch-size", c.learner.batch_size, "Unrolls per learner batch")->check(CLI::Range(1, 1 << 16));
+  cmd.add_option("--torch-threads", c.torch_threads, "LibTorch intra-op threads")->check(CLI::Range(1, 1024));
+}
+
+}  // namespace seedrl
