@@ -1,5 +1,6 @@
 #include "seedrl/inference/request_batcher.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <thread>
@@ -14,7 +15,7 @@ torch::Dtype to_torch(DType d) { return d == DType::kUInt8 ? torch::kUInt8 : tor
 
 RequestBatcher::RequestBatcher(const ArraySpec& observation, int batch_size,
                                std::chrono::microseconds timeout, int num_buffers, bool pin_memory)
-    : batch_size_(batch_size), timeout_(timeout) {
+    : batch_size_(batch_size), timeout_(timeout), fill_target_(batch_size) {
   if (batch_size < 1 || num_buffers < 1)
     throw std::invalid_argument("RequestBatcher needs batch_size >= 1 and num_buffers >= 1");
   std::vector<std::int64_t> shape{batch_size};
@@ -85,8 +86,9 @@ bool RequestBatcher::submit(std::span<EnvStep> steps, Completion& completion) {
       b->slots_ptr[row] = step.slot;
       b->first_ptr[row] = (step.flags & kFirst) ? 1 : 0;
       if (row == 0) b->opened = std::chrono::steady_clock::now();
-      if (b->size == batch_size_) seal_locked();
-      if (row == 0 || b->size == batch_size_) ready_cv_.notify_one();
+      const bool full = b->size >= fill_target_;
+      if (full) seal_locked();
+      if (row == 0 || full) ready_cv_.notify_one();
     }
     std::memcpy(b->obs_ptr + row * b->row_bytes, step.obs, b->row_bytes);
     b->written.fetch_add(1, std::memory_order_release);
@@ -95,6 +97,35 @@ bool RequestBatcher::submit(std::span<EnvStep> steps, Completion& completion) {
     const std::uint32_t p = completion.pending.load(std::memory_order_acquire);
     if ((p & ~Completion::kClosed) == 0) return p == 0;
     completion.pending.wait(p, std::memory_order_acquire);
+  }
+}
+
+void RequestBatcher::track_live_envs(int live, bool half_of_live) {
+  std::lock_guard lock(mu_);
+  tracking_live_ = true;
+  half_of_live_ = half_of_live;
+  live_envs_ = live;
+  retarget_locked();
+}
+
+void RequestBatcher::add_live_envs(int delta) {
+  std::lock_guard lock(mu_);
+  live_envs_ += delta;
+  if (tracking_live_) retarget_locked();
+}
+
+int RequestBatcher::fill_target() const {
+  std::lock_guard lock(mu_);
+  return fill_target_;
+}
+
+void RequestBatcher::retarget_locked() {
+  const int live = std::max(live_envs_, 1);
+  fill_target_ = std::clamp(half_of_live_ ? (live + 1) / 2 : live, 1, batch_size_);
+  // A batch that already holds enough rows goes now rather than on the timeout.
+  if (open_ && open_->size >= fill_target_) {
+    seal_locked();
+    ready_cv_.notify_one();
   }
 }
 

@@ -19,10 +19,14 @@ inline void require_image(const ArraySpec& observation, const std::string& torso
                                 " (use --model mlp or auto)");
 }
 
-// [N, H, W, C] of any dtype -> [N, C, H, W] float32, times `scale`.
+// [N, H, W, C] of any dtype -> [N, C, H, W] float32, times `scale`, kept in
+// channels-last memory (the HWC layout the frames arrive in): no transposing
+// copy, and oneDNN's channels-last convolutions are an order of magnitude
+// faster on CPU than the NCHW path for these small images.
 inline torch::Tensor hwc_to_nchw(const torch::Tensor& x, double scale) {
   auto y = x.permute({0, 3, 1, 2}).to(torch::kFloat32);
-  return scale == 1.0 ? y.contiguous() : (y * scale).contiguous();
+  if (scale != 1.0) y = y * scale;
+  return y.contiguous(torch::MemoryFormat::ChannelsLast);
 }
 
 }  // namespace seedrl

@@ -48,11 +48,13 @@ class RemoteActorServer::Impl {
       out.push_back(free.back());
       free.pop_back();
     }
+    batcher.add_live_envs(static_cast<int>(k));  // inference batches may now wait for them
     return true;
   }
   void give_back(const std::vector<int>& slots) {
     std::lock_guard lock(mu);
     free.insert(free.end(), slots.rbegin(), slots.rend());
+    batcher.add_live_envs(-static_cast<int>(slots.size()));
   }
   // Forgets a finished session (on an I/O thread); joins its worker, which has
   // nothing left to do but return.
@@ -277,7 +279,7 @@ class Session : public std::enable_shared_from_this<Session> {
     // Not reading while the worker is in submit(): the next STEP waits in the
     // socket, which is the back-pressure.
     busy_ = true;
-    deadline_.expires_at(Clock::time_point::max());
+    set_deadline(Clock::time_point::max());  // parked while inference has the step
     std::uint32_t idle = kIdle;
     if (state_.compare_exchange_strong(idle, kReady, std::memory_order_acq_rel)) state_.notify_one();
   }
@@ -365,11 +367,28 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   // --- deadlines and endings -------------------------------------------------
-  void arm_deadline(std::chrono::milliseconds d) {
-    deadline_.expires_after(d);
-    deadline_.async_wait([self = shared_from_this()](boost::system::error_code) {
-      // A re-armed or parked timer has a later expiry: not a timeout.
-      if (self->closed_ || self->deadline_.expiry() > Clock::now()) return;
+  void arm_deadline(std::chrono::milliseconds d) { set_deadline(Clock::now() + d); }
+
+  // Every step moves the deadline. Moving it later only stores the time: the
+  // timer fires at the old expiry and waits on, instead of a cancel and an
+  // aborted handler per step (three per round trip when re-armed each time).
+  void set_deadline(Clock::time_point t) {
+    deadline_at_ = t;
+    if (deadline_waiting_ && deadline_.expiry() <= t) return;
+    deadline_.expires_at(t);  // cancels a pending wait; its handler returns on operation_aborted
+    wait_deadline();
+  }
+
+  void wait_deadline() {
+    deadline_waiting_ = true;
+    deadline_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+      if (ec == asio::error::operation_aborted) return;  // a newer wait replaced this one
+      self->deadline_waiting_ = false;
+      if (self->closed_) return;
+      if (Clock::now() < self->deadline_at_) {
+        self->deadline_.expires_at(self->deadline_at_);
+        return self->wait_deadline();
+      }
       if (self->refusing_) return self->close();
       if (!self->running_) {
         self->server_.counters.refused.fetch_add(1, std::memory_order_relaxed);
@@ -457,6 +476,8 @@ class Session : public std::enable_shared_from_this<Session> {
   Impl& server_;
   tcp::socket socket_;
   asio::steady_timer deadline_, heartbeat_;
+  Clock::time_point deadline_at_ = Clock::time_point::max();
+  bool deadline_waiting_ = false;
   std::string peer_;
   std::array<std::uint8_t, kHeaderBytes> header_{};
   std::vector<std::uint8_t> rx_;       // HELLO body, then the STEP body (observations read in place)

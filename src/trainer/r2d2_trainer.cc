@@ -115,6 +115,7 @@ int train_r2d2(TrainConfig config) {
   const int buffers = RequestBatcher::buffers_needed(all_envs, config.inference_batch, config.inference_threads);
   RequestBatcher batcher(spec.observation, config.inference_batch,
                          std::chrono::microseconds(config.inference_timeout_us), buffers, device.is_cuda());
+  batcher.track_live_envs(all_envs, config.inference_batch_auto);
   auto selector = std::make_unique<r2d2::EpsilonGreedySelector>(spec.action.num_actions, train_envs, eval_envs,
                                                                 rc.epsilon, rc.epsilon_alpha, rc.eval_epsilon,
                                                                 config.seed);

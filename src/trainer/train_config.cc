@@ -16,7 +16,13 @@ int default_actors() {
 void resolve_defaults(TrainConfig& c) {
   // With remote actors, --actors 0 means none here.
   if (c.actors <= 0 && c.remote_actors.empty()) c.actors = default_actors();
-  if (c.inference_batch <= 0) c.inference_batch = std::clamp(c.num_envs() / 2, 1, 1024);
+  if (c.inference_batch <= 0) {
+    // Sized for every env that can connect; the batcher seals batches at half
+    // of the envs actually live (RequestBatcher::track_live_envs).
+    const int remote_slots = c.remote_actors.empty() ? 0 : c.max_remote_envs;
+    c.inference_batch = std::clamp((c.num_envs() + remote_slots) / 2, 1, 1024);
+    c.inference_batch_auto = true;
+  }
   if (c.queue_capacity <= 0) c.queue_capacity = 2 * c.learner.batch_size;
 }
 

@@ -92,6 +92,7 @@ int train(TrainConfig config) {
   const int buffers = RequestBatcher::buffers_needed(num_envs, config.inference_batch, config.inference_threads);
   RequestBatcher batcher(spec.observation, config.inference_batch,
                          std::chrono::microseconds(config.inference_timeout_us), buffers, device.is_cuda());
+  batcher.track_live_envs(config.num_envs(), config.inference_batch_auto);  // remote envs add themselves
   InferenceServer inference(batcher, &store, publisher, make_model, spec.action, num_envs,
                             config.inference_threads, device);
   ActorPoolConfig actor_config = actor_pool_config(config);

@@ -172,3 +172,67 @@ TEST_CASE("close() answers running batches before their actors may leave", "[inf
   CHECK(refused.load() == 3);
   CHECK(early.load() == 0);
 }
+
+TEST_CASE("batches are sealed at half of the live envs, never waiting on absent ones", "[inference][batcher]") {
+  // Room for 1000 rows and a 10 s timeout: only the live-env target can seal.
+  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, 1000, std::chrono::seconds(10), 8, false);
+  batcher.track_live_envs(0, /*half_of_live=*/true);
+  CHECK(batcher.fill_target() == 1);
+  batcher.add_live_envs(6);  // e.g. a remote actor with 6 envs connects
+  CHECK(batcher.fill_target() == 3);
+  std::vector<std::atomic<int>> served(6 * 20);
+  ServeCounters c;
+  std::thread inference([&] { serve(batcher, served, 20, c); });
+  std::atomic<int> ok{0};
+  std::vector<std::thread> actors;
+  for (int a = 0; a < 6; ++a) {
+    actors.emplace_back([&, a] {
+      for (int t = 0; t < 20; ++t) {
+        float obs[2] = {static_cast<float>(a), static_cast<float>(t)};
+        float action = -1;
+        EnvStep st{a, 0, 0.f, obs, &action};
+        Completion done;
+        if (batcher.submit(std::span<EnvStep>(&st, 1), done) && action == a * 1000.f + t) ok.fetch_add(1);
+      }
+      batcher.add_live_envs(-1);  // leaves, as a remote actor's envs do: the last ones must not wait
+    });
+  }
+  for (auto& t : actors) t.join();
+  batcher.close();
+  inference.join();
+  CHECK(ok.load() == 120);
+  CHECK(batcher.timeouts() == 0);
+  CHECK(c.max_batch.load() <= 3);
+  CHECK(c.mismatches.load() == 0);
+}
+
+TEST_CASE("an env leaving seals a batch that already holds the new target", "[inference][batcher]") {
+  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, 8, std::chrono::seconds(10), 3, false);
+  batcher.track_live_envs(8, /*half_of_live=*/false);
+  CHECK(batcher.fill_target() == 8);
+  std::vector<std::atomic<int>> served(3);
+  ServeCounters c;
+  std::thread inference([&] { serve(batcher, served, 1, c); });
+  std::atomic<int> ok{0};
+  std::vector<std::thread> actors;
+  for (int a = 0; a < 3; ++a) {
+    actors.emplace_back([&, a] {
+      float obs[2] = {static_cast<float>(a), 0};
+      float action = -1;
+      EnvStep st{a, 0, 0.f, obs, &action};
+      Completion done;
+      if (batcher.submit(std::span<EnvStep>(&st, 1), done) && action == a * 1000.f) ok.fetch_add(1);
+    });
+  }
+  // Let the three rows wait in the open batch, then five envs disconnect.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  CHECK(ok.load() == 0);
+  batcher.add_live_envs(-5);
+  for (auto& t : actors) t.join();
+  batcher.close();
+  inference.join();
+  CHECK(batcher.fill_target() == 3);
+  CHECK(ok.load() == 3);
+  CHECK(batcher.timeouts() == 0);  // sealed by the target, not after 10 s
+  CHECK(c.max_batch.load() == 3);
+}

@@ -78,6 +78,17 @@ class RequestBatcher {
   // Wakes every waiter; later submits and next_batch calls return at once.
   void close();
 
+  // Environments that submit come and go (remote actors connect and leave),
+  // and a batch waiting for rows no environment will send only ends on the
+  // timeout. Once told how many are live, the batcher seals the open batch at
+  // min(batch size, live) rows, or with `half_of_live` at half the live
+  // environments (at least one), so that one batch fills while another runs.
+  // Until then every batch is sealed at the batch size.
+  void track_live_envs(int live, bool half_of_live);
+  void add_live_envs(int delta);
+  // Rows at which the open batch is sealed now.
+  int fill_target() const;
+
   int batch_size() const { return batch_size_; }
   // Counters for the bench and metrics.
   std::uint64_t batches() const { return batches_.load(std::memory_order_relaxed); }
@@ -92,11 +103,13 @@ class RequestBatcher {
  private:
   InferenceBatch* open_batch_locked(std::unique_lock<std::mutex>& lock);
   void seal_locked();  // moves the open batch to the ready list
+  void retarget_locked();
+
 
   const int batch_size_;
   const std::chrono::microseconds timeout_;
   std::vector<std::unique_ptr<InferenceBatch>> buffers_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable ready_cv_, free_cv_;
   std::vector<InferenceBatch*> free_;
   // Sealed batches in order, a ring sized to every buffer: a std::deque
@@ -105,6 +118,9 @@ class RequestBatcher {
   std::size_t ready_head_ = 0, ready_count_ = 0;
   InferenceBatch* open_ = nullptr;
   bool closed_ = false;
+  bool tracking_live_ = false, half_of_live_ = false;
+  int live_envs_ = 0;
+  int fill_target_;  // guarded by mu_
   std::atomic<std::uint64_t> batches_{0}, timeouts_{0}, rows_{0}, fill_ns_{0}, idle_ns_{0};
 };
 

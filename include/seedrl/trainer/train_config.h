@@ -23,6 +23,7 @@ struct TrainConfig {
   std::uint64_t seed = 1;
   // inference
   int inference_batch = 0;  // 0: half of all environments, at most 1024
+  bool inference_batch_auto = false;  // set by resolve_defaults when it chose the batch
   int inference_timeout_us = 2000;
   int inference_threads = 1;
   std::string device = "auto";  // auto | cpu | cuda | cuda:N
