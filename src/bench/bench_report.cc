@@ -91,6 +91,10 @@ std::string format_table(const StageReport& r) {
                      r.learner.frames_per_s, r.learner.steps_per_s, r.learner.step_ms_mean);
   out += fmt::format("{:<34} {:>14.0f}  learner consumed {:.0f} frames/s\n", "end-to-end (training)", e.frames_per_s,
                      e.learner_frames_per_s);
+  if (r.remote)
+    out += fmt::format("{:<34} {:>14.0f}  {:.0f}% of local actors, inference batch {:.1f}\n",
+                       "end-to-end, remote actors (loopback)", r.remote->frames_per_s,
+                       e.frames_per_s > 0 ? 100 * r.remote->frames_per_s / e.frames_per_s : 0.0, r.remote->batch_mean);
   out += fmt::format("\npipeline efficiency {:.2f} (end-to-end / slowest stage: {} at {:.0f} frames/s)\n",
                      pipeline_efficiency(r), slowest_name, slowest);
   out += "\nwhere end-to-end time goes\n";
@@ -131,6 +135,11 @@ std::string to_json(const StageReport& r) {
   j["pipeline_efficiency"] = pipeline_efficiency(r);
   j["breakdown"] = breakdown_json(r.end_to_end);
   j["policy_lag"] = r.end_to_end.policy_lag_mean;
+  if (r.remote) {
+    j["remote_end_to_end_frames_per_s"] = r.remote->frames_per_s;
+    j["remote_vs_local"] = r.end_to_end.frames_per_s > 0 ? r.remote->frames_per_s / r.end_to_end.frames_per_s : 0.0;
+    j["remote_breakdown"] = breakdown_json(*r.remote);
+  }
   return j.dump(2) + "\n";
 }
 

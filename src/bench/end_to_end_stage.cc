@@ -8,11 +8,13 @@
 #include "seedrl/actor/actor_pool.h"
 #include "seedrl/inference/inference_server.h"
 #include "seedrl/learner/vtrace_learner.h"
+#include "seedrl/net/remote_actor_runner.h"
+#include "seedrl/net/remote_actor_server.h"
 #include "seedrl/trainer/trainer.h"
 
 namespace seedrl::bench {
 
-EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& timing) {
+EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& timing, bool remote) {
   const torch::Device device = resolve_device(config.device);
   const EnvSpec spec = EnvRegistry::builtin().make(config.env, config.env_options)->spec();
   const int policy_size = make_policy_distribution(spec.action)->param_size();
@@ -43,7 +45,31 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
                             config.inference_threads, device);
   ActorPoolConfig actor_config = actor_pool_config(config);
   actor_config.max_frames = 0;  // the bench runs by the clock, not a frame budget
+  if (remote) actor_config.actors = 0;
   ActorPool actors(actor_config, batcher, episodes, frames);
+  // Remote: the same actor threads and envs, in a `seedrl actor` runner of
+  // this process, stepping through the learner's socket on loopback.
+  batcher.track_live_envs(remote ? 0 : num_envs, config.inference_batch_auto);
+  std::unique_ptr<net::RemoteActorServer> server;
+  std::unique_ptr<net::RemoteActorRunner> remote_actors;
+  if (remote) {
+    net::RemoteServerConfig sc;
+    sc.num_slots = num_envs;
+    sc.max_connections = config.actors;
+    server = std::make_unique<net::RemoteActorServer>(sc, spec, batcher, episodes, frames, [&](int slot) {
+      store.drop_partial(slot);
+      inference.reset_slot(slot);
+    });
+    server->start();
+    net::RemoteActorsConfig rc;
+    rc.port = server->port();
+    rc.env = config.env;
+    rc.env_options = config.env_options;
+    rc.actors = config.actors;
+    rc.envs_per_actor = config.envs_per_actor;
+    rc.seed = config.seed;
+    remote_actors = std::make_unique<net::RemoteActorRunner>(rc);
+  }
 
   // Learner thread totals, written by it alone.
   ThreadCount learner_steps, learner_step_ns;
@@ -70,6 +96,7 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
   });
   inference.start();
   actors.start();
+  if (remote_actors) remote_actors->start();
 
   struct Snapshot {
     std::int64_t frames = 0, learner_frames = 0;
@@ -105,9 +132,17 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
   const double window = measure(timing, [&] { a = snapshot(); }, [&] { b = snapshot(); });
 
   actors.request_stop();
+  if (remote_actors) {
+    remote_actors->request_stop();
+    server->request_stop();
+  }
   store.close();
   inference.stop();
   actors.join();
+  if (remote_actors) {
+    remote_actors->join();
+    server->join();
+  }
   learner_thread.join();
   if (learner_failed.load()) throw std::runtime_error("end-to-end learner failed (see the error above)");
 
@@ -118,9 +153,12 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
   EndToEndResult r;
   r.frames_per_s = static_cast<double>(b.frames - a.frames) / window;
   r.learner_frames_per_s = static_cast<double>(b.learner_frames - a.learner_frames) / window;
-  const double actor_ns = window * 1e9 * config.actors;
-  r.actor_step_fraction = share(static_cast<double>(b.actor_step_ns - a.actor_step_ns) / actor_ns);
-  r.actor_wait_fraction = share(static_cast<double>(b.actor_wait_ns - a.actor_wait_ns) / actor_ns);
+  // Remote actor threads keep no step/wait clocks here: their shares stay 0.
+  const double actor_ns = window * 1e9 * actor_config.actors;
+  if (actor_ns > 0) {
+    r.actor_step_fraction = share(static_cast<double>(b.actor_step_ns - a.actor_step_ns) / actor_ns);
+    r.actor_wait_fraction = share(static_cast<double>(b.actor_wait_ns - a.actor_wait_ns) / actor_ns);
+  }
   const std::uint64_t batches = b.batches - a.batches;
   r.batch_fill_ms_mean = ms_per(b.fill_ns - a.fill_ns, batches);
   r.forward_ms_mean = ms_per(b.forward_ns - a.forward_ns, batches);

@@ -23,6 +23,7 @@ struct BenchOptions {
   bench::BenchTiming timing;
   std::string json_path;
   std::string sweep;
+  bool remote = false;
 };
 
 void write_json(const std::string& path, const std::string& text) {
@@ -64,6 +65,10 @@ int run_bench(BenchOptions o) {
   r.learner = bench::bench_learner_stage(c, o.timing);
   fmt::print(stderr, "bench: end-to-end ...\n");
   r.end_to_end = bench::bench_end_to_end(c, o.timing);
+  if (o.remote) {
+    fmt::print(stderr, "bench: end-to-end with remote actors on loopback ...\n");
+    r.remote = bench::bench_end_to_end(c, o.timing, /*remote=*/true);
+  }
   fmt::print("{}", bench::format_table(r));
   if (!o.json_path.empty()) write_json(o.json_path, bench::to_json(r));
   return 0;
@@ -90,6 +95,8 @@ CommandRunner add_bench_command(CLI::App& app) {
   cmd->add_option("--sweep", o.sweep,
                   "End-to-end frames/s per value of one setting: actors=64,256,... | envs-per-actor=... | "
                   "inference-batch=...");
+  cmd->add_flag("--remote", o.remote,
+                "Also run end to end with the same actors as remote actors over loopback, and compare");
   return [cmd, options]() -> int {
     if (!cmd->parsed()) return -1;
     return run_bench(*options);

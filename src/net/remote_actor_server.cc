@@ -1,6 +1,10 @@
 #include "seedrl/net/remote_actor_server.h"
 
+#include <sys/socket.h>
+
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <condition_variable>
 #include <cstring>
 #include <map>
@@ -113,19 +117,19 @@ class Session : public std::enable_shared_from_this<Session> {
   void refuse_busy(const std::string& why) { refuse(RejectCode::kBusy, why); }
   void shutdown(GoodbyeCode code) {
     if (closed_) return;
-    if (running_ && writing_) {
+    if (running_ && !say_goodbye(code)) {
       goodbye_ = code;  // said when the frame being written is out
       arm_deadline(std::chrono::milliseconds(1000));  // or given up on
       return;
     }
-    if (running_) say_goodbye(code);
     close();
   }
 
-  void say_goodbye(GoodbyeCode code) {
+  // False when a frame is being written (GOODBYE must not land inside it).
+  bool say_goodbye(GoodbyeCode code) {
     std::vector<std::uint8_t> frame;
     encode_goodbye({code, code == GoodbyeCode::kFinished ? "training finished" : "learner shutting down"}, frame);
-    send_now(frame);
+    return send_now(frame);
   }
   // After a write: a shutdown that waited for it goes ahead now.
   bool goodbye_due() {
@@ -170,11 +174,14 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     if (h.type == static_cast<std::uint8_t>(MsgType::kHeartbeat)) {
       if (h.length != 1) return protocol_error(spdlog::fmt_lib::format("HEARTBEAT frame of {} bytes (expected 1)", h.length));
-      arm_deadline(server_.config.timeout);
+      if (!busy()) arm_deadline(server_.config.timeout);
       return read_header();
     }
     if (h.type != static_cast<std::uint8_t>(MsgType::kStep))
       return protocol_error(spdlog::fmt_lib::format("unexpected {} frame (type {})", msg_type_name(h.type), h.type));
+    // The next header is read while inference has the step, but its body
+    // would land in the observations being batched.
+    if (busy()) return protocol_error("STEP sent before the ACTIONS of the previous one");
     if (h.body_bytes() != rx_.size())
       return protocol_error(spdlog::fmt_lib::format("STEP frame of {} bytes, expected {} for {} envs", h.length,
                                         rx_.size() + 1, steps_.size()));
@@ -249,9 +256,15 @@ class Session : public std::enable_shared_from_this<Session> {
     control_.clear();
     encode_welcome(w, control_);
     worker_ = std::thread([this] { worker_loop(); });
-    writing_ = true;
+    {
+      std::lock_guard lock(write_mu_);
+      writing_ = true;
+    }
     asio::async_write(socket_, asio::buffer(control_), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-      self->writing_ = false;
+      {
+        std::lock_guard lock(self->write_mu_);
+        self->writing_ = false;
+      }
       if (self->closed_ || self->goodbye_due()) return;
       if (ec) return self->lost(ec);
       self->arm_deadline(self->server_.config.timeout);
@@ -276,12 +289,17 @@ class Session : public std::enable_shared_from_this<Session> {
       steps_[k].reward = reward;
       expect_first_[k] = is_last(flags[k]);
     }
-    // Not reading while the worker is in submit(): the next STEP waits in the
-    // socket, which is the back-pressure.
-    busy_ = true;
+    {
+      std::lock_guard lock(write_mu_);
+      busy_ = true;
+    }
     set_deadline(Clock::time_point::max());  // parked while inference has the step
     std::uint32_t idle = kIdle;
     if (state_.compare_exchange_strong(idle, kReady, std::memory_order_acq_rel)) state_.notify_one();
+    // The actor sends nothing but heartbeats until it has its actions, so the
+    // next header can be awaited now: no hop back to this thread after the
+    // worker has sent the actions. A slow learner still holds the actor back.
+    read_header();
   }
 
   void worker_loop() {
@@ -312,7 +330,8 @@ class Session : public std::enable_shared_from_this<Session> {
       std::memcpy(tx_.data() + kHeaderBytes, actions_.data(), K * aw * sizeof(float));
       std::uint32_t ready = kReady;
       if (!state_.compare_exchange_strong(ready, kIdle, std::memory_order_acq_rel)) break;  // closed meanwhile
-      asio::post(socket_.get_executor(), [self = shared_from_this()] { self->on_actions_ready(); });
+      if (!send_actions_here())
+        asio::post(socket_.get_executor(), [self = shared_from_this()] { self->write_actions(); });
     }
     // No submit() of ours is in flight: the slots are quiet, so their partial
     // unrolls and recurrent state can go before the slots are leased again.
@@ -322,26 +341,52 @@ class Session : public std::enable_shared_from_this<Session> {
     asio::post(server_.io, [self = shared_from_this()] { self->server_.remove(self.get()); });
   }
 
-  void on_actions_ready() {
-    busy_ = false;
-    if (closed_) return;
+  // Worker thread. The ACTIONS frame is small and the socket's send buffer is
+  // almost always empty, so it usually goes out in one non-blocking send from
+  // here. Returns false when the strand must write the rest (tx_sent_ bytes
+  // are out); true when sent, or left for the heartbeat being written.
+  bool send_actions_here() {
+    std::lock_guard lock(write_mu_);
+    if (!socket_open_) return true;  // closed: the worker is told through state_
     if (writing_) {
       actions_pending_ = true;  // after the heartbeat in flight
-      return;
+      return true;
     }
-    write_actions();
+    tx_sent_ = 0;
+    const ssize_t n = ::send(socket_.native_handle(), tx_.data(), tx_.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n == static_cast<ssize_t>(tx_.size())) {
+      busy_ = false;
+      deadline_ns_.store(to_ns(Clock::now() + server_.config.timeout), std::memory_order_relaxed);
+      return true;
+    }
+    if (n > 0) tx_sent_ = static_cast<std::size_t>(n);
+    writing_ = true;  // an error shows up again in the strand's write
+    return false;
   }
 
+  // Strand: writes what send_actions_here() could not, with writing_ set.
   void write_actions() {
-    writing_ = true;
+    if (closed_) return;
     arm_deadline(server_.config.timeout);  // a peer that stops reading cannot pin us
-    asio::async_write(socket_, asio::buffer(tx_), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-      self->writing_ = false;
+    asio::async_write(socket_, asio::buffer(tx_) + tx_sent_, [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+      {
+        std::lock_guard lock(self->write_mu_);
+        self->writing_ = false;
+        self->busy_ = false;
+      }
       if (self->closed_ || self->goodbye_due()) return;
       if (ec) return self->lost(ec);
       self->arm_deadline(self->server_.config.timeout);
-      self->read_header();
     });
+  }
+
+  bool busy() {
+    std::lock_guard lock(write_mu_);
+    return busy_;
+  }
+  bool writing() {
+    std::lock_guard lock(write_mu_);
+    return writing_;
   }
 
   // Tells a waiting actor the learner is alive while submit() is blocked.
@@ -349,17 +394,25 @@ class Session : public std::enable_shared_from_this<Session> {
     heartbeat_.expires_after(server_.config.heartbeat);
     heartbeat_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
       if (ec || self->closed_) return;
-      if (self->busy_ && !self->writing_) {
-        self->writing_ = true;
+      bool beat = false;
+      {
+        std::lock_guard lock(self->write_mu_);
+        if (self->busy_ && !self->writing_) beat = self->writing_ = true;
+      }
+      if (beat) {
         asio::async_write(self->socket_, asio::buffer(self->heartbeat_frame_),
                           [self](boost::system::error_code ec2, std::size_t) {
-                            self->writing_ = false;
-                            if (self->closed_ || self->goodbye_due()) return;
-                            if (ec2) return self->lost(ec2);
-                            if (self->actions_pending_) {
-                              self->actions_pending_ = false;
-                              self->write_actions();
+                            bool actions = false;
+                            {
+                              std::lock_guard lock(self->write_mu_);
+                              actions = std::exchange(self->actions_pending_, false);
+                              self->tx_sent_ = 0;
+                              self->writing_ = actions;  // the actions' write follows at once
                             }
+                            if (self->closed_) return;
+                            if (ec2) return self->lost(ec2);
+                            if (actions) return self->write_actions();
+                            self->goodbye_due();
                           });
       }
       self->arm_heartbeat();
@@ -372,8 +425,12 @@ class Session : public std::enable_shared_from_this<Session> {
   // Every step moves the deadline. Moving it later only stores the time: the
   // timer fires at the old expiry and waits on, instead of a cancel and an
   // aborted handler per step (three per round trip when re-armed each time).
+  static std::int64_t to_ns(Clock::time_point t) {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+  }
+
   void set_deadline(Clock::time_point t) {
-    deadline_at_ = t;
+    deadline_ns_.store(to_ns(t), std::memory_order_relaxed);
     if (deadline_waiting_ && deadline_.expiry() <= t) return;
     deadline_.expires_at(t);  // cancels a pending wait; its handler returns on operation_aborted
     wait_deadline();
@@ -385,8 +442,13 @@ class Session : public std::enable_shared_from_this<Session> {
       if (ec == asio::error::operation_aborted) return;  // a newer wait replaced this one
       self->deadline_waiting_ = false;
       if (self->closed_) return;
-      if (Clock::now() < self->deadline_at_) {
-        self->deadline_.expires_at(self->deadline_at_);
+      // The worker may have moved the deadline (after sending actions): a
+      // parked one is looked at again after one timeout.
+      const auto now = Clock::now();
+      const std::int64_t at = self->deadline_ns_.load(std::memory_order_relaxed);
+      if (to_ns(now) < at) {
+        const auto recheck = now + std::max(self->server_.config.timeout, self->server_.config.handshake_timeout);
+        self->deadline_.expires_at(at < to_ns(recheck) ? Clock::time_point(std::chrono::nanoseconds(at)) : recheck);
         return self->wait_deadline();
       }
       if (self->refusing_) return self->close();
@@ -428,11 +490,9 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void protocol_error(const std::string& why) {
     spdlog::warn("remote actor {} dropped: protocol error: {}", peer_, why);
-    if (!writing_) {
-      std::vector<std::uint8_t> frame;
-      encode_goodbye({GoodbyeCode::kProtocolError, why}, frame);
-      send_now(frame);
-    }
+    std::vector<std::uint8_t> frame;
+    encode_goodbye({GoodbyeCode::kProtocolError, why}, frame);
+    send_now(frame);  // unless a frame is being written
     close();
   }
 
@@ -449,11 +509,16 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   // A small control frame, written at once if the socket takes it; never
-  // waits (a peer that does not read is not worth a stall).
-  void send_now(const std::vector<std::uint8_t>& frame) {
+  // waits (a peer that does not read is not worth a stall). Returns false,
+  // sending nothing, while another frame is being written.
+  bool send_now(const std::vector<std::uint8_t>& frame) {
+    std::lock_guard lock(write_mu_);
+    if (writing_) return false;
+    if (!socket_open_) return true;
     boost::system::error_code ec;
     socket_.non_blocking(true, ec);
     if (!ec) socket_.write_some(asio::buffer(frame), ec);
+    return true;
   }
 
   void close() {
@@ -462,8 +527,14 @@ class Session : public std::enable_shared_from_this<Session> {
     boost::system::error_code ec;
     deadline_.cancel();
     heartbeat_.cancel();
-    socket_.shutdown(tcp::socket::shutdown_both, ec);
-    socket_.close(ec);
+    {
+      // The worker sends on the native handle: never after it is closed (and
+      // perhaps reused by another connection).
+      std::lock_guard lock(write_mu_);
+      socket_open_ = false;
+      socket_.shutdown(tcp::socket::shutdown_both, ec);
+      socket_.close(ec);
+    }
     if (running_) {
       server_.counters.dropped.fetch_add(1, std::memory_order_relaxed);
       state_.store(kClosed, std::memory_order_release);
@@ -476,7 +547,7 @@ class Session : public std::enable_shared_from_this<Session> {
   Impl& server_;
   tcp::socket socket_;
   asio::steady_timer deadline_, heartbeat_;
-  Clock::time_point deadline_at_ = Clock::time_point::max();
+  std::atomic<std::int64_t> deadline_ns_{std::numeric_limits<std::int64_t>::max()};  // set by strand and worker
   bool deadline_waiting_ = false;
   std::string peer_;
   std::array<std::uint8_t, kHeaderBytes> header_{};
@@ -495,8 +566,15 @@ class Session : public std::enable_shared_from_this<Session> {
   std::thread worker_;
   std::atomic<bool> ran_{false};
   std::optional<GoodbyeCode> goodbye_;  // a shutdown waiting for a write (strand only)  // past the handshake (read off the strand by remove())
+  // Shared by the strand and the worker's direct sends.
+  std::mutex write_mu_;
+  bool socket_open_ = true;
+  bool writing_ = false;          // a write is in flight on the strand
+  bool busy_ = false;             // a STEP is in inference; its ACTIONS are not out yet
+  bool actions_pending_ = false;  // ACTIONS wait for the heartbeat being written
+  std::size_t tx_sent_ = 0;       // ACTIONS bytes the worker sent itself
   // Strand-only state.
-  bool running_ = false, closed_ = false, refusing_ = false, writing_ = false, busy_ = false, actions_pending_ = false;
+  bool running_ = false, closed_ = false, refusing_ = false;
 };
 
 }  // namespace

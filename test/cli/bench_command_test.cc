@@ -87,3 +87,21 @@ TEST_CASE("seedrl bench rejects a bad sweep with one line naming the flag", "[cl
     CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
   }
 }
+
+TEST_CASE("seedrl bench --remote runs the same actors over loopback and compares", "[cli][bench][net]") {
+  const std::string path = temp_dir("bench_remote") + "/bench.json";
+  std::vector<std::string> args = kTiny;
+  *(std::find(args.begin(), args.end(), "--seconds") + 1) = "1";  // time for the remote actors to connect
+  RunResult r = run_seedrl(with({"bench"}, with(args, {"--remote", "--json", path})), 180);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("remote actors (loopback)"));
+  const auto j = nlohmann::json::parse(read_file(path));
+  INFO(j.dump(2));
+  const double remote = j.at("remote_end_to_end_frames_per_s").get<double>();
+  CHECK(remote > 0);
+  CHECK(j.at("remote_vs_local").get<double>() ==
+        Approx(remote / j.at("end_to_end_frames_per_s").get<double>()));
+  // Remote envs fill inference batches too (the batch follows the live envs).
+  CHECK(j.at("remote_breakdown").at("batch_mean").get<double>() > 1);
+}

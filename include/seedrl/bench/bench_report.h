@@ -3,6 +3,7 @@
 // parsing and table of `--sweep KEY=V1,V2,...`.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ struct StageReport {
   InferenceStageResult inference;
   LearnerStageResult learner;
   EndToEndResult end_to_end;
+  std::optional<EndToEndResult> remote;  // --remote: the same actors over loopback
 };
 
 // The slowest stage's throughput in frames (env steps, inference rows and

@@ -61,6 +61,8 @@ struct EndToEndResult {
   double policy_lag_mean = 0;  // learner updates between acting and learning
   std::int64_t learner_steps = 0;
 };
-EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& timing);
+// With `remote`, the actors are remote actors (`seedrl actor` threads in this
+// process) connected to a remote-actor server over loopback.
+EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& timing, bool remote = false);
 
 }  // namespace seedrl::bench
