@@ -1,6 +1,12 @@
 #include "seedrl/net/remote_actor_client.h"
 
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include <algorithm>
 #include <array>
+#include <cerrno>
 #include <vector>
 
 #include <utility>  // before Asio: Boost 1.74 awaitable.hpp uses std::exchange unincluded
@@ -47,28 +53,77 @@ class RemoteActorConnection::Impl {
     }
   }
 
-  template <typename Buffers>
-  void read(const Buffers& buffers, Clock::duration timeout, const char* what) {
-    bool done = false;
-    boost::system::error_code error;
-    asio::async_read(socket, buffers, [&](boost::system::error_code ec, std::size_t) {
-      error = ec;
-      done = true;
-    });
-    run_until(done, timeout, what);
-    if (error) throw lost(error);
+  // After connecting, frames go through plain non-blocking send/recv on the
+  // socket's handle, waiting in poll() only when the kernel cannot take or
+  // give bytes: one system call per frame in the common case, where driving
+  // the io_context cost several per read and write.
+  void wait_ready(short events, Clock::time_point deadline, const char* what) {
+    for (;;) {
+      const bool stop = config.stop && config.stop->load();
+      const auto now = Clock::now();
+      if (stop || now >= deadline) {
+        boost::system::error_code ec;
+        socket.close(ec);
+        if (stop) throw Stopped();
+        throw ConnectionLost(fmt::format("{}:{}: {} timed out", config.host, config.port, what));
+      }
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
+      pollfd p{socket.native_handle(), events, 0};
+      const int r = ::poll(&p, 1, static_cast<int>(std::clamp<std::int64_t>(left, 1, 100)));  // 100 ms: see stop
+      if (r > 0) return;
+      if (r < 0 && errno != EINTR) throw lost(boost::system::error_code(errno, boost::system::system_category()));
+    }
   }
 
+  void read(asio::mutable_buffer buffer, Clock::duration timeout, const char* what) {
+    const auto deadline = Clock::now() + timeout;
+    auto* p = static_cast<std::uint8_t*>(buffer.data());
+    std::size_t got = 0;
+    while (got < buffer.size()) {
+      const ssize_t n = ::recv(socket.native_handle(), p + got, buffer.size() - got, MSG_DONTWAIT);
+      if (n > 0) {
+        got += static_cast<std::size_t>(n);
+      } else if (n == 0) {
+        throw lost(asio::error::eof);
+      } else if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+        wait_ready(POLLIN, deadline, what);
+      } else {
+        throw lost(boost::system::error_code(errno, boost::system::system_category()));
+      }
+    }
+  }
+
+  // Up to four buffers, written as one frame (sendmsg gathers them).
   template <typename Buffers>
   void write(const Buffers& buffers, const char* what) {
-    bool done = false;
-    boost::system::error_code error;
-    asio::async_write(socket, buffers, [&](boost::system::error_code ec, std::size_t) {
-      error = ec;
-      done = true;
-    });
-    run_until(done, config.timeout, what);
-    if (error) throw lost(error);
+    const auto deadline = Clock::now() + config.timeout;
+    std::array<iovec, 4> iov{};
+    std::size_t count = 0;
+    for (auto it = asio::buffer_sequence_begin(buffers); it != asio::buffer_sequence_end(buffers); ++it) {
+      const asio::const_buffer b(*it);
+      if (b.size() == 0) continue;
+      iov.at(count++) = iovec{const_cast<void*>(b.data()), b.size()};
+    }
+    std::size_t first = 0;
+    while (first < count) {
+      msghdr msg{};
+      msg.msg_iov = iov.data() + first;
+      msg.msg_iovlen = count - first;
+      ssize_t n = ::sendmsg(socket.native_handle(), &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+          wait_ready(POLLOUT, deadline, what);
+          continue;
+        }
+        throw lost(boost::system::error_code(errno, boost::system::system_category()));
+      }
+      // Skip what went out, partly written buffer included.
+      while (first < count && static_cast<std::size_t>(n) >= iov[first].iov_len) n -= static_cast<ssize_t>(iov[first++].iov_len);
+      if (first < count) {
+        iov[first].iov_base = static_cast<std::uint8_t*>(iov[first].iov_base) + n;
+        iov[first].iov_len -= static_cast<std::size_t>(n);
+      }
+    }
   }
 
   ConnectionLost lost(boost::system::error_code ec) const {
