@@ -28,6 +28,8 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
   cmd.add_option("--hidden", c.model.hidden, "MLP torso layer widths")->check(CLI::Range(1, 1 << 16));
   cmd.add_flag("--lstm,!--no-lstm", c.model.lstm, "Add an LSTM core (state kept centrally per environment)");
   cmd.add_option("--lstm-size", c.model.lstm_size, "LSTM width")->check(CLI::Range(1, 1 << 16));
+  cmd.add_flag("--normalize-obs,!--no-normalize-obs", c.model.normalize_obs,
+               "Normalise vector observations by running mean and variance (kept in the model and checkpoints)");
 
   cmd.add_option("--batch-size", c.learner.batch_size, "Unrolls per learner batch")->check(CLI::Range(1, 1 << 16));
   cmd.add_option("--torch-threads", c.torch_threads, "LibTorch intra-op threads")->check(CLI::Range(1, 1024));

@@ -74,6 +74,9 @@ double vtrace_update(AgentNet& model, const PolicyDistribution& dist, torch::opt
                      const UnrollBatch& batch, const LearnerConfig& config, torch::Device device, double lr,
                      VTraceLosses& losses, double normalizer, const std::function<void()>& reduce_gradients) {
   for (auto& group : optimizer.param_groups()) group.options().set_lr(lr);
+  // Moments first, so this batch is seen with them (as inference will see the
+  // next observations once these weights are published).
+  model->update_obs_normalizer(batch.obs.to(device));
   losses = vtrace_losses(model, dist, batch, config.loss, device, normalizer);
   optimizer.zero_grad();
   losses.total.backward();

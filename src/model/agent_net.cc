@@ -28,6 +28,12 @@ torch::Tensor initial_log_std(const ActionSpec& action) {
 
 AgentNetImpl::AgentNetImpl(const EnvSpec& env, const ModelConfig& config, int policy_size)
     : config_(config), obs_rank_(static_cast<std::int64_t>(env.observation.shape.size())) {
+  if (config.normalize_obs) {
+    if (env.observation.shape.size() != 1)
+      throw std::invalid_argument("--normalize-obs: only vector observations are normalised, " + env.name + " gives " +
+                                  env.observation.to_string());
+    normalizer_ = register_module("obs_normalizer", ObsNormalizer(env.observation.shape[0]));
+  }
   Torso torso = make_torso(env.observation, config);
   torso_ = torso.module;
   register_module("torso", torso_.ptr());
@@ -64,7 +70,9 @@ CoreState AgentNetImpl::initial_state(std::int64_t batch, torch::Device device) 
 
 NetOutput AgentNetImpl::forward(const torch::Tensor& obs, const torch::Tensor& first, CoreState state) {
   const auto T = obs.size(0), B = obs.size(1);
-  auto features = torso_.forward(obs.flatten(0, 1));  // [T*B, F]
+  auto x = obs.flatten(0, 1);
+  if (!normalizer_.is_empty()) x = normalizer_->forward(x.to(torch::kFloat32));
+  auto features = torso_.forward(x);  // [T*B, F]
   if (has_core()) {
     features = features.view({T, B, -1});
     auto keep = (1 - first.to(torch::kFloat32)).unsqueeze(-1);  // [T, B, 1]
@@ -88,6 +96,10 @@ NetOutput AgentNetImpl::forward(const torch::Tensor& obs, const torch::Tensor& f
   out.value = value_->forward(features).view({T, B});
   out.state = state;
   return out;
+}
+
+void AgentNetImpl::update_obs_normalizer(const torch::Tensor& obs) {
+  if (!normalizer_.is_empty()) normalizer_->update(obs.flatten(0, 1).to(torch::kFloat64));
 }
 
 void copy_parameters(const torch::nn::Module& src, torch::nn::Module& dst) {

@@ -46,6 +46,7 @@ void validate(const TrainConfig& c) {
 int train_r2d2(TrainConfig config) {
   resolve_defaults(config);
   validate(config);
+  if (config.model.normalize_obs) throw std::invalid_argument("--normalize-obs: V-trace only (not --algo r2d2)");
   const torch::Device device = resolve_device(config.device);
   configure_torch_runtime(config.torch_threads, device.is_cuda());
   std::filesystem::create_directories(config.logdir);

@@ -48,7 +48,7 @@ std::string to_json(const TrainConfig& c) {
   j["unroll_length"] = c.unroll_length;
   j["queue_capacity"] = c.queue_capacity;
   j["model"] = {{"torso", c.model.torso}, {"hidden", c.model.hidden}, {"lstm", c.model.lstm},
-                {"lstm_size", c.model.lstm_size}};
+                {"lstm_size", c.model.lstm_size}, {"normalize_obs", c.model.normalize_obs}};
   const auto& l = c.learner;
   j["batch_size"] = l.batch_size;
   j["max_frames"] = l.max_frames;
@@ -116,6 +116,7 @@ TrainConfig train_config_from_json(const std::string& text) {
     c.model.hidden = m.at("hidden").get<std::vector<int>>();
     c.model.lstm = m.at("lstm");
     c.model.lstm_size = m.at("lstm_size");
+    c.model.normalize_obs = m.value("normalize_obs", false);  // older checkpoints lack it
     auto& l = c.learner;
     l.batch_size = j.at("batch_size");
     l.max_frames = j.at("max_frames");

@@ -37,6 +37,10 @@ int train(TrainConfig config) {
   const int visible_gpus = torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;
   const Placement placement = resolve_placement(config.devices, config.inference_devices, config.learner_devices,
                                                 visible_gpus, config.device);
+  // Each replica would fold only its own shard into the moments, and the
+  // replicas would drift apart.
+  if (config.model.normalize_obs && placement.learner.size() > 1)
+    throw std::invalid_argument("--normalize-obs: not supported with several learner devices (--learner-devices)");
   configure_torch_runtime(config.torch_threads, visible_gpus > 0 && (placement.inference.front().is_cuda() ||
                                                                      placement.learner.front().is_cuda()));
   const torch::Device device = placement.inference.front();  // inference

@@ -13,6 +13,7 @@
 
 #include "seedrl/env/spec.h"
 #include "seedrl/model/model_config.h"
+#include "seedrl/model/obs_normalizer.h"
 
 namespace seedrl {
 
@@ -38,11 +39,14 @@ class AgentNetImpl : public torch::nn::Module {
 
   CoreState initial_state(std::int64_t batch, torch::Device device = torch::kCPU) const;
   bool has_core() const { return !lstm_.is_empty(); }
+  // --normalize-obs: merges obs [T, B, dim] into the running moments (no-op without).
+  void update_obs_normalizer(const torch::Tensor& obs);
   int core_size() const { return config_.lstm_size; }
 
  private:
   ModelConfig config_;
   std::int64_t obs_rank_;
+  ObsNormalizer normalizer_{nullptr};
   torch::nn::AnyModule torso_;
   torch::nn::LSTMCell lstm_{nullptr};
   torch::nn::Linear policy_{nullptr}, value_{nullptr};

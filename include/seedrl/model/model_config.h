@@ -12,6 +12,10 @@ struct ModelConfig {
   std::vector<int> hidden = {64, 64};  // MLP torso widths
   bool lstm = false;                 // LSTM core between torso and heads
   int lstm_size = 64;
+  // Running mean/variance normalisation of vector observations, inside the
+  // model (so saved in checkpoints and shipped to inference with the weights);
+  // the learner updates it from each batch it trains on.
+  bool normalize_obs = false;
 };
 
 }  // namespace seedrl
