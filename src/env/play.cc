@@ -18,11 +18,13 @@ PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::u
     env.reset(e == 0 ? std::optional<std::uint64_t>(seed) : std::nullopt, obs.data());
     double ret = 0;
     bool first = true;
+    float reward = 0.f;
     for (;;) {
-      policy(obs.data(), first, action.data());
+      policy(obs.data(), first, reward, action.data());
       first = false;
       const StepResult r =
           env.step(Action{static_cast<std::int32_t>(std::lround(action[0])), action.data()}, obs.data());
+      reward = r.reward;
       ret += r.reward;
       length += 1;
       if (r.terminated || r.truncated) break;
@@ -41,7 +43,7 @@ PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::u
 PlayPolicy make_simple_policy(const std::string& spec, const ActionSpec& a, std::uint64_t seed) {
   if (spec == "random") {
     auto rng = std::make_shared<Rng>(derive_seed(seed, 0x706c6179));
-    return [rng, a](const void*, bool, float* action) {
+    return [rng, a](const void*, bool, float, float* action) {
       if (a.is_discrete()) {
         action[0] = static_cast<float>(rng->below(static_cast<std::uint64_t>(a.num_actions)));
       } else {
@@ -61,7 +63,7 @@ PlayPolicy make_simple_policy(const std::string& spec, const ActionSpec& a, std:
     if (a.is_discrete() && (value < 0 || value >= a.num_actions || value != std::floor(value)))
       throw std::invalid_argument("--policy: action " + spec.substr(6) + " is outside discrete(" +
                                   std::to_string(a.num_actions) + ")");
-    return [value, a](const void*, bool, float* action) {
+    return [value, a](const void*, bool, float, float* action) {
       for (int i = 0; i < a.width(); ++i) action[i] = value;
     };
   }

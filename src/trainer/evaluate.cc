@@ -6,15 +6,71 @@
 #include "seedrl/env/registry.h"
 #include "seedrl/io/checkpoint.h"
 #include "seedrl/model/agent_net.h"
+#include "seedrl/util/rng.h"
 #include "seedrl/model/policy_distribution.h"
+#include "seedrl/model/q_net.h"
 #include "seedrl/trainer/trainer.h"
 
 namespace seedrl {
+
+namespace {
+
+torch::Tensor obs_tensor(const EnvSpec& spec) {
+  std::vector<std::int64_t> shape{1, 1};
+  shape.insert(shape.end(), spec.observation.shape.begin(), spec.observation.shape.end());
+  return torch::empty(shape, spec.observation.dtype == DType::kUInt8 ? torch::kUInt8 : torch::kFloat32);
+}
+
+// An R2D2 checkpoint acts on its online Q-network: greedily, or else
+// epsilon-greedily with the run's evaluation epsilon (--eval-epsilon), the
+// previous action and reward fed to the core as in training.
+CheckpointPolicy q_policy(const std::string& checkpoint, CheckpointPolicy out, const EnvSpec& spec, std::uint64_t seed,
+                          bool greedy) {
+  QNet model(spec, out.config.model);
+  load_checkpoint(checkpoint, *model, nullptr);
+  model->to(torch::kCPU);
+  model->eval();
+  struct State {
+    QNet model{nullptr};
+    CoreState core;
+    torch::Tensor obs, prev_action, prev_reward;
+    Rng rng;
+  };
+  auto st = std::make_shared<State>();
+  st->model = model;
+  st->obs = obs_tensor(spec);
+  st->prev_action = torch::full({1, 1}, -1.f);
+  st->prev_reward = torch::zeros({1, 1});
+  st->rng = Rng(seed);
+  const double epsilon = greedy ? 0.0 : out.config.r2d2.eval_epsilon;
+  const int actions = spec.action.num_actions;
+  const std::size_t obs_bytes = spec.observation.bytes();
+  out.policy = [st, epsilon, actions, obs_bytes](const void* obs, bool first, float reward, float* action) {
+    c10::InferenceMode guard;
+    std::memcpy(st->obs.data_ptr(), obs, obs_bytes);
+    if (first) {
+      st->core = st->model->initial_state(1);
+      st->prev_action.fill_(-1.f);
+    }
+    st->prev_reward.fill_(first ? 0.f : reward);
+    auto first_t = torch::full({1, 1}, first ? 1 : 0, torch::kUInt8);
+    QOutput q = st->model->forward(st->obs, first_t, st->prev_action, st->prev_reward, st->core);
+    st->core = q.state;
+    int a = static_cast<int>(q.q[0][0].argmax().item<std::int64_t>());
+    if (epsilon > 0 && st->rng.uniform() < epsilon) a = static_cast<int>(st->rng.below(static_cast<std::uint64_t>(actions)));
+    action[0] = static_cast<float>(a);
+    st->prev_action.fill_(static_cast<float>(a));
+  };
+  return out;
+}
+
+}  // namespace
 
 CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint64_t seed, bool greedy) {
   CheckpointPolicy out;
   out.config = train_config_from_json(read_checkpoint_header(checkpoint).config_json);
   const EnvSpec spec = EnvRegistry::builtin().make(out.config.env, out.config.env_options)->spec();
+  if (out.config.algo == "r2d2") return q_policy(checkpoint, std::move(out), spec, seed, greedy);
   std::shared_ptr<PolicyDistribution> dist = make_policy_distribution(spec.action);
   AgentNet model(spec, out.config.model, dist->param_size());
   load_checkpoint(checkpoint, *model, nullptr);
@@ -31,13 +87,11 @@ CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint
   };
   auto st = std::make_shared<State>();
   st->model = model;
-  std::vector<std::int64_t> shape{1, 1};
-  shape.insert(shape.end(), spec.observation.shape.begin(), spec.observation.shape.end());
-  st->obs = torch::empty(shape, spec.observation.dtype == DType::kUInt8 ? torch::kUInt8 : torch::kFloat32);
+  st->obs = obs_tensor(spec);
   const std::size_t obs_bytes = spec.observation.bytes();
   const int width = spec.action.width();
   const ActionSpec action_spec = spec.action;
-  out.policy = [st, dist, greedy, obs_bytes, width, action_spec](const void* obs, bool first, float* action) {
+  out.policy = [st, dist, greedy, obs_bytes, width, action_spec](const void* obs, bool first, float, float* action) {
     c10::InferenceMode guard;
     std::memcpy(st->obs.data_ptr(), obs, obs_bytes);
     if (first) st->core = st->model->initial_state(1);

@@ -48,6 +48,19 @@ TEST_CASE("an r2d2 run reports replay and evaluation metrics and resumes", "[cli
   auto s2 = nlohmann::json::parse(read_file(dir + "/summary.json"));
   CHECK(s2["frames"].get<double>() >= 22000);
   CHECK(s2["learner_steps"].get<double>() > s["learner_steps"].get<double>());
+
+  // The checkpoint plays: its Q-network, greedy, with the core fed the
+  // previous action and reward; and through `play --policy checkpoint:`.
+  RunResult ev = run_seedrl({"eval", "--checkpoint", dir + "/checkpoint.pt", "--episodes", "3", "--greedy"}, 60);
+  INFO(ev.output);
+  CHECK(ev.status == 0);
+  CHECK_THAT(ev.output, Catch::Contains("mean return"));
+  RunResult pl = run_seedrl({"play", "--env", "cartpole", "--policy", "checkpoint:" + dir + "/checkpoint.pt",
+                             "--episodes", "3", "--seed", "2", "--json"},
+                            60);
+  INFO(pl.output);
+  CHECK(pl.status == 0);
+  CHECK_THAT(pl.output, Catch::Contains("episode_return_mean"));
 }
 
 TEST_CASE("r2d2 refuses bad sequence settings with one line naming the flag", "[cli][train][r2d2]") {

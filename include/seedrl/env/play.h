@@ -17,7 +17,8 @@ struct PlayStats {
 
 // Writes the action for `obs` into `action` (spec.action.width() floats);
 // `first` marks an episode's first observation (for recurrent policies).
-using PlayPolicy = std::function<void(const void* obs, bool first, float* action)>;
+// `reward` came with `obs` (0 when `first`); recurrent Q-networks take it in.
+using PlayPolicy = std::function<void(const void* obs, bool first, float reward, float* action)>;
 
 // Seeds the env once with `seed`, then lets its stream continue episode to
 // episode (like Gymnasium's reset(seed=S) followed by reset()).
