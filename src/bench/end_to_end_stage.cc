@@ -10,6 +10,7 @@
 #include "seedrl/learner/vtrace_learner.h"
 #include "seedrl/net/remote_actor_runner.h"
 #include "seedrl/net/remote_actor_server.h"
+#include "seedrl/net/remote_training.h"
 #include "seedrl/trainer/trainer.h"
 
 namespace seedrl::bench {
@@ -53,14 +54,14 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
   std::unique_ptr<net::RemoteActorServer> server;
   std::unique_ptr<net::RemoteActorRunner> remote_actors;
   if (remote) {
-    net::RemoteServerConfig sc;
-    sc.num_slots = num_envs;
-    sc.max_connections = config.actors;
-    server = std::make_unique<net::RemoteActorServer>(sc, spec, batcher, episodes, frames, [&](int slot) {
+    TrainConfig learner_side = config;  // as `train --actors 0 --remote-actors 127.0.0.1:0` sets it up
+    learner_side.remote_actors = "127.0.0.1:0";
+    learner_side.max_remote_envs = num_envs;
+    learner_side.max_remote_connections = config.actors;
+    server = net::make_remote_server(learner_side, spec, 0, batcher, episodes, frames, [&](int slot) {
       store.drop_partial(slot);
       inference.reset_slot(slot);
     });
-    server->start();
     net::RemoteActorsConfig rc;
     rc.port = server->port();
     rc.env = config.env;

@@ -38,6 +38,16 @@ void serve(RequestBatcher& batcher, std::vector<std::atomic<int>>& served, int s
   }
 }
 
+// One env's request for `step`: true when it was answered with serve()'s
+// action for exactly this (slot, step).
+bool submit_one(RequestBatcher& batcher, int slot, int step) {
+  float obs[2] = {static_cast<float>(slot), static_cast<float>(step)};
+  float action = -1;
+  EnvStep st{slot, 0, 0.f, obs, &action};
+  Completion done;
+  return batcher.submit(std::span<EnvStep>(&st, 1), done) && action == slot * 1000.f + step;
+}
+
 }  // namespace
 
 TEST_CASE("batcher answers thousands of concurrent actors exactly once each", "[inference][batcher]") {
@@ -98,11 +108,7 @@ TEST_CASE("batcher flushes a partial batch when the timeout passes", "[inference
   for (int a = 0; a < 3; ++a) {
     actors.emplace_back([&, a] {
       for (int t = 0; t < 5; ++t) {
-        float obs[2] = {static_cast<float>(a), static_cast<float>(t)};
-        float action = -1;
-        EnvStep st{a, 0, 0.f, obs, &action};
-        Completion done;
-        if (batcher.submit(std::span<EnvStep>(&st, 1), done) && action == a * 1000.f + t) ok.fetch_add(1);
+        if (submit_one(batcher, a, t)) ok.fetch_add(1);
       }
     });
   }
@@ -188,11 +194,7 @@ TEST_CASE("batches are sealed at half of the live envs, never waiting on absent 
   for (int a = 0; a < 6; ++a) {
     actors.emplace_back([&, a] {
       for (int t = 0; t < 20; ++t) {
-        float obs[2] = {static_cast<float>(a), static_cast<float>(t)};
-        float action = -1;
-        EnvStep st{a, 0, 0.f, obs, &action};
-        Completion done;
-        if (batcher.submit(std::span<EnvStep>(&st, 1), done) && action == a * 1000.f + t) ok.fetch_add(1);
+        if (submit_one(batcher, a, t)) ok.fetch_add(1);
       }
       batcher.add_live_envs(-1);  // leaves, as a remote actor's envs do: the last ones must not wait
     });
@@ -217,11 +219,7 @@ TEST_CASE("an env leaving seals a batch that already holds the new target", "[in
   std::vector<std::thread> actors;
   for (int a = 0; a < 3; ++a) {
     actors.emplace_back([&, a] {
-      float obs[2] = {static_cast<float>(a), 0};
-      float action = -1;
-      EnvStep st{a, 0, 0.f, obs, &action};
-      Completion done;
-      if (batcher.submit(std::span<EnvStep>(&st, 1), done) && action == a * 1000.f) ok.fetch_add(1);
+      if (submit_one(batcher, a, 0)) ok.fetch_add(1);
     });
   }
   // Let the three rows wait in the open batch, then five envs disconnect.
