@@ -32,6 +32,8 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
                "Normalise vector observations by running mean and variance (kept in the model and checkpoints)");
 
   cmd.add_option("--batch-size", c.learner.batch_size, "Unrolls per learner batch")->check(CLI::Range(1, 1 << 16));
+  cmd.add_option("--epochs", c.learner.epochs, "V-trace gradient steps on each batch (later ones corrected by V-trace)")
+      ->check(CLI::Range(1, 64));
   cmd.add_option("--torch-threads", c.torch_threads, "LibTorch intra-op threads")->check(CLI::Range(1, 1024));
 }
 

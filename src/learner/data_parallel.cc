@@ -189,10 +189,10 @@ void DataParallelLearner::run_on_replicas(const std::function<void(int rank)>& f
 void DataParallelLearner::replica_update(int rank) {
   Replica& r = *replicas_[rank];
   c10::DeviceGuard guard(r.device);
-  std::function<void()> reduce;
+  GradientReduction reduce;
   if (r.buckets) {
-    r.buckets->prepare();
-    reduce = [&r] { r.buckets->finish(); };
+    reduce.before_backward = [&r] { r.buckets->prepare(); };
+    reduce.after_backward = [&r] { r.buckets->finish(); };
   }
   r.grad_norm = vtrace_update(r.model, *r.dist, *r.optimizer, job_.shards[rank], config_, r.device, job_.lr,
                               r.losses, job_.normalizer, reduce);

@@ -72,20 +72,23 @@ double decayed_learning_rate(const LearnerConfig& config, std::int64_t frames) {
 
 double vtrace_update(AgentNet& model, const PolicyDistribution& dist, torch::optim::Optimizer& optimizer,
                      const UnrollBatch& batch, const LearnerConfig& config, torch::Device device, double lr,
-                     VTraceLosses& losses, double normalizer, const std::function<void()>& reduce_gradients) {
+                     VTraceLosses& losses, double normalizer, const GradientReduction& reduction) {
   for (auto& group : optimizer.param_groups()) group.options().set_lr(lr);
   // Moments first, so this batch is seen with them (as inference will see the
   // next observations once these weights are published).
   model->update_obs_normalizer(batch.obs.to(device));
-  losses = vtrace_losses(model, dist, batch, config.loss, device, normalizer);
-  optimizer.zero_grad();
-  losses.total.backward();
-  if (reduce_gradients) reduce_gradients();
   double grad_norm = 0;
-  if (config.optimizer.max_grad_norm > 0) {
-    grad_norm = torch::nn::utils::clip_grad_norm_(model->parameters(), config.optimizer.max_grad_norm);
+  for (int epoch = 0; epoch < std::max(1, config.epochs); ++epoch) {
+    losses = vtrace_losses(model, dist, batch, config.loss, device, normalizer);
+    optimizer.zero_grad();
+    if (reduction.before_backward) reduction.before_backward();
+    losses.total.backward();
+    if (reduction.after_backward) reduction.after_backward();
+    if (config.optimizer.max_grad_norm > 0) {
+      grad_norm = torch::nn::utils::clip_grad_norm_(model->parameters(), config.optimizer.max_grad_norm);
+    }
+    optimizer.step();
   }
-  optimizer.step();
   return grad_norm;
 }
 

@@ -51,6 +51,7 @@ std::string to_json(const TrainConfig& c) {
                 {"lstm_size", c.model.lstm_size}, {"normalize_obs", c.model.normalize_obs}};
   const auto& l = c.learner;
   j["batch_size"] = l.batch_size;
+  j["epochs"] = l.epochs;
   j["max_frames"] = l.max_frames;
   j["optimizer"] = {{"name", l.optimizer.name},
                     {"learning_rate", l.optimizer.learning_rate},
@@ -119,6 +120,7 @@ TrainConfig train_config_from_json(const std::string& text) {
     c.model.normalize_obs = m.value("normalize_obs", false);  // older checkpoints lack it
     auto& l = c.learner;
     l.batch_size = j.at("batch_size");
+    l.epochs = j.value("epochs", 1);  // older checkpoints lack it
     l.max_frames = j.at("max_frames");
     const auto& o = j.at("optimizer");
     l.optimizer.name = o.at("name");

@@ -153,6 +153,11 @@ TEST_CASE("two Gloo replicas train exactly like one learner on the concatenated 
     config.optimizer.learning_rate = 5e-4;
     config.optimizer.max_grad_norm = 0.5;  // clips: the norm must be the global one
   }
+  SECTION("adam, three epochs per batch (an all-reduce per pass)") {
+    config.optimizer.name = "adam";
+    config.optimizer.learning_rate = 1e-3;
+    config.epochs = 3;
+  }
   DataParallelOptions options;
   options.checksum_every = 1;
   options.bucket_bytes = 2048;  // several buckets for this small net
@@ -179,6 +184,23 @@ TEST_CASE("two Gloo replicas train exactly like one learner on the concatenated 
   // The replicas hold bit-identical weights.
   auto p0 = dp.replica_model(0)->parameters(), p1 = dp.replica_model(1)->parameters();
   for (std::size_t i = 0; i < p0.size(); ++i) CHECK(torch::equal(p0[i], p1[i]));
+}
+
+TEST_CASE("epochs take that many optimizer steps on the same batch", "[learner][vtrace]") {
+  Fixture f;
+  LearnerConfig once, twice;
+  twice.epochs = 2;
+  const UnrollBatch b = f.batch(5, 42);
+  auto dist = make_policy_distribution(f.spec.action);
+  AgentNet a = f.clone(), c = f.clone();
+  auto opt_a = make_optimizer(once.optimizer, a->parameters());
+  auto opt_c = make_optimizer(once.optimizer, c->parameters());
+  VTraceLosses la, lc;
+  vtrace_update(a, *dist, *opt_a, b, once, torch::kCPU, 1e-3, la);
+  vtrace_update(a, *dist, *opt_a, b, once, torch::kCPU, 1e-3, la);
+  vtrace_update(c, *dist, *opt_c, b, twice, torch::kCPU, 1e-3, lc);
+  CHECK(max_relative_difference(a, c) <= 1e-6);
+  CHECK(lc.total.item<double>() == Approx(la.total.item<double>()).epsilon(1e-6));
 }
 
 TEST_CASE("a replica that drifts stops the run with a clear error", "[learner][data_parallel]") {

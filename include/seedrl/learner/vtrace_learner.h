@@ -50,14 +50,20 @@ VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, cons
 // Valid transitions in a batch (the default normalizer of vtrace_losses).
 double valid_transitions(const UnrollBatch& batch);
 
-// One optimizer update: sets the learning rate, computes the losses, runs
-// backward, then `reduce_gradients` (the data-parallel all-reduce hook; may be
-// empty), global grad-norm clipping and the optimizer step. Returns the grad
-// norm before clipping (0 with clipping off).
+// The data-parallel all-reduce, wrapped around each backward pass (either
+// hook may be empty).
+struct GradientReduction {
+  std::function<void()> before_backward, after_backward;
+};
+
+// Trains on one batch: sets the learning rate, folds the batch into the
+// observation moments, then `config.epochs` times computes the losses, runs
+// backward between the reduction hooks, clips the global grad norm and steps
+// the optimizer. Returns the last grad norm before clipping (0 with clipping
+// off); `losses` are the last pass's.
 double vtrace_update(AgentNet& model, const PolicyDistribution& dist, torch::optim::Optimizer& optimizer,
                      const UnrollBatch& batch, const LearnerConfig& config, torch::Device device, double lr,
-                     VTraceLosses& losses, double normalizer = 0,
-                     const std::function<void()>& reduce_gradients = {});
+                     VTraceLosses& losses, double normalizer = 0, const GradientReduction& reduction = {});
 
 // The learning rate after `frames` consumed frames: linear decay to zero.
 double decayed_learning_rate(const LearnerConfig& config, std::int64_t frames);
