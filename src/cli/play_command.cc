@@ -1,3 +1,4 @@
+#include <iostream>
 #include <memory>
 
 #include <CLI/CLI.hpp>
@@ -20,6 +21,7 @@ CommandRunner add_play_command(CLI::App& app) {
     std::uint64_t seed = 0;
     bool json = false;
     bool greedy = false;
+    bool render = false;
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("play", "Run episodes without training and print return statistics");
@@ -32,6 +34,9 @@ CommandRunner add_play_command(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "Seed of the environment (and of a random policy)");
   cmd->add_flag("--greedy", o->greedy, "With a checkpoint: take the most likely action instead of sampling");
   cmd->add_flag("--json", o->json, "Print one JSON object instead of a line");
+  cmd->add_flag("--render", o->render,
+                "Draw every observation as text (images: one letter per cell, the highest channel set) "
+                "with the action and reward, on stderr");
   return [cmd, o, env_opt]() -> int {
     if (!cmd->parsed()) return -1;
     EnvPtr env;
@@ -47,7 +52,7 @@ CommandRunner add_play_command(CLI::App& app) {
       env = EnvRegistry::builtin().make(o->env, o->env_options);
       policy = make_simple_policy(o->policy, env->spec().action, o->seed);
     }
-    const PlayStats s = play_episodes(*env, policy, o->episodes, o->seed);
+    const PlayStats s = play_episodes(*env, policy, o->episodes, o->seed, o->render ? &std::cerr : nullptr);
     if (o->json) {
       nlohmann::json j{{"episodes", s.episodes},
                        {"episode_return_mean", s.return_mean},

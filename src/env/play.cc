@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <memory>
+#include <ostream>
 #include <stdexcept>
 #include <vector>
 
@@ -9,7 +10,32 @@
 
 namespace seedrl {
 
-PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::uint64_t seed) {
+void render_observation(const ArraySpec& spec, const void* obs, std::ostream& out) {
+  const auto& s = spec.shape;
+  if (s.size() == 3 && spec.dtype == DType::kUInt8) {
+    const auto* px = static_cast<const std::uint8_t*>(obs);
+    for (std::int64_t y = 0; y < s[0]; ++y) {
+      for (std::int64_t x = 0; x < s[1]; ++x) {
+        char cell = '.';
+        for (std::int64_t c = 0; c < s[2]; ++c)
+          if (px[(y * s[1] + x) * s[2] + c]) cell = static_cast<char>(c < 26 ? 'a' + c : '#');
+        out << cell;
+      }
+      out << '\n';
+    }
+    return;
+  }
+  const auto n = static_cast<std::int64_t>(spec.numel());
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (i) out << ' ';
+    if (spec.dtype == DType::kUInt8) out << static_cast<int>(static_cast<const std::uint8_t*>(obs)[i]);
+    else out << static_cast<const float*>(obs)[i];
+  }
+  out << '\n';
+}
+
+PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::uint64_t seed,
+                        std::ostream* trace) {
   const EnvSpec& spec = env.spec();
   std::vector<std::uint8_t> obs(spec.observation.bytes());
   std::vector<float> action(spec.action.width());
@@ -22,8 +48,18 @@ PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::u
     for (;;) {
       policy(obs.data(), first, reward, action.data());
       first = false;
+      if (trace) {
+        *trace << "episode " << e << " step " << static_cast<std::int64_t>(length) << "\n";
+        render_observation(spec.observation, obs.data(), *trace);
+      }
       const StepResult r =
           env.step(Action{static_cast<std::int32_t>(std::lround(action[0])), action.data()}, obs.data());
+      if (trace) {
+        *trace << "action";
+        for (float a : action) *trace << ' ' << a;
+        *trace << " reward " << r.reward << (r.terminated ? " terminated" : r.truncated ? " truncated" : "")
+               << "\n";
+      }
       reward = r.reward;
       ret += r.reward;
       length += 1;

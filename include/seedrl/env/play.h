@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <string>
 
 #include "seedrl/env/env.h"
@@ -21,8 +22,16 @@ struct PlayStats {
 using PlayPolicy = std::function<void(const void* obs, bool first, float reward, float* action)>;
 
 // Seeds the env once with `seed`, then lets its stream continue episode to
-// episode (like Gymnasium's reset(seed=S) followed by reset()).
-PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::uint64_t seed);
+// episode (like Gymnasium's reset(seed=S) followed by reset()). With `trace`,
+// every observation is drawn there (render_observation) with the action taken
+// and the reward it brought.
+PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::uint64_t seed,
+                        std::ostream* trace = nullptr);
+
+// Text picture of one observation. An [H, W, C] image becomes H rows of W
+// characters: '.' for an empty cell, else the letter of the highest channel
+// set ('a' = channel 0). Anything else is printed as its values in a row.
+void render_observation(const ArraySpec& spec, const void* obs, std::ostream& out);
 
 // "random" or "const:K" (K an action index, or a value for every dimension of
 // a continuous action). Throws std::invalid_argument naming --policy.
