@@ -66,7 +66,7 @@ int train_r2d2(TrainConfig config) {
   UnrollLayout layout;
   layout.observation = spec.observation;
   layout.action_width = 1;
-  layout.policy_size = 1;  // the previous action (see q_inference_server.h)
+  layout.policy_size = 1 + spec.action.num_actions;  // previous action, acting Q-values (q_inference_server.h)
   layout.core_size = config.model.lstm ? config.model.lstm_size : 0;
   layout.length = rc.burn_in + config.unroll_length + 1;
   layout.overlap = layout.length - (config.unroll_length - rc.sequence_overlap);
@@ -156,8 +156,11 @@ int train_r2d2(TrainConfig config) {
   std::thread inserter([&] {
     try {
       UnrollBatch one;
-      while (store.next_batch(1, one))
-        if (!replay.insert(one, 0)) break;
+      while (store.next_batch(1, one)) {
+        const double p = r2d2::acting_priority(one, rc.burn_in, config.learner.loss.discount, rc.n_step,
+                                               rc.priority_eta, config.learner.loss.reward_clip);
+        if (!replay.insert(one, 0, p)) break;
+      }
     } catch (const std::exception& e) {
       spdlog::error("replay inserter failed: {}", e.what());
       failed.store(true);

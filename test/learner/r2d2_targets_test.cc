@@ -141,3 +141,48 @@ TEST_CASE("sequence priorities mix max and mean TD error over valid steps", "[r2
   auto p0 = sequence_priorities(td, torch::zeros_like(valid), eta);
   CHECK(p0[0] == 0.0);
 }
+
+TEST_CASE("acting-time priority of a new sequence matches a double-precision reference", "[r2d2][priorities]") {
+  // One sequence: 2 burn-in entries then 7 entries, n = 3, an episode end inside.
+  const int burn = 2, L = 9, A = 3, n = 3;
+  const double gamma = 0.97, eta = 0.9;
+  Rng rng(5);
+  UnrollBatch b;
+  b.obs = torch::zeros({L, 1, 1});
+  b.actions = torch::empty({L, 1, 1});
+  b.rewards = torch::empty({L, 1});
+  b.flags = torch::zeros({L, 1}, torch::kUInt8);
+  b.policy = torch::empty({L, 1, 1 + A});
+  std::vector<double> r(L - burn);
+  std::vector<int> flags(L - burn, 0);
+  std::vector<std::vector<double>> q(L - burn, std::vector<double>(A));
+  std::vector<int> act(L - burn);
+  for (int e = 0; e < L; ++e) {
+    const bool prefix = e < burn;  // burn-in: wild values that must not count
+    b.rewards[e][0] = prefix ? 1000.f : static_cast<float>(rng.uniform(-2, 3));
+    b.actions[e][0][0] = static_cast<float>(rng.below(A));
+    b.policy[e][0][0] = -1.f;
+    for (int a = 0; a < A; ++a) b.policy[e][0][1 + a] = prefix ? -500.f : static_cast<float>(rng.uniform(-1, 4));
+  }
+  b.flags[5][0] = kTerminated;  // entry 5 ends an episode, entry 6 starts the next
+  b.flags[6][0] = kFirst;
+  for (int w = 0; w < L - burn; ++w) {
+    const int e = w + burn;
+    r[w] = b.rewards[e][0].item<float>();
+    flags[w] = b.flags[e][0].item<int>();
+    act[w] = static_cast<int>(b.actions[e][0][0].item<float>());
+    for (int a = 0; a < A; ++a) q[w][a] = b.policy[e][0][1 + a].item<float>();
+  }
+  double max_td = 0, sum_td = 0;
+  int count = 0;
+  for (int t = 0; t + 1 < L - burn; ++t) {
+    if (flags[t] & (kTerminated | kTruncated)) continue;
+    const double td = std::abs(reference_target(r, flags, q, q, t, gamma, n, true) - q[t][act[t]]);
+    max_td = std::max(max_td, td);
+    sum_td += td;
+    ++count;
+  }
+  REQUIRE(count == L - burn - 2);  // the transition out of the episode's last entry is not one
+  const double expected = eta * max_td + (1 - eta) * sum_td / count;
+  CHECK(acting_priority(b, burn, gamma, n, eta) == Approx(expected).epsilon(1e-5));
+}

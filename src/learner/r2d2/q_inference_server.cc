@@ -100,6 +100,10 @@ void QInferenceServer::run(int thread_index) {
       stats_.forward_ns.fetch_add(ns_since(t0), std::memory_order_relaxed);
 
       const float* a = actions.data_ptr<float>();
+      // [previous action, Q-values] per row: what the store records as "policy".
+      auto record = torch::cat({prev_a_host.narrow(0, 0, n).unsqueeze(1), out.q[0].to(torch::kCPU)}, 1).contiguous();
+      const float* rec_policy = record.data_ptr<float>();
+      const int P = static_cast<int>(record.size(1));
       const auto* obs_rows = static_cast<const std::uint8_t*>(batch->obs.data_ptr());
       bool open = true;
       for (int i = 0; i < n; ++i) {
@@ -110,7 +114,7 @@ void QInferenceServer::run(int thread_index) {
         StepRecord rec;
         rec.obs = obs_rows + i * batch->row_bytes;
         rec.action = a + i;
-        rec.policy = prev_a + i;
+        rec.policy = rec_policy + i * P;
         if (core) {
           rec.core_h = h_pre.data_ptr<float>() + i * H;
           rec.core_c = c_pre.data_ptr<float>() + i * H;

@@ -79,6 +79,21 @@ std::vector<double> sequence_priorities(const torch::Tensor& td_abs, const torch
   return std::vector<double>(pp, pp + p.size(0));
 }
 
+double acting_priority(const UnrollBatch& b, int burn_in, double discount, int n, double eta, double reward_clip) {
+  torch::NoGradGuard no_grad;
+  const auto L = b.obs.size(0);
+  const int burn = std::clamp<int>(burn_in, 0, static_cast<int>(L) - 2);
+  auto window = [&](const torch::Tensor& x) { return x.slice(0, burn, L); };
+  auto q = window(b.policy).narrow(-1, 1, b.policy.size(-1) - 1);  // [L', 1, A]
+  auto r = window(b.rewards);
+  if (reward_clip > 0) r = r.clamp(-reward_clip, reward_clip);
+  NStepTargets tg = n_step_double_q_targets(r, window(b.flags), q, q, discount, n, /*value_rescaling=*/true);
+  const auto T = tg.targets.size(0);
+  auto taken = window(b.actions).slice(0, 0, T).to(torch::kLong);  // [T, 1, 1]
+  auto q_sa = q.slice(0, 0, T).gather(-1, taken).squeeze(-1);
+  return std::max(sequence_priorities((tg.targets - q_sa).abs(), tg.valid, eta)[0], 1e-6);
+}
+
 R2D2Learner::R2D2Learner(QNet online, QNet target, const R2D2Config& r2d2, const LearnerConfig& config,
                          Replay& replay, ParamPublisher& publisher, torch::Device device)
     : online_(std::move(online)),

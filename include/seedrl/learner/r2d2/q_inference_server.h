@@ -6,9 +6,10 @@
 // ActionSelector (epsilon-greedy). Slots >= train_envs are evaluation envs:
 // they act but are not recorded (their steps never reach replay).
 //
-// Each entry's previous action is recorded in the store's per-step "policy"
-// field (policy_size 1; -1 at an episode start) so the learner can rebuild
-// the network's inputs for any stored sequence.
+// Each entry's per-step "policy" field holds [previous action (-1 at an
+// episode start), the acting Q-values (num_actions)]: the learner rebuilds the
+// network's inputs from the first, and the inserter computes a new sequence's
+// priority from the second (acting-time priorities, as in R2D2 and SEED).
 #pragma once
 
 #include <atomic>

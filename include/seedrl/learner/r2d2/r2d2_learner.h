@@ -47,6 +47,14 @@ NStepTargets n_step_double_q_targets(const torch::Tensor& rewards, const torch::
 // transitions (0 for a sequence without any). td_abs, valid: [T, B].
 std::vector<double> sequence_priorities(const torch::Tensor& td_abs, const torch::Tensor& valid, double eta);
 
+// A new sequence's priority from the Q-values recorded while acting
+// (policy[..., 1:]; one sequence, B = 1): the n-step targets over the entries
+// after burn-in with those Q-values as both online and target values, the TD
+// errors against the Q of the action taken, mixed by sequence_priorities.
+// Floored at 1e-6 so that every sequence stays reachable.
+double acting_priority(const UnrollBatch& sequence, int burn_in, double discount, int n, double eta,
+                       double reward_clip = 0);
+
 struct R2D2Stats {
   double loss = 0, td_error = 0, q_mean = 0, grad_norm = 0, learning_rate = 0, policy_lag = 0;
   double sample_priority_mean = 0;  // new priorities of the last batch
