@@ -37,3 +37,25 @@ TEST_CASE("play rejects an unknown env or policy naming the valid choices", "[cl
   CHECK(p.status == 2);
   CHECK_THAT(p.output, Catch::Contains("--policy"));
 }
+
+TEST_CASE("play --render draws every observation with its action and reward", "[cli][play]") {
+  // Breakout's first frame: three full brick rows (channel 3, 'd') and the
+  // paddle (channel 0, 'a') in column 4 of the bottom row.
+  RunResult r = run_seedrl({"play", "--env", "minatar:breakout", "--policy", "const:0", "--episodes", "1",
+                            "--seed", "2", "--json", "--render"},
+                           60);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("episode 0 step 0\n..........\ndddddddddd\ndddddddddd\ndddddddddd\n"));
+  CHECK_THAT(r.output, Catch::Contains("....a.....\naction 0 reward 0"));
+  CHECK_THAT(r.output, Catch::Contains("terminated"));
+  // One drawn frame per step.
+  std::size_t frames = 0;
+  for (std::size_t at = r.output.find("episode 0 step "); at != std::string::npos;
+       at = r.output.find("episode 0 step ", at + 1))
+    ++frames;
+  const auto json_at = r.output.find("{\"episode_length_mean\"");
+  REQUIRE(json_at != std::string::npos);
+  auto j = nlohmann::json::parse(r.output.substr(json_at, r.output.find('\n', json_at) - json_at));
+  CHECK(static_cast<double>(frames) == j["episode_length_mean"].get<double>());
+}
