@@ -54,6 +54,8 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_option("--baseline-cost", l.loss.baseline_cost, "Weight of the value loss")->check(CLI::NonNegativeNumber);
   cmd->add_option("--entropy-cost", l.loss.entropy_cost, "Weight of the entropy bonus")->check(CLI::NonNegativeNumber);
   cmd->add_option("--reward-clip", l.loss.reward_clip, "Clip rewards to [-c, c] (0: off)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--reward-scale", l.loss.reward_scale, "Multiply rewards by this in the learner, after clipping")
+      ->check(CLI::PositiveNumber);
 
   cmd->add_option("--logdir", c.logdir, "Directory for metrics, TensorBoard events and checkpoints");
   cmd->add_option("--checkpoint-every-s", c.checkpoint_every_s, "Seconds between checkpoints (0: only at the end)")

@@ -10,7 +10,7 @@
 namespace seedrl {
 
 Transitions make_transitions(const torch::Tensor& flags_in, const torch::Tensor& rewards, double discount,
-                             double reward_clip) {
+                             double reward_clip, double reward_scale) {
   const auto L = flags_in.size(0);
   const auto T = L - 1;
   auto flags = flags_in.to(torch::kInt32);
@@ -19,6 +19,7 @@ Transitions make_transitions(const torch::Tensor& flags_in, const torch::Tensor&
   auto terminal_next = (flags.slice(0, 1, L) & kTerminated).ne(0).to(torch::kFloat32);
   tr.rewards = rewards.slice(0, 1, L);
   if (reward_clip > 0) tr.rewards = tr.rewards.clamp(-reward_clip, reward_clip);
+  if (reward_scale != 1.0) tr.rewards = tr.rewards * reward_scale;
   tr.discounts = discount * (1 - terminal_next) * tr.valid;
   return tr;
 }
@@ -41,7 +42,8 @@ VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, cons
   auto target_logp = dist.log_prob(target_params, actions);
   auto behaviour_logp = dist.log_prob(behaviour_params, actions);
 
-  Transitions tr = make_transitions(flags, batch.rewards.to(device, nb), config.discount, config.reward_clip);
+  Transitions tr = make_transitions(flags, batch.rewards.to(device, nb), config.discount, config.reward_clip,
+                                   config.reward_scale);
   const auto& valid = tr.valid;
   auto values = out.value.slice(0, 0, T);
   auto bootstrap = out.value[T];

@@ -157,8 +157,7 @@ int train_r2d2(TrainConfig config) {
     try {
       UnrollBatch one;
       while (store.next_batch(1, one)) {
-        const double p = r2d2::acting_priority(one, rc.burn_in, config.learner.loss.discount, rc.n_step,
-                                               rc.priority_eta, config.learner.loss.reward_clip);
+        const double p = r2d2::acting_priority(one, rc.burn_in, config.learner.loss, rc.n_step, rc.priority_eta);
         if (!replay.insert(one, 0, p)) break;
       }
     } catch (const std::exception& e) {

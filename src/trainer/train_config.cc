@@ -64,6 +64,7 @@ std::string to_json(const TrainConfig& c) {
                {"baseline_cost", l.loss.baseline_cost},
                {"entropy_cost", l.loss.entropy_cost},
                {"reward_clip", l.loss.reward_clip},
+               {"reward_scale", l.loss.reward_scale},
                {"rho_bar", l.loss.vtrace.rho_bar},
                {"c_bar", l.loss.vtrace.c_bar},
                {"lambda", l.loss.vtrace.lambda}};
@@ -135,6 +136,7 @@ TrainConfig train_config_from_json(const std::string& text) {
     l.loss.baseline_cost = s.at("baseline_cost");
     l.loss.entropy_cost = s.at("entropy_cost");
     l.loss.reward_clip = s.at("reward_clip");
+    l.loss.reward_scale = s.value("reward_scale", 1.0);  // older checkpoints lack it
     l.loss.vtrace.rho_bar = s.at("rho_bar");
     l.loss.vtrace.c_bar = s.at("c_bar");
     l.loss.vtrace.lambda = s.at("lambda");

@@ -184,5 +184,7 @@ TEST_CASE("acting-time priority of a new sequence matches a double-precision ref
   }
   REQUIRE(count == L - burn - 2);  // the transition out of the episode's last entry is not one
   const double expected = eta * max_td + (1 - eta) * sum_td / count;
-  CHECK(acting_priority(b, burn, gamma, n, eta) == Approx(expected).epsilon(1e-5));
+  VTraceLossConfig loss;
+  loss.discount = gamma;
+  CHECK(acting_priority(b, burn, loss, n, eta) == Approx(expected).epsilon(1e-5));
 }

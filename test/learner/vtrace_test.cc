@@ -170,4 +170,8 @@ TEST_CASE("transitions: truncation bootstraps, termination does not, resets are 
   CHECK(tr.rewards.flatten()[2].item<float>() == 2.f);
   auto clipped = make_transitions(flags, rewards * 10, 0.9, 1.0);
   CHECK(clipped.rewards.max().item<float>() == 1.f);
+  // Scaling applies after clipping: 20 -> 1 -> 0.25.
+  auto scaled = make_transitions(flags, rewards * 10, 0.9, 1.0, 0.25);
+  CHECK(scaled.rewards.flatten()[2].item<float>() == 0.25f);
+  CHECK(make_transitions(flags, rewards, 0.9, 0.0, 0.5).rewards.flatten()[0].item<float>() == 0.5f);
 }

@@ -21,6 +21,7 @@ struct VTraceLossConfig {
   double baseline_cost = 0.5;
   double entropy_cost = 0.01;
   double reward_clip = 0.0;  // > 0: rewards clamped to [-c, c]
+  double reward_scale = 1.0;  // rewards multiplied by this (after clipping)
   VTraceOptions vtrace;
 };
 

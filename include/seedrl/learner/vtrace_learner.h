@@ -33,7 +33,7 @@ struct Transitions {
   torch::Tensor valid, discounts, rewards;  // [T, B] float
 };
 Transitions make_transitions(const torch::Tensor& flags, const torch::Tensor& rewards, double discount,
-                             double reward_clip);
+                             double reward_clip, double reward_scale = 1.0);
 
 // Losses for one batch; separate from the loop so tests can check them.
 // Sums over valid transitions are divided by `normalizer`, or by the batch's

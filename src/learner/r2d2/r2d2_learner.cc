@@ -79,15 +79,16 @@ std::vector<double> sequence_priorities(const torch::Tensor& td_abs, const torch
   return std::vector<double>(pp, pp + p.size(0));
 }
 
-double acting_priority(const UnrollBatch& b, int burn_in, double discount, int n, double eta, double reward_clip) {
+double acting_priority(const UnrollBatch& b, int burn_in, const VTraceLossConfig& loss, int n, double eta) {
   torch::NoGradGuard no_grad;
   const auto L = b.obs.size(0);
   const int burn = std::clamp<int>(burn_in, 0, static_cast<int>(L) - 2);
   auto window = [&](const torch::Tensor& x) { return x.slice(0, burn, L); };
   auto q = window(b.policy).narrow(-1, 1, b.policy.size(-1) - 1);  // [L', 1, A]
   auto r = window(b.rewards);
-  if (reward_clip > 0) r = r.clamp(-reward_clip, reward_clip);
-  NStepTargets tg = n_step_double_q_targets(r, window(b.flags), q, q, discount, n, /*value_rescaling=*/true);
+  if (loss.reward_clip > 0) r = r.clamp(-loss.reward_clip, loss.reward_clip);
+  if (loss.reward_scale != 1.0) r = r * loss.reward_scale;
+  NStepTargets tg = n_step_double_q_targets(r, window(b.flags), q, q, loss.discount, n, /*value_rescaling=*/true);
   const auto T = tg.targets.size(0);
   auto taken = window(b.actions).slice(0, 0, T).to(torch::kLong);  // [T, 1, 1]
   auto q_sa = q.slice(0, 0, T).gather(-1, taken).squeeze(-1);
@@ -151,6 +152,7 @@ bool R2D2Learner::step(R2D2Stats& stats) {
   }
   auto r = window(rewards);
   if (config_.loss.reward_clip > 0) r = r.clamp(-config_.loss.reward_clip, config_.loss.reward_clip);
+  if (config_.loss.reward_scale != 1.0) r = r * config_.loss.reward_scale;
   NStepTargets tg = n_step_double_q_targets(r, window(flags), online.q.detach(), q_target, config_.loss.discount,
                                             r2d2_.n_step, /*value_rescaling=*/true);
   const auto T = tg.targets.size(0);

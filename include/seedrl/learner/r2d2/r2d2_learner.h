@@ -51,9 +51,9 @@ std::vector<double> sequence_priorities(const torch::Tensor& td_abs, const torch
 // (policy[..., 1:]; one sequence, B = 1): the n-step targets over the entries
 // after burn-in with those Q-values as both online and target values, the TD
 // errors against the Q of the action taken, mixed by sequence_priorities.
+// Rewards are clipped and scaled as the learner does (`loss`; its discount).
 // Floored at 1e-6 so that every sequence stays reachable.
-double acting_priority(const UnrollBatch& sequence, int burn_in, double discount, int n, double eta,
-                       double reward_clip = 0);
+double acting_priority(const UnrollBatch& sequence, int burn_in, const VTraceLossConfig& loss, int n, double eta);
 
 struct R2D2Stats {
   double loss = 0, td_error = 0, q_mean = 0, grad_norm = 0, learning_rate = 0, policy_lag = 0;
