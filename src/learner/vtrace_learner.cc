@@ -6,8 +6,14 @@
 #include <torch/torch.h>
 
 #include "seedrl/inference/env_step.h"
+#include "seedrl/learner/reward_shaping.h"
 
 namespace seedrl {
+
+torch::Tensor shape_rewards(const torch::Tensor& rewards, double clip, double scale) {
+  auto r = clip > 0 ? rewards.clamp(-clip, clip) : rewards;
+  return scale != 1.0 ? r * scale : r;
+}
 
 Transitions make_transitions(const torch::Tensor& flags_in, const torch::Tensor& rewards, double discount,
                              double reward_clip, double reward_scale) {
@@ -17,9 +23,7 @@ Transitions make_transitions(const torch::Tensor& flags_in, const torch::Tensor&
   Transitions tr;
   tr.valid = (flags.slice(0, 0, T) & (kTerminated | kTruncated)).eq(0).to(torch::kFloat32);
   auto terminal_next = (flags.slice(0, 1, L) & kTerminated).ne(0).to(torch::kFloat32);
-  tr.rewards = rewards.slice(0, 1, L);
-  if (reward_clip > 0) tr.rewards = tr.rewards.clamp(-reward_clip, reward_clip);
-  if (reward_scale != 1.0) tr.rewards = tr.rewards * reward_scale;
+  tr.rewards = shape_rewards(rewards.slice(0, 1, L), reward_clip, reward_scale);
   tr.discounts = discount * (1 - terminal_next) * tr.valid;
   return tr;
 }

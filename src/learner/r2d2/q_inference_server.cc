@@ -58,6 +58,7 @@ void QInferenceServer::run(int thread_index) {
     const int cap = batcher_.batch_size();
     auto prev_a_host = torch::empty({cap}, torch::kFloat32);
     auto prev_r_host = torch::empty({cap}, torch::kFloat32);
+    torch::Tensor record_host;
     float* prev_a = prev_a_host.data_ptr<float>();
     float* prev_r = prev_r_host.data_ptr<float>();
     while (InferenceBatch* batch = batcher_.next_batch()) {
@@ -100,10 +101,14 @@ void QInferenceServer::run(int thread_index) {
       stats_.forward_ns.fetch_add(ns_since(t0), std::memory_order_relaxed);
 
       const float* a = actions.data_ptr<float>();
-      // [previous action, Q-values] per row: what the store records as "policy".
-      auto record = torch::cat({prev_a_host.narrow(0, 0, n).unsqueeze(1), out.q[0].to(torch::kCPU)}, 1).contiguous();
-      const float* rec_policy = record.data_ptr<float>();
-      const int P = static_cast<int>(record.size(1));
+      // [previous action, Q-values] per row: what the store records as "policy"
+      // (rows allocated once, at the first batch, when the action count is known).
+      if (!record_host.defined()) record_host = torch::empty({cap, 1 + out.q.size(-1)}, torch::kFloat32);
+      auto record = record_host.narrow(0, 0, n);
+      record.select(1, 0).copy_(prev_a_host.narrow(0, 0, n));
+      record.narrow(1, 1, out.q.size(-1)).copy_(out.q[0]);
+      const float* rec_policy = record_host.data_ptr<float>();
+      const int P = static_cast<int>(record_host.size(1));
       const auto* obs_rows = static_cast<const std::uint8_t*>(batch->obs.data_ptr());
       bool open = true;
       for (int i = 0; i < n; ++i) {

@@ -7,6 +7,7 @@
 
 #include "seedrl/inference/env_step.h"
 #include "seedrl/learner/r2d2/value_rescaling.h"
+#include "seedrl/learner/reward_shaping.h"
 #include "seedrl/learner/vtrace_learner.h"
 
 namespace seedrl::r2d2 {
@@ -85,9 +86,7 @@ double acting_priority(const UnrollBatch& b, int burn_in, const VTraceLossConfig
   const int burn = std::clamp<int>(burn_in, 0, static_cast<int>(L) - 2);
   auto window = [&](const torch::Tensor& x) { return x.slice(0, burn, L); };
   auto q = window(b.policy).narrow(-1, 1, b.policy.size(-1) - 1);  // [L', 1, A]
-  auto r = window(b.rewards);
-  if (loss.reward_clip > 0) r = r.clamp(-loss.reward_clip, loss.reward_clip);
-  if (loss.reward_scale != 1.0) r = r * loss.reward_scale;
+  auto r = shape_rewards(window(b.rewards), loss.reward_clip, loss.reward_scale);
   NStepTargets tg = n_step_double_q_targets(r, window(b.flags), q, q, loss.discount, n, /*value_rescaling=*/true);
   const auto T = tg.targets.size(0);
   auto taken = window(b.actions).slice(0, 0, T).to(torch::kLong);  // [T, 1, 1]
@@ -150,9 +149,7 @@ bool R2D2Learner::step(R2D2Stats& stats) {
     torch::NoGradGuard no_grad;
     q_target = target_->forward(window(obs), window(first), window(prev_action), window(rewards), target_state).q;
   }
-  auto r = window(rewards);
-  if (config_.loss.reward_clip > 0) r = r.clamp(-config_.loss.reward_clip, config_.loss.reward_clip);
-  if (config_.loss.reward_scale != 1.0) r = r * config_.loss.reward_scale;
+  auto r = shape_rewards(window(rewards), config_.loss.reward_clip, config_.loss.reward_scale);
   NStepTargets tg = n_step_double_q_targets(r, window(flags), online.q.detach(), q_target, config_.loss.discount,
                                             r2d2_.n_step, /*value_rescaling=*/true);
   const auto T = tg.targets.size(0);
