@@ -3,9 +3,12 @@
 #include <ATen/Context.h>
 #include <ATen/Parallel.h>
 
+#include "seedrl/util/heap_tuning.h"
+
 namespace seedrl {
 
 void configure_torch_runtime(int threads, bool uses_cuda) {
+  keep_freed_memory_in_heap();
   at::set_num_threads(threads);
   if (!uses_cuda) return;
   auto& ctx = at::globalContext();

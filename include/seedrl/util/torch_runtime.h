@@ -1,5 +1,6 @@
-// Process-wide LibTorch settings made once at start: intra-op threads and, when
-// a GPU takes part, the cuDNN/cuBLAS choices that suit fixed-shape RL batches.
+// Process-wide LibTorch settings made once at start: the heap (heap_tuning.h),
+// intra-op threads and, when a GPU takes part, the cuDNN/cuBLAS choices that
+// suit fixed-shape RL batches.
 #pragma once
 
 namespace seedrl {
