@@ -26,6 +26,10 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
   cmd.add_option("--model", c.model.torso,
                  "Torso: auto | mlp | minatar | impala (auto: images up to 16x16 minatar, larger impala, vectors mlp)");
   cmd.add_option("--hidden", c.model.hidden, "MLP torso layer widths")->check(CLI::Range(1, 1 << 16));
+  cmd.add_option("--activation", c.model.activation, "MLP torso nonlinearity: relu | tanh")
+      ->check(CLI::IsMember({"relu", "tanh"}));
+  cmd.add_flag("--separate-value-net,!--no-separate-value-net", c.model.separate_value_net,
+               "Give the value head a torso of its own (V-trace without --lstm)");
   cmd.add_flag("--lstm,!--no-lstm", c.model.lstm, "Add an LSTM core (state kept centrally per environment)");
   cmd.add_option("--lstm-size", c.model.lstm_size, "LSTM width")->check(CLI::Range(1, 1 << 16));
   cmd.add_flag("--normalize-obs,!--no-normalize-obs", c.model.normalize_obs,

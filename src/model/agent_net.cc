@@ -42,6 +42,14 @@ AgentNetImpl::AgentNetImpl(const EnvSpec& env, const ModelConfig& config, int po
     lstm_ = register_module("lstm", torch::nn::LSTMCell(features, config.lstm_size));
     features = config.lstm_size;
   }
+  int value_features = features;
+  if (config.separate_value_net) {
+    if (config.lstm) throw std::invalid_argument("--separate-value-net: not available with --lstm");
+    Torso value_torso = make_torso(env.observation, config);
+    value_torso_ = value_torso.module;
+    register_module("value_torso", value_torso_.ptr());
+    value_features = value_torso.features;
+  }
   int head_size = policy_size;
   if (!env.action.is_discrete()) {
     // Gaussian: the head gives the mean; the log-std is one learned vector
@@ -54,7 +62,7 @@ AgentNetImpl::AgentNetImpl(const EnvSpec& env, const ModelConfig& config, int po
     log_std_ = register_parameter("log_std", initial_log_std(env.action));
   }
   policy_ = register_module("policy", torch::nn::Linear(features, head_size));
-  value_ = register_module("value", torch::nn::Linear(features, 1));
+  value_ = register_module("value", torch::nn::Linear(value_features, 1));
   // Small initial policy logits (or means) keep the first policy close to
   // uniform (or centred).
   torch::NoGradGuard no_grad;
@@ -73,6 +81,7 @@ NetOutput AgentNetImpl::forward(const torch::Tensor& obs, const torch::Tensor& f
   auto x = obs.flatten(0, 1);
   if (!normalizer_.is_empty()) x = normalizer_->forward(x.to(torch::kFloat32));
   auto features = torso_.forward(x);  // [T*B, F]
+  auto value_features = value_torso_.is_empty() ? features : value_torso_.forward(x);
   if (has_core()) {
     features = features.view({T, B, -1});
     auto keep = (1 - first.to(torch::kFloat32)).unsqueeze(-1);  // [T, B, 1]
@@ -89,11 +98,12 @@ NetOutput AgentNetImpl::forward(const torch::Tensor& obs, const torch::Tensor& f
     }
     state = {h, c};
     features = torch::stack(outs).flatten(0, 1);
+    value_features = features;
   }
   NetOutput out;
   out.policy = policy_->forward(features).view({T, B, -1});
   if (log_std_.defined()) out.policy = torch::cat({out.policy, log_std_.expand_as(out.policy)}, -1);
-  out.value = value_->forward(features).view({T, B});
+  out.value = value_->forward(value_features).view({T, B});
   out.state = state;
   return out;
 }

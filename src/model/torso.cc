@@ -9,13 +9,16 @@
 namespace seedrl {
 namespace {
 
-// Flattens any observation and applies Linear+ReLU layers.
+// Flattens any observation and applies Linear+activation layers.
 class MlpTorsoImpl : public torch::nn::Module {
  public:
-  MlpTorsoImpl(std::int64_t in, const std::vector<int>& hidden) {
+  MlpTorsoImpl(std::int64_t in, const std::vector<int>& hidden, bool tanh) {
     for (int h : hidden) {
       layers_->push_back(torch::nn::Linear(in, h));
-      layers_->push_back(torch::nn::ReLU());
+      if (tanh)
+        layers_->push_back(torch::nn::Tanh());
+      else
+        layers_->push_back(torch::nn::ReLU());
       in = h;
     }
     register_module("layers", layers_);
@@ -46,7 +49,10 @@ Torso make_torso(const ArraySpec& observation, const ModelConfig& config) {
   const std::string kind = resolve_torso(observation, config.torso);
   if (kind == "mlp") {
     if (config.hidden.empty()) throw std::invalid_argument("--hidden: the MLP needs at least one layer");
-    return Torso{torch::nn::AnyModule(MlpTorso(static_cast<std::int64_t>(observation.numel()), config.hidden)),
+    if (config.activation != "relu" && config.activation != "tanh")
+      throw std::invalid_argument("--activation: unknown '" + config.activation + "' (valid: relu, tanh)");
+    const bool tanh = config.activation == "tanh";
+    return Torso{torch::nn::AnyModule(MlpTorso(static_cast<std::int64_t>(observation.numel()), config.hidden, tanh)),
                  config.hidden.back()};
   }
   if (kind == "minatar") return make_minatar_torso(observation);

@@ -1,5 +1,6 @@
 // The agent's network in the torch::nn style: torso -> optional LSTM core ->
-// policy and value heads. Inputs are time-major [T, B, ...] so the same module
+// policy and value heads (or, with separate_value_net, a second torso of its
+// own for the value head). Inputs are time-major [T, B, ...] so the same module
 // serves inference (T = 1) and the learner (T = unroll length). For discrete
 // actions the policy output is the logits; for continuous ones it is
 // [mean, log_std] (policy_distribution.h), the log-std a learned parameter.
@@ -48,6 +49,7 @@ class AgentNetImpl : public torch::nn::Module {
   std::int64_t obs_rank_;
   ObsNormalizer normalizer_{nullptr};
   torch::nn::AnyModule torso_;
+  torch::nn::AnyModule value_torso_;  // --separate-value-net only
   torch::nn::LSTMCell lstm_{nullptr};
   torch::nn::Linear policy_{nullptr}, value_{nullptr};
   torch::Tensor log_std_;  // [dim], continuous actions only

@@ -1,5 +1,6 @@
 // Torsos turn observations [N, ...] into features [N, F]:
-//   mlp      any observation, flattened; Linear+ReLU per --hidden width.
+//   mlp      any observation, flattened; Linear+ReLU (or Tanh, --activation)
+//            per --hidden width.
 //   minatar  image [H, W, C] (uint8, HWC): the MinAtar paper's net (Young &
 //            Tian 2019): conv 3x3 x16 stride 1 (no padding), ReLU, fully
 //            connected 128, ReLU.
