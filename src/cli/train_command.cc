@@ -51,6 +51,9 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_option("--c-bar", l.loss.vtrace.c_bar, "V-trace trace clip")->check(CLI::PositiveNumber);
   cmd->add_option("--pg-rho-bar", l.loss.vtrace.pg_rho_bar, "Policy-gradient importance-weight clip")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--ppo-clip", l.loss.ppo_clip,
+                  "Policy gradient as PPO's clipped surrogate with this clip on pi/mu (0: off; APPO)")
+      ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--baseline-cost", l.loss.baseline_cost, "Weight of the value loss")->check(CLI::NonNegativeNumber);
   cmd->add_option("--entropy-cost", l.loss.entropy_cost, "Weight of the entropy bonus")->check(CLI::NonNegativeNumber);
   cmd->add_option("--reward-clip", l.loss.reward_clip, "Clip rewards to [-c, c] (0: off)")->check(CLI::NonNegativeNumber);

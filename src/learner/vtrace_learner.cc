@@ -56,7 +56,13 @@ VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, cons
                    bootstrap.detach(), valid, config.vtrace);
   auto n = normalizer > 0 ? torch::scalar_tensor(normalizer, valid.options()) : valid.sum().clamp_min(1.0);
   VTraceLosses l;
-  l.pg = -(vt.pg_advantages * target_logp * valid).sum() / n;
+  if (config.ppo_clip > 0) {
+    auto ratio = (target_logp - behaviour_logp).exp();
+    auto clipped = ratio.clamp(1 - config.ppo_clip, 1 + config.ppo_clip);
+    l.pg = -(torch::min(ratio * vt.advantages, clipped * vt.advantages) * valid).sum() / n;
+  } else {
+    l.pg = -(vt.pg_advantages * target_logp * valid).sum() / n;
+  }
   l.baseline = 0.5 * ((vt.vs - values).pow(2) * valid).sum() / n;
   l.entropy = (dist.entropy(target_params) * valid).sum() / n;
   l.total = l.pg + config.baseline_cost * l.baseline - config.entropy_cost * l.entropy;

@@ -48,7 +48,8 @@ std::string to_json(const TrainConfig& c) {
   j["unroll_length"] = c.unroll_length;
   j["queue_capacity"] = c.queue_capacity;
   j["model"] = {{"torso", c.model.torso}, {"hidden", c.model.hidden}, {"lstm", c.model.lstm},
-                {"lstm_size", c.model.lstm_size}, {"normalize_obs", c.model.normalize_obs}};
+                {"lstm_size", c.model.lstm_size}, {"normalize_obs", c.model.normalize_obs},
+                {"activation", c.model.activation}, {"separate_value_net", c.model.separate_value_net}};
   const auto& l = c.learner;
   j["batch_size"] = l.batch_size;
   j["epochs"] = l.epochs;
@@ -65,6 +66,8 @@ std::string to_json(const TrainConfig& c) {
                {"entropy_cost", l.loss.entropy_cost},
                {"reward_clip", l.loss.reward_clip},
                {"reward_scale", l.loss.reward_scale},
+               {"ppo_clip", l.loss.ppo_clip},
+               {"pg_rho_bar", l.loss.vtrace.pg_rho_bar},
                {"rho_bar", l.loss.vtrace.rho_bar},
                {"c_bar", l.loss.vtrace.c_bar},
                {"lambda", l.loss.vtrace.lambda}};
@@ -119,6 +122,8 @@ TrainConfig train_config_from_json(const std::string& text) {
     c.model.lstm = m.at("lstm");
     c.model.lstm_size = m.at("lstm_size");
     c.model.normalize_obs = m.value("normalize_obs", false);  // older checkpoints lack it
+    c.model.activation = m.value("activation", std::string("relu"));
+    c.model.separate_value_net = m.value("separate_value_net", false);
     auto& l = c.learner;
     l.batch_size = j.at("batch_size");
     l.epochs = j.value("epochs", 1);  // older checkpoints lack it
@@ -137,6 +142,8 @@ TrainConfig train_config_from_json(const std::string& text) {
     l.loss.entropy_cost = s.at("entropy_cost");
     l.loss.reward_clip = s.at("reward_clip");
     l.loss.reward_scale = s.value("reward_scale", 1.0);  // older checkpoints lack it
+    l.loss.ppo_clip = s.value("ppo_clip", 0.0);
+    l.loss.vtrace.pg_rho_bar = s.value("pg_rho_bar", 1.0);
     l.loss.vtrace.rho_bar = s.at("rho_bar");
     l.loss.vtrace.c_bar = s.at("c_bar");
     l.loss.vtrace.lambda = s.at("lambda");

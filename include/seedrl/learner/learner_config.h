@@ -22,6 +22,11 @@ struct VTraceLossConfig {
   double entropy_cost = 0.01;
   double reward_clip = 0.0;  // > 0: rewards clamped to [-c, c]
   double reward_scale = 1.0;  // rewards multiplied by this (after clipping)
+  // > 0: the policy-gradient term becomes PPO's clipped surrogate (as APPO in
+  // Sample Factory): -min(r A, clip(r, 1 - c, 1 + c) A) with r = pi/mu and A
+  // the V-trace advantage. It bounds how far --epochs passes over one batch
+  // move the policy from the one that acted.
+  double ppo_clip = 0.0;
   VTraceOptions vtrace;
 };
 

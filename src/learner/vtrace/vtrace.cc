@@ -29,7 +29,8 @@ VTraceReturns vtrace(const torch::Tensor& log_rhos, const torch::Tensor& discoun
   out.vs = torch::stack(diffs) + values;
   auto next_vs = torch::cat({out.vs.slice(0, 1), bootstrap_value.unsqueeze(0)}, 0);
   auto pg_rhos = rhos.clamp_max(o.pg_rho_bar) * valid;
-  out.pg_advantages = pg_rhos * (rewards + discounts * next_vs - values);
+  out.advantages = (rewards + discounts * next_vs - values) * valid;
+  out.pg_advantages = pg_rhos * out.advantages;
   return out;
 }
 

@@ -22,6 +22,9 @@ struct VTraceOptions {
 struct VTraceReturns {
   torch::Tensor vs;             // [T, B] value targets
   torch::Tensor pg_advantages;  // [T, B]
+  // [T, B] r_t + γ_t vs_{t+1} − V(x_t) without the ρ^pg weight (0 where
+  // invalid), for a PPO-clipped surrogate that applies its own ratio.
+  torch::Tensor advantages;
 };
 
 // log_rhos = log π(a_t|x_t) − log μ(a_t|x_t); discounts = γ_t (0 at terminals);
