@@ -40,7 +40,7 @@ TEST_CASE("a config file's bad value is reported like the flag", "[cli]") {
   check_error({"train", "--config", dir + "/bad.toml"}, "--actors");
 }
 
-TEST_CASE("--help shows every command's defaults", "[cli]") {
+TEST_CASE("help output (--help) shows every command's defaults", "[cli]") {
   RunResult r = run_seedrl({"train", "--help"}, 30);
   CHECK(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("--max-frames") && Catch::Contains("2000000"));

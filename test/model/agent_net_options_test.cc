@@ -23,7 +23,7 @@ EnvSpec vector_env() {
 }
 }  // namespace
 
-TEST_CASE("--activation tanh makes the MLP torso tanh(Wx + b) per layer", "[model][torso]") {
+TEST_CASE("activation tanh (--activation) makes the MLP torso tanh(Wx + b) per layer", "[model][torso]") {
   torch::manual_seed(5);
   ModelConfig config;
   config.hidden = {4, 2};
@@ -53,7 +53,7 @@ TEST_CASE("--activation tanh makes the MLP torso tanh(Wx + b) per layer", "[mode
   CHECK_THROWS_WITH(make_torso(vector_env().observation, config), Catch::Contains("--activation"));
 }
 
-TEST_CASE("--separate-value-net: the value loss reaches only the value torso, the policy only its own", "[model][agent_net]") {
+TEST_CASE("separate value net (--separate-value-net): the value loss reaches only the value torso, the policy only its own", "[model][agent_net]") {
   torch::manual_seed(6);
   ModelConfig config;
   config.hidden = {8};
