@@ -12,23 +12,21 @@
 
 #include "seedrl/actor/actor_pool.h"
 #include "seedrl/io/checkpoint.h"
-#include "seedrl/io/metrics_writer.h"
-#include "seedrl/io/progress_line.h"
 #include "seedrl/learner/r2d2/epsilon_greedy.h"
 #include "seedrl/learner/r2d2/q_inference_server.h"
 #include "seedrl/learner/r2d2/r2d2_learner.h"
 #include "seedrl/learner/r2d2/replay.h"
 #include "seedrl/trainer/trainer.h"
 #include "seedrl/util/signal_watcher.h"
+#include "seedrl/trainer/learner_thread.h"
 #include "seedrl/trainer/run_ending.h"
+#include "seedrl/trainer/run_monitor.h"
 #include "seedrl/util/clock.h"
 #include "seedrl/util/torch_runtime.h"
 
 namespace seedrl {
 
 namespace {
-using Clock = SteadyClock;
-
 void validate(const TrainConfig& c) {
   const auto& r = c.r2d2;
   if (r.sequence_overlap >= c.unroll_length)
@@ -133,8 +131,6 @@ int train_r2d2(TrainConfig config) {
     ec.max_frames = 0;  // they stop with the run; their frames are not counted
     eval_actors = std::make_unique<ActorPool>(ec, batcher, eval_episodes, eval_frames);
   }
-  MetricsWriter metrics(config.logdir);
-  ProgressLine progress(stderr);
 
   std::atomic<int> signal_received{0};
   SignalWatcher watcher([&](int sig) { signal_received.store(sig); });
@@ -149,6 +145,53 @@ int train_r2d2(TrainConfig config) {
     save_checkpoint(ckpt, *learner.model(), learner.optimizer(), c, config_json,
                     {{"target", learner.target().ptr().get()}});
   };
+
+  LearnerThread<r2d2::R2D2Learner, r2d2::R2D2Stats> learner_thread(learner, save);
+  const std::int64_t max_frames = config.learner.max_frames;
+  auto last_rates = SteadyClock::now();
+  std::uint64_t last_inserted = replay.inserted(), last_sampled = replay.sampled();
+  auto add_scalars = [&](Scalars& out) {
+    const r2d2::R2D2Stats s = learner_thread.last_stats();
+    // Replay rates over the time since the previous line.
+    const double dt = std::max(1e-9, seconds_since(last_rates));
+    const std::uint64_t ins = replay.inserted(), smp = replay.sampled();
+    const double insert_rate = static_cast<double>(ins - last_inserted) / dt;
+    const double sample_rate = static_cast<double>(smp - last_sampled) / dt;
+    last_rates = SteadyClock::now();
+    last_inserted = ins;
+    last_sampled = smp;
+    const auto pr = replay.priority_stats();
+    const auto& is = inference.stats();
+    const double batches = static_cast<double>(is.batches.load());
+    out.insert({{"total_loss", s.loss},
+                {"td_error", s.td_error},
+                {"q_mean", s.q_mean},
+                {"grad_norm", s.grad_norm},
+                {"learning_rate", s.learning_rate},
+                {"policy_lag", s.policy_lag},
+                {"importance_weight_mean", s.importance_weight_mean},
+                {"sample_priority_mean", s.sample_priority_mean},
+                {"replay_size", static_cast<double>(replay.size())},
+                {"replay_bytes", static_cast<double>(replay.byte_size())},
+                {"replay_inserted", static_cast<double>(ins)},
+                {"replay_sampled", static_cast<double>(smp)},
+                {"replay_insert_rate", insert_rate},
+                {"replay_sample_rate", sample_rate},
+                {"priority_mean", pr.mean},
+                {"priority_max", pr.max},
+                {"priority_min", pr.min},
+                {"queue_size", static_cast<double>(store.queued())},
+                {"inference_batch_mean", batches > 0 ? is.rows.load() / batches : 0.0},
+                {"inference_timeouts", static_cast<double>(batcher.timeouts())}});
+    if (eval_envs > 0) {
+      const auto ev = eval_episodes.summary();
+      out["eval_episodes"] = static_cast<double>(ev.episodes);
+      out["eval_return_mean"] = ev.return_mean;
+    }
+  };
+  // Opens metrics.jsonl before any thread starts, so a bad --logdir fails cleanly.
+  RunMonitor monitor({config.logdir, max_frames, config.log_interval_s, config.checkpoint_every_s}, frames,
+                     learner_thread.steps(), episodes, add_scalars);
 
   // Inserter: finished sequences from the store into replay (waits on the
   // replay's rate limiter, which back-pressures inference and the actors).
@@ -166,116 +209,14 @@ int train_r2d2(TrainConfig config) {
     }
   });
 
-  std::mutex stats_mu;
-  r2d2::R2D2Stats last_stats;
-  std::atomic<std::int64_t> learner_steps{learner.steps()};
-  std::atomic<bool> checkpoint_due{false};
-  std::thread learner_thread([&] {
-    try {
-      r2d2::R2D2Stats s;
-      while (learner.step(s)) {
-        {
-          std::lock_guard lock(stats_mu);
-          last_stats = s;
-        }
-        learner_steps.store(learner.steps());
-        if (checkpoint_due.exchange(false)) save();
-      }
-    } catch (const std::exception& e) {
-      spdlog::error("learner failed: {}", e.what());
-      failed.store(true);
-    }
-  });
 
+  learner_thread.start();
   inference.start();
   actors.start();
   if (eval_actors) eval_actors->start();
 
-  const auto t0 = Clock::now();
-  auto last_log = t0, last_ckpt = t0, last_draw = t0;
-  std::int64_t last_frames = frames.load();
-  const std::int64_t start_frames = last_frames;
-  std::uint64_t last_inserted = 0, last_sampled = 0;
-  double fps = 0, insert_rate = 0, sample_rate = 0;
-  auto scalars = [&](double wall) {
-    r2d2::R2D2Stats s;
-    {
-      std::lock_guard lock(stats_mu);
-      s = last_stats;
-    }
-    const auto ep = episodes.summary();
-    const auto ev = eval_episodes.summary();
-    const auto pr = replay.priority_stats();
-    const auto& is = inference.stats();
-    const double batches = static_cast<double>(is.batches.load());
-    Scalars out{{"frames", static_cast<double>(frames.load())},
-                {"fps", fps},
-                {"episodes", static_cast<double>(ep.episodes)},
-                {"episode_return_mean", ep.return_mean},
-                {"episode_length_mean", ep.length_mean},
-                {"learner_steps", static_cast<double>(learner_steps.load())},
-                {"wall_seconds", wall},
-                {"total_loss", s.loss},
-                {"td_error", s.td_error},
-                {"q_mean", s.q_mean},
-                {"grad_norm", s.grad_norm},
-                {"learning_rate", s.learning_rate},
-                {"policy_lag", s.policy_lag},
-                {"importance_weight_mean", s.importance_weight_mean},
-                {"sample_priority_mean", s.sample_priority_mean},
-                {"replay_size", static_cast<double>(replay.size())},
-                {"replay_bytes", static_cast<double>(replay.byte_size())},
-                {"replay_inserted", static_cast<double>(replay.inserted())},
-                {"replay_sampled", static_cast<double>(replay.sampled())},
-                {"replay_insert_rate", insert_rate},
-                {"replay_sample_rate", sample_rate},
-                {"priority_mean", pr.mean},
-                {"priority_max", pr.max},
-                {"priority_min", pr.min},
-                {"queue_size", static_cast<double>(store.queued())},
-                {"inference_batch_mean", batches > 0 ? is.rows.load() / batches : 0.0},
-                {"inference_timeouts", static_cast<double>(batcher.timeouts())}};
-    if (eval_envs > 0) {
-      out["eval_episodes"] = static_cast<double>(ev.episodes);
-      out["eval_return_mean"] = ev.return_mean;
-    }
-    return out;
-  };
-
-  const std::int64_t max_frames = config.learner.max_frames;
-  while (frames.load() < max_frames && !signal_received.load() && !failed.load()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    const auto now = Clock::now();
-    const double since_log = std::chrono::duration<double>(now - last_log).count();
-    if (since_log >= config.log_interval_s) {
-      const std::int64_t f = frames.load();
-      const std::uint64_t ins = replay.inserted(), smp = replay.sampled();
-      fps = (f - last_frames) / since_log;
-      insert_rate = (ins - last_inserted) / since_log;
-      sample_rate = (smp - last_sampled) / since_log;
-      last_frames = f;
-      last_inserted = ins;
-      last_sampled = smp;
-      last_log = now;
-      metrics.write(scalars(seconds_since(t0)), unix_now());
-      if (!progress.interactive()) {
-        const auto ep = episodes.summary();
-        progress.update({f, max_frames, ep.episodes, learner_steps.load(), fps, ep.return_mean, seconds_since(t0)});
-      }
-    }
-    if (progress.interactive() && std::chrono::duration<double>(now - last_draw).count() >= 0.5) {
-      last_draw = now;
-      const auto ep = episodes.summary();
-      const double run_fps = (frames.load() - start_frames) / std::max(1e-9, seconds_since(t0));
-      progress.update({frames.load(), max_frames, ep.episodes, learner_steps.load(), run_fps, ep.return_mean,
-                       seconds_since(t0)});
-    }
-    if (config.checkpoint_every_s > 0 &&
-        std::chrono::duration<double>(now - last_ckpt).count() >= config.checkpoint_every_s) {
-      last_ckpt = now;
-      checkpoint_due.store(true);
-    }
-  }
+  monitor.watch([&] { return signal_received.load() != 0 || failed.load() || learner_thread.failed(); },
+                learner_thread.checkpoint_due());
 
   // Dependency order: actors stop, replay and store close (waking the
   // learner, the inserter and inference), then every thread joins.
@@ -288,15 +229,11 @@ int train_r2d2(TrainConfig config) {
   if (eval_actors) eval_actors->join();
   inserter.join();
   learner_thread.join();
-  progress.finish();
 
-  const double wall = seconds_since(t0);
-  const int status = finish_run(failed.load(), signal_received.load(), save, ckpt, frames.load());
-  fps = (frames.load() - start_frames) / std::max(1e-9, wall);
-  Scalars final_scalars = scalars(wall);
-  metrics.write(final_scalars, unix_now());
-  final_scalars["completed"] = frames.load() >= max_frames ? 1 : 0;
-  metrics.write_summary(final_scalars);
+  const double fps = monitor.finish();
+  const double wall = monitor.elapsed_s();
+  const int status =
+      finish_run(failed.load() || learner_thread.failed(), signal_received.load(), save, ckpt, frames.load());
   const auto ep = episodes.summary();
   spdlog::info("done: {} frames in {:.1f} s ({:.0f} fps), {} episodes, mean return (last 100) {:.2f}, {} learner steps",
                frames.load(), wall, fps, ep.episodes, ep.return_mean, learner.steps());

@@ -12,23 +12,18 @@
 #include "seedrl/actor/actor_pool.h"
 #include "seedrl/inference/inference_server.h"
 #include "seedrl/io/checkpoint.h"
-#include "seedrl/io/metrics_writer.h"
-#include "seedrl/io/progress_line.h"
 #include "seedrl/learner/data_parallel.h"
 #include "seedrl/learner/vtrace_learner.h"
 #include "seedrl/net/remote_training.h"
+#include "seedrl/trainer/learner_thread.h"
 #include "seedrl/trainer/r2d2_trainer.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/trainer/run_ending.h"
-#include "seedrl/util/clock.h"
+#include "seedrl/trainer/run_monitor.h"
 #include "seedrl/util/torch_runtime.h"
 
 namespace seedrl {
-
-namespace {
-using Clock = SteadyClock;
-}  // namespace
 
 int train(TrainConfig config) {
   net::validate_remote_flags(config);
@@ -106,8 +101,6 @@ int train(TrainConfig config) {
     store.drop_partial(slot);
     inference.reset_slot(slot);
   });
-  MetricsWriter metrics(config.logdir);
-  ProgressLine progress(stderr);
 
   std::atomic<int> signal_received{0};
   SignalWatcher watcher([&](int sig) { signal_received.store(sig); });
@@ -122,92 +115,34 @@ int train(TrainConfig config) {
     save_checkpoint(ckpt, *learner.model(), learner.optimizer(), c, config_json);
   };
 
-  std::mutex stats_mu;
-  LearnerStats last_stats;
-  std::atomic<std::int64_t> learner_steps{learner.steps()};
-  std::atomic<bool> checkpoint_due{false}, learner_failed{false};
-  std::thread learner_thread([&] {
-    try {
-      LearnerStats s;
-      while (learner.step(s)) {
-        {
-          std::lock_guard lock(stats_mu);
-          last_stats = s;
-        }
-        learner_steps.store(learner.steps());
-        if (checkpoint_due.exchange(false)) save();
-      }
-    } catch (const std::exception& e) {
-      spdlog::error("learner failed: {}", e.what());
-      learner_failed.store(true);
-    }
-  });
+  LearnerThread<DataParallelLearner, LearnerStats> learner_thread(learner, save);
+  const std::int64_t max_frames = config.learner.max_frames;
+  auto add_scalars = [&](Scalars& out) {
+    const LearnerStats s = learner_thread.last_stats();
+    const auto& is = inference.stats();
+    const double batches = static_cast<double>(is.batches.load());
+    out.insert({{"total_loss", s.total_loss},
+                {"pg_loss", s.pg_loss},
+                {"baseline_loss", s.baseline_loss},
+                {"entropy", s.entropy},
+                {"grad_norm", s.grad_norm},
+                {"learning_rate", s.learning_rate},
+                {"policy_lag", s.policy_lag},
+                {"mean_rho", s.mean_rho},
+                {"queue_size", static_cast<double>(store.queued())},
+                {"inference_batch_mean", batches > 0 ? is.rows.load() / batches : 0.0},
+                {"inference_timeouts", static_cast<double>(batcher.timeouts())}});
+  };
+  // Opens metrics.jsonl before any thread starts, so a bad --logdir fails cleanly.
+  RunMonitor monitor({config.logdir, max_frames, config.log_interval_s, config.checkpoint_every_s}, frames,
+                     learner_thread.steps(), episodes, add_scalars);
 
+  learner_thread.start();
   inference.start();
   actors.start();
 
-  const auto t0 = Clock::now();
-  auto last_log = t0, last_ckpt = t0, last_draw = t0;
-  std::int64_t last_frames = frames.load();
-  const std::int64_t start_frames = last_frames;
-  double fps = 0;
-  auto scalars = [&](double wall) {
-    LearnerStats s;
-    {
-      std::lock_guard lock(stats_mu);
-      s = last_stats;
-    }
-    const auto ep = episodes.summary();
-    const auto& is = inference.stats();
-    const double batches = static_cast<double>(is.batches.load());
-    return Scalars{{"frames", static_cast<double>(frames.load())},
-                   {"fps", fps},
-                   {"episodes", static_cast<double>(ep.episodes)},
-                   {"episode_return_mean", ep.return_mean},
-                   {"episode_length_mean", ep.length_mean},
-                   {"learner_steps", static_cast<double>(learner_steps.load())},
-                   {"wall_seconds", wall},
-                   {"total_loss", s.total_loss},
-                   {"pg_loss", s.pg_loss},
-                   {"baseline_loss", s.baseline_loss},
-                   {"entropy", s.entropy},
-                   {"grad_norm", s.grad_norm},
-                   {"learning_rate", s.learning_rate},
-                   {"policy_lag", s.policy_lag},
-                   {"mean_rho", s.mean_rho},
-                   {"queue_size", static_cast<double>(store.queued())},
-                   {"inference_batch_mean", batches > 0 ? is.rows.load() / batches : 0.0},
-                   {"inference_timeouts", static_cast<double>(batcher.timeouts())}};
-  };
-
-  const std::int64_t max_frames = config.learner.max_frames;
-  while (frames.load() < max_frames && !signal_received.load() && !learner_failed.load()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    const auto now = Clock::now();
-    if (std::chrono::duration<double>(now - last_log).count() >= config.log_interval_s) {
-      const std::int64_t f = frames.load();
-      fps = (f - last_frames) / std::chrono::duration<double>(now - last_log).count();
-      last_frames = f;
-      last_log = now;
-      metrics.write(scalars(seconds_since(t0)), unix_now());
-      if (!progress.interactive()) {
-        const auto ep = episodes.summary();
-        progress.update({f, max_frames, ep.episodes, learner_steps.load(), fps, ep.return_mean, seconds_since(t0)});
-      }
-    }
-    if (progress.interactive() && std::chrono::duration<double>(now - last_draw).count() >= 0.5) {
-      last_draw = now;
-      const auto ep = episodes.summary();
-      const double run_fps = (frames.load() - start_frames) / std::max(1e-9, seconds_since(t0));
-      progress.update({frames.load(), max_frames, ep.episodes, learner_steps.load(), run_fps, ep.return_mean,
-                       seconds_since(t0)});
-    }
-    if (config.checkpoint_every_s > 0 &&
-        std::chrono::duration<double>(now - last_ckpt).count() >= config.checkpoint_every_s) {
-      last_ckpt = now;
-      checkpoint_due.store(true);
-    }
-  }
+  monitor.watch([&] { return signal_received.load() != 0 || learner_thread.failed(); },
+                learner_thread.checkpoint_due());
 
   // Shut down in dependency order: actors stop stepping, the store and the
   // batcher close (waking anyone blocked on them), then every thread joins.
@@ -218,15 +153,10 @@ int train(TrainConfig config) {
   if (remote) remote->join();
   actors.join();
   learner_thread.join();
-  progress.finish();
 
-  const double wall = seconds_since(t0);
-  const int status = finish_run(learner_failed.load(), signal_received.load(), save, ckpt, frames.load());
-  fps = (frames.load() - start_frames) / std::max(1e-9, wall);
-  Scalars final_scalars = scalars(wall);
-  metrics.write(final_scalars, unix_now());
-  final_scalars["completed"] = frames.load() >= max_frames ? 1 : 0;
-  metrics.write_summary(final_scalars);
+  const double fps = monitor.finish();
+  const double wall = monitor.elapsed_s();
+  const int status = finish_run(learner_thread.failed(), signal_received.load(), save, ckpt, frames.load());
   const auto ep = episodes.summary();
   spdlog::info("done: {} frames in {:.1f} s ({:.0f} fps), {} episodes, mean return (last 100) {:.2f}",
                frames.load(), wall, fps, ep.episodes, ep.return_mean);

@@ -6,14 +6,12 @@
 
 #include <torch/torch.h>
 
+#include "seedrl/util/clock.h"
+
 namespace seedrl {
 
 namespace {
 torch::Dtype to_torch(DType d) { return d == DType::kUInt8 ? torch::kUInt8 : torch::kFloat32; }
-std::uint64_t ns_since(std::chrono::steady_clock::time_point t0) {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
-}
 }  // namespace
 
 TrajectoryStore::TrajectoryStore(const UnrollLayout& layout, int num_slots, int queue_capacity,

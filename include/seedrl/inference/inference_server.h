@@ -7,13 +7,12 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <mutex>
-#include <thread>
-#include <vector>
 
 #include <torch/types.h>
 
 #include "seedrl/inference/action_selector.h"
+#include "seedrl/inference/core_state_table.h"
+#include "seedrl/inference/inference_threads.h"
 #include "seedrl/inference/param_publisher.h"
 #include "seedrl/inference/request_batcher.h"
 #include "seedrl/model/agent_net.h"
@@ -47,7 +46,7 @@ class InferenceServer {
   const InferenceStats& stats() const { return stats_; }
 
  private:
-  void run(int thread_index);
+  void run();  // one inference thread
 
   RequestBatcher& batcher_;
   TrajectoryStore* store_;
@@ -58,10 +57,9 @@ class InferenceServer {
   int action_width_;
   int threads_;
   torch::Device device_;
-  std::mutex core_mu_;
-  torch::Tensor core_h_, core_c_;  // [num_slots, H] on device
-  std::vector<std::thread> workers_;
+  CoreStateTable core_;
   InferenceStats stats_;
+  InferenceThreads workers_;  // last: joined before the rest goes
 };
 
 }  // namespace seedrl

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 
 namespace seedrl {
 
@@ -10,6 +11,12 @@ using SteadyClock = std::chrono::steady_clock;
 
 inline double seconds_since(SteadyClock::time_point t0) {
   return std::chrono::duration<double>(SteadyClock::now() - t0).count();
+}
+
+// Nanoseconds since t0, for the stage timers.
+inline std::uint64_t ns_since(SteadyClock::time_point t0) {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(SteadyClock::now() - t0).count());
 }
 
 // Seconds since the Unix epoch.

@@ -2,16 +2,11 @@
 
 #include <chrono>
 
-#include <spdlog/spdlog.h>
 #include <torch/torch.h>
 
-namespace seedrl::r2d2 {
+#include "seedrl/util/clock.h"
 
-namespace {
-std::uint64_t ns_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
-}
-}  // namespace
+namespace seedrl::r2d2 {
 
 QInferenceServer::QInferenceServer(RequestBatcher& batcher, TrajectoryStore& store, ParamPublisher& publisher,
                                    ModelFactory make_model, std::unique_ptr<ActionSelector> selector,
@@ -24,118 +19,91 @@ QInferenceServer::QInferenceServer(RequestBatcher& batcher, TrajectoryStore& sto
       train_envs_(train_envs),
       threads_(threads),
       device_(device),
-      prev_action_(static_cast<std::size_t>(num_slots), -1.f) {
+      prev_action_(static_cast<std::size_t>(num_slots), -1.f),
+      workers_(batcher) {
   QNet probe = make_model_();
-  if (probe->has_core()) {
-    auto st = probe->initial_state(num_slots, device_);
-    core_h_ = st.h;
-    core_c_ = st.c;
-  }
+  if (probe->has_core()) core_.enable(probe->initial_state(num_slots, device_));
 }
 
 QInferenceServer::~QInferenceServer() { stop(); }
 
 void QInferenceServer::start() {
-  for (int i = 0; i < threads_; ++i) workers_.emplace_back([this, i] { run(i); });
+  workers_.start(threads_, [this](int) { run(); });
 }
 
-void QInferenceServer::stop() {
-  batcher_.close();
-  for (auto& w : workers_) w.join();
-  workers_.clear();
-}
+void QInferenceServer::stop() { workers_.stop(); }
 
-void QInferenceServer::run(int thread_index) {
-  try {
-    c10::InferenceMode inference_mode;
-    QNet model = make_model_();
-    model->to(device_);
-    model->eval();
-    std::int64_t version = publisher_.sync(*model, -1);
-    const bool core = model->has_core();
-    const int H = core ? model->core_size() : 0;
-    // Per-thread input rows, allocated once.
-    const int cap = batcher_.batch_size();
-    auto prev_a_host = torch::empty({cap}, torch::kFloat32);
-    auto prev_r_host = torch::empty({cap}, torch::kFloat32);
-    torch::Tensor record_host;
-    float* prev_a = prev_a_host.data_ptr<float>();
-    float* prev_r = prev_r_host.data_ptr<float>();
-    while (InferenceBatch* batch = batcher_.next_batch()) {
-      const auto t0 = std::chrono::steady_clock::now();
-      version = publisher_.sync(*model, version);
-      const int n = batch->size;
-      for (int i = 0; i < n; ++i) {
-        const EnvStep& step = *batch->steps[i];
-        const bool first = step.flags & kFirst;
-        prev_a[i] = first ? -1.f : prev_action_[step.slot];
-        prev_r[i] = first ? 0.f : step.reward;
-      }
-      const bool nb = device_.is_cuda();
-      auto obs = batch->obs.narrow(0, 0, n).to(device_, nb).unsqueeze(0);
-      auto first = batch->first.narrow(0, 0, n).to(device_, nb);
-      auto slots_host = batch->slots.narrow(0, 0, n);
-      auto pa = prev_a_host.narrow(0, 0, n).to(device_, nb).unsqueeze(0);
-      auto pr = prev_r_host.narrow(0, 0, n).to(device_, nb).unsqueeze(0);
-      CoreState state;
-      torch::Tensor slots;
-      if (core) {
-        slots = slots_host.to(device_, nb);
-        auto keep = (1 - first.to(torch::kFloat32)).unsqueeze(1);
-        std::lock_guard lock(core_mu_);
-        state = {core_h_.index_select(0, slots) * keep, core_c_.index_select(0, slots) * keep};
-      }
-      QOutput out = model->forward(obs, first.unsqueeze(0), pa, pr, state);
-      auto actions = selector_->select(out.q[0], slots_host);
-      torch::Tensor h_pre, c_pre;
-      if (core) {
-        {
-          std::lock_guard lock(core_mu_);
-          core_h_.index_copy_(0, slots, out.state.h);
-          core_c_.index_copy_(0, slots, out.state.c);
-        }
-        h_pre = state.h.to(torch::kCPU).contiguous();
-        c_pre = state.c.to(torch::kCPU).contiguous();
-      }
-      const auto t1 = std::chrono::steady_clock::now();
-      stats_.forward_ns.fetch_add(ns_since(t0), std::memory_order_relaxed);
-
-      const float* a = actions.data_ptr<float>();
-      // [previous action, Q-values] per row: what the store records as "policy"
-      // (rows allocated once, at the first batch, when the action count is known).
-      if (!record_host.defined()) record_host = torch::empty({cap, 1 + out.q.size(-1)}, torch::kFloat32);
-      auto record = record_host.narrow(0, 0, n);
-      record.select(1, 0).copy_(prev_a_host.narrow(0, 0, n));
-      record.narrow(1, 1, out.q.size(-1)).copy_(out.q[0]);
-      const float* rec_policy = record_host.data_ptr<float>();
-      const int P = static_cast<int>(record_host.size(1));
-      const auto* obs_rows = static_cast<const std::uint8_t*>(batch->obs.data_ptr());
-      bool open = true;
-      for (int i = 0; i < n; ++i) {
-        const EnvStep& step = *batch->steps[i];
-        step.action[0] = a[i];
-        prev_action_[step.slot] = a[i];
-        if (!open || step.slot >= train_envs_) continue;  // evaluation envs are not recorded
-        StepRecord rec;
-        rec.obs = obs_rows + i * batch->row_bytes;
-        rec.action = a + i;
-        rec.policy = rec_policy + i * P;
-        if (core) {
-          rec.core_h = h_pre.data_ptr<float>() + i * H;
-          rec.core_c = c_pre.data_ptr<float>() + i * H;
-        }
-        rec.reward = step.reward;
-        rec.flags = step.flags;
-        open = store_.append(step.slot, rec, version);  // false: shutting down
-      }
-      stats_.record_ns.fetch_add(ns_since(t1), std::memory_order_relaxed);
-      stats_.batches.fetch_add(1, std::memory_order_relaxed);
-      stats_.rows.fetch_add(n, std::memory_order_relaxed);
-      batcher_.complete(batch);
+void QInferenceServer::run() {
+  c10::InferenceMode inference_mode;
+  QNet model = make_model_();
+  model->to(device_);
+  model->eval();
+  std::int64_t version = publisher_.sync(*model, -1);
+  const bool core = model->has_core();
+  const int H = core ? model->core_size() : 0;
+  // Per-thread input rows, allocated once.
+  const int cap = batcher_.batch_size();
+  auto prev_a_host = torch::empty({cap}, torch::kFloat32);
+  auto prev_r_host = torch::empty({cap}, torch::kFloat32);
+  torch::Tensor record_host;
+  float* prev_a = prev_a_host.data_ptr<float>();
+  float* prev_r = prev_r_host.data_ptr<float>();
+  while (InferenceBatch* batch = batcher_.next_batch()) {
+    const auto t0 = std::chrono::steady_clock::now();
+    version = publisher_.sync(*model, version);
+    const int n = batch->size;
+    for (int i = 0; i < n; ++i) {
+      const EnvStep& step = *batch->steps[i];
+      const bool first = step.flags & kFirst;
+      prev_a[i] = first ? -1.f : prev_action_[step.slot];
+      prev_r[i] = first ? 0.f : step.reward;
     }
-  } catch (const std::exception& e) {
-    spdlog::error("inference thread {} failed: {}", thread_index, e.what());
-    batcher_.close();
+    const bool nb = device_.is_cuda();
+    auto obs = batch->obs.narrow(0, 0, n).to(device_, nb).unsqueeze(0);
+    auto first = batch->first.narrow(0, 0, n).to(device_, nb);
+    auto slots_host = batch->slots.narrow(0, 0, n);
+    auto pa = prev_a_host.narrow(0, 0, n).to(device_, nb).unsqueeze(0);
+    auto pr = prev_r_host.narrow(0, 0, n).to(device_, nb).unsqueeze(0);
+    const torch::Tensor slots = core ? slots_host.to(device_, nb) : torch::Tensor();
+    const CoreState state = core_.gather(slots, first);
+    QOutput out = model->forward(obs, first.unsqueeze(0), pa, pr, state);
+    auto actions = selector_->select(out.q[0], slots_host);
+    const CoreState pre = core_.step(slots, state, out.state);  // host copy of `state`
+    const auto t1 = std::chrono::steady_clock::now();
+    stats_.forward_ns.fetch_add(ns_since(t0), std::memory_order_relaxed);
+
+    const float* a = actions.data_ptr<float>();
+    // [previous action, Q-values] per row: what the store records as "policy"
+    // (rows allocated once, at the first batch, when the action count is known).
+    if (!record_host.defined()) record_host = torch::empty({cap, 1 + out.q.size(-1)}, torch::kFloat32);
+    auto record = record_host.narrow(0, 0, n);
+    record.select(1, 0).copy_(prev_a_host.narrow(0, 0, n));
+    record.narrow(1, 1, out.q.size(-1)).copy_(out.q[0]);
+    const float* rec_policy = record_host.data_ptr<float>();
+    const int P = static_cast<int>(record_host.size(1));
+    const auto* obs_rows = static_cast<const std::uint8_t*>(batch->obs.data_ptr());
+    bool open = true;
+    for (int i = 0; i < n; ++i) {
+      const EnvStep& step = *batch->steps[i];
+      step.action[0] = a[i];
+      prev_action_[step.slot] = a[i];
+      if (!open || step.slot >= train_envs_) continue;  // evaluation envs are not recorded
+      StepRecord rec;
+      rec.obs = obs_rows + i * batch->row_bytes;
+      rec.action = a + i;
+      rec.policy = rec_policy + i * P;
+      if (core) {
+        rec.core_h = pre.h.data_ptr<float>() + i * H;
+        rec.core_c = pre.c.data_ptr<float>() + i * H;
+      }
+      rec.reward = step.reward;
+      rec.flags = step.flags;
+      open = store_.append(step.slot, rec, version);  // false: shutting down
+    }
+    stats_.record_ns.fetch_add(ns_since(t1), std::memory_order_relaxed);
+    stats_.batches.fetch_add(1, std::memory_order_relaxed);
+    stats_.rows.fetch_add(n, std::memory_order_relaxed);
+    batcher_.complete(batch);
   }
 }
 

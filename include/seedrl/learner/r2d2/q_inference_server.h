@@ -15,13 +15,13 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 #include <torch/types.h>
 
 #include "seedrl/inference/action_selector.h"
+#include "seedrl/inference/core_state_table.h"
+#include "seedrl/inference/inference_threads.h"
 #include "seedrl/inference/inference_server.h"
 #include "seedrl/inference/param_publisher.h"
 #include "seedrl/inference/request_batcher.h"
@@ -44,7 +44,7 @@ class QInferenceServer {
   const InferenceStats& stats() const { return stats_; }
 
  private:
-  void run(int thread_index);
+  void run();  // one inference thread
 
   RequestBatcher& batcher_;
   TrajectoryStore& store_;
@@ -54,11 +54,10 @@ class QInferenceServer {
   int train_envs_;
   int threads_;
   torch::Device device_;
-  std::mutex core_mu_;
-  torch::Tensor core_h_, core_c_;     // [num_slots, H] on device
-  std::vector<float> prev_action_;   // per slot; -1 before the first action
-  std::vector<std::thread> workers_;
+  CoreStateTable core_;
+  std::vector<float> prev_action_;  // per slot; -1 before the first action
   InferenceStats stats_;
+  InferenceThreads workers_;  // last: joined before the rest goes
 };
 
 }  // namespace seedrl::r2d2

@@ -1,0 +1,69 @@
+// The learner's thread in a training run (V-trace or R2D2): steps the learner
+// until its input closes, keeps the latest step's statistics for the metrics,
+// and saves a checkpoint between steps when the run monitor asks for one.
+// A learner that throws logs why and marks the run failed.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+#include <spdlog/spdlog.h>
+
+namespace seedrl {
+
+// Learner: bool step(Stats&) (false once its input closed) and std::int64_t steps().
+template <class Learner, class Stats>
+class LearnerThread {
+ public:
+  LearnerThread(Learner& learner, std::function<void()> save)
+      : learner_(learner), save_(std::move(save)), steps_(learner.steps()) {}
+  ~LearnerThread() { join(); }
+  LearnerThread(const LearnerThread&) = delete;
+  LearnerThread& operator=(const LearnerThread&) = delete;
+
+  void start() {
+    thread_ = std::thread([this] {
+      try {
+        Stats s;
+        while (learner_.step(s)) {
+          {
+            std::lock_guard lock(mu_);
+            last_ = s;
+          }
+          steps_.store(learner_.steps());
+          if (checkpoint_due_.exchange(false)) save_();
+        }
+      } catch (const std::exception& e) {
+        spdlog::error("learner failed: {}", e.what());
+        failed_.store(true);
+      }
+    });
+  }
+  void join() {
+    if (thread_.joinable()) thread_.join();
+  }
+
+  Stats last_stats() const {
+    std::lock_guard lock(mu_);
+    return last_;
+  }
+  const std::atomic<std::int64_t>& steps() const { return steps_; }
+  std::atomic<bool>& checkpoint_due() { return checkpoint_due_; }
+  bool failed() const { return failed_.load(); }
+
+ private:
+  Learner& learner_;
+  std::function<void()> save_;
+  mutable std::mutex mu_;
+  Stats last_{};
+  std::atomic<std::int64_t> steps_;
+  std::atomic<bool> checkpoint_due_{false}, failed_{false};
+  std::thread thread_;
+};
+
+}  // namespace seedrl

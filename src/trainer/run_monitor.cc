@@ -1,0 +1,84 @@
+#include "seedrl/trainer/run_monitor.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+namespace seedrl {
+
+namespace {
+double seconds_between(SteadyClock::time_point a, SteadyClock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+}  // namespace
+
+RunMonitor::RunMonitor(RunMonitorConfig config, const std::atomic<std::int64_t>& frames,
+                       const std::atomic<std::int64_t>& learner_steps, const EpisodeStats& episodes, AddScalars add)
+    : config_(std::move(config)),
+      frames_(frames),
+      learner_steps_(learner_steps),
+      episodes_(episodes),
+      add_(std::move(add)),
+      metrics_(config_.logdir),
+      progress_(stderr),
+      t0_(SteadyClock::now()),
+      start_frames_(frames.load()) {}
+
+Scalars RunMonitor::scalars(double fps) const {
+  const auto ep = episodes_.summary();
+  Scalars out{{"frames", static_cast<double>(frames_.load())},
+              {"fps", fps},
+              {"episodes", static_cast<double>(ep.episodes)},
+              {"episode_return_mean", ep.return_mean},
+              {"episode_length_mean", ep.length_mean},
+              {"learner_steps", static_cast<double>(learner_steps_.load())},
+              {"wall_seconds", elapsed_s()}};
+  if (add_) add_(out);
+  return out;
+}
+
+void RunMonitor::watch(const std::function<bool()>& stop, std::atomic<bool>& checkpoint_due) {
+  t0_ = SteadyClock::now();
+  start_frames_ = frames_.load();
+  auto last_log = t0_, last_ckpt = t0_, last_draw = t0_;
+  std::int64_t last_frames = start_frames_;
+  auto progress = [&](double fps) {
+    const auto ep = episodes_.summary();
+    progress_.update({frames_.load(), config_.max_frames, ep.episodes, learner_steps_.load(), fps, ep.return_mean,
+                      elapsed_s()});
+  };
+  while (frames_.load() < config_.max_frames && !stop()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const auto now = SteadyClock::now();
+    const double since_log = seconds_between(last_log, now);
+    if (since_log >= config_.log_interval_s) {
+      const std::int64_t f = frames_.load();
+      const double fps = static_cast<double>(f - last_frames) / since_log;
+      last_frames = f;
+      last_log = now;
+      metrics_.write(scalars(fps), unix_now());
+      if (!progress_.interactive()) progress(fps);  // one plain line per interval
+    }
+    if (progress_.interactive() && seconds_between(last_draw, now) >= 0.5) {
+      last_draw = now;
+      progress(static_cast<double>(frames_.load() - start_frames_) / std::max(1e-9, elapsed_s()));
+    }
+    if (config_.checkpoint_every_s > 0 && seconds_between(last_ckpt, now) >= config_.checkpoint_every_s) {
+      last_ckpt = now;
+      checkpoint_due.store(true);
+    }
+  }
+}
+
+double RunMonitor::finish() {
+  progress_.finish();
+  const double wall = elapsed_s();
+  const double fps = static_cast<double>(frames_.load() - start_frames_) / std::max(1e-9, wall);
+  Scalars final_scalars = scalars(fps);
+  metrics_.write(final_scalars, unix_now());
+  final_scalars["completed"] = frames_.load() >= config_.max_frames ? 1 : 0;
+  metrics_.write_summary(final_scalars);
+  return fps;
+}
+
+}  // namespace seedrl
