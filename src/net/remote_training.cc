@@ -10,7 +10,6 @@ void validate_remote_flags(const TrainConfig& c) {
     return;
   }
   if (c.actors < 0) throw std::invalid_argument("--actors: must be >= 0");
-  if (c.algo != "vtrace") throw std::invalid_argument("--remote-actors: only supported with --algo vtrace");
   const HostPort hp = parse_host_port(c.remote_actors, "--remote-actors");
   if (!is_loopback_host(hp.host) && c.token_file.empty())
     throw std::invalid_argument("--remote-actors: " + c.remote_actors +

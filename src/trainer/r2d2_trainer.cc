@@ -16,6 +16,7 @@
 #include "seedrl/learner/r2d2/q_inference_server.h"
 #include "seedrl/learner/r2d2/r2d2_learner.h"
 #include "seedrl/learner/r2d2/replay.h"
+#include "seedrl/net/remote_training.h"
 #include "seedrl/trainer/trainer.h"
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/trainer/learner_thread.h"
@@ -57,7 +58,10 @@ int train_r2d2(TrainConfig config) {
   torch::manual_seed(config.seed);
   auto make_model = [&] { return QNet(spec, config.model); };
 
-  const int train_envs = config.num_envs();
+  // Slots: local training envs, then remote ones (leased by connecting
+  // actors; they explore and are recorded like local ones), then eval envs.
+  const int local_envs = config.num_envs();
+  const int train_envs = local_envs + net::remote_slots(config);
   const int eval_envs = rc.eval_envs;
   // Sequence of burn_in + unroll_length + 1 entries; a new one every
   // unroll_length - sequence_overlap steps.
@@ -114,10 +118,10 @@ int train_r2d2(TrainConfig config) {
   const int buffers = RequestBatcher::buffers_needed(all_envs, config.inference_batch, config.inference_threads);
   RequestBatcher batcher(spec.observation, config.inference_batch,
                          std::chrono::microseconds(config.inference_timeout_us), buffers, device.is_cuda());
-  batcher.track_live_envs(all_envs, config.inference_batch_auto);
+  batcher.track_live_envs(local_envs + eval_envs, config.inference_batch_auto);  // remote envs add themselves
   auto selector = std::make_unique<r2d2::EpsilonGreedySelector>(spec.action.num_actions, train_envs, eval_envs,
                                                                 rc.epsilon, rc.epsilon_alpha, rc.eval_epsilon,
-                                                                config.seed);
+                                                                config.seed, train_envs - local_envs);
   r2d2::QInferenceServer inference(batcher, store, publisher, make_model, std::move(selector), train_envs, all_envs,
                                    config.inference_threads, device);
   ActorPoolConfig actor_config = actor_pool_config(config);
@@ -131,6 +135,11 @@ int train_r2d2(TrainConfig config) {
     ec.max_frames = 0;  // they stop with the run; their frames are not counted
     eval_actors = std::make_unique<ActorPool>(ec, batcher, eval_episodes, eval_frames);
   }
+  // Listens before any thread starts, so a bad address fails cleanly. A
+  // departed actor's partial sequences go; its recurrent state and previous
+  // action are reset by the FIRST flag its slot's next user starts with.
+  auto remote = net::make_remote_server(config, spec, local_envs, batcher, episodes, frames,
+                                        [&](int slot) { store.drop_partial(slot); });
 
   std::atomic<int> signal_received{0};
   SignalWatcher watcher([&](int sig) { signal_received.store(sig); });
@@ -222,9 +231,11 @@ int train_r2d2(TrainConfig config) {
   // learner, the inserter and inference), then every thread joins.
   actors.request_stop();
   if (eval_actors) eval_actors->request_stop();
+  if (remote) remote->request_stop(frames.load() >= max_frames ? net::GoodbyeCode::kFinished : net::GoodbyeCode::kShutdown);
   replay.close();
   store.close();
   inference.stop();
+  if (remote) remote->join();
   actors.join();
   if (eval_actors) eval_actors->join();
   inserter.join();

@@ -55,6 +55,38 @@ TEST_CASE("remote actor processes alone train cartpole and survive a killed peer
   CHECK(s["episode_return_mean"].get<double>() >= 40);
 }
 
+TEST_CASE("r2d2 learns from remote actors: their sequences fill replay beside local and eval envs", "[net][cli][r2d2][slow]") {
+  const std::string dir = temp_dir("remote_r2d2");
+  const std::string addr = "127.0.0.1:" + std::to_string(free_port());
+  RunResult learner, actor;
+  std::thread l([&] {
+    learner = run_seedrl({"train", "--algo", "r2d2", "--env", "cartpole", "--actors", "0", "--remote-actors", addr,
+                          "--max-remote-envs", "16", "--eval-envs", "2", "--unroll-length", "10", "--burn-in", "4",
+                          "--sequence-overlap", "5", "--batch-size", "8", "--min-replay", "40", "--replay-capacity",
+                          "2000", "--hidden", "16", "--max-frames", "20000", "--logdir", dir, "--log-interval-s",
+                          "1", "--checkpoint-every-s", "0", "--seed", "4"},
+                         180);
+  });
+  std::thread a([&] {
+    actor = run_seedrl({"actor", "--connect", addr, "--env", "cartpole", "--actors", "4", "--envs-per-actor", "2"}, 180);
+  });
+  l.join();
+  a.join();
+  INFO(learner.output);
+  INFO(actor.output);
+  REQUIRE(learner.status == 0);
+  CHECK(actor.status == 0);
+  CHECK_THAT(actor.output, Catch::Contains("training finished"));
+  const auto s = nlohmann::json::parse(read_file(dir + "/summary.json"));
+  // Every counted frame is a remote one (no local actors): they reached the
+  // episode statistics, the sequences and the learner.
+  CHECK(s["frames"].get<double>() >= 20000);
+  CHECK(s["episodes"].get<double>() > 0);
+  CHECK(s["replay_inserted"].get<double>() >= 20000 / 5.0 * 0.8);  // one sequence per 5 steps and env
+  CHECK(s["learner_steps"].get<double>() > 0);
+  CHECK(s["eval_episodes"].get<double>() > 0);
+}
+
 TEST_CASE("train refuses remote-actor flag combinations that cannot work", "[net][cli]") {
   auto r = run_seedrl({"train", "--actors", "0", "--max-frames", "100"}, 60);
   CHECK(r.status == 2);

@@ -12,14 +12,27 @@ double apex_epsilon(int i, int n, double eps, double alpha) {
   return std::pow(eps, 1.0 + alpha * static_cast<double>(i) / static_cast<double>(n - 1));
 }
 
+double van_der_corput(std::uint64_t j) {
+  double f = 0, scale = 0.5;
+  for (; j > 0; j >>= 1, scale *= 0.5)
+    if (j & 1) f += scale;
+  return f;
+}
+
 EpsilonGreedySelector::EpsilonGreedySelector(int num_actions, int train_envs, int eval_envs, double epsilon,
-                                             double alpha, double eval_epsilon, std::uint64_t seed)
+                                             double alpha, double eval_epsilon, std::uint64_t seed, int remote_envs)
     : num_actions_(num_actions) {
   const int n = train_envs + eval_envs;
+  const int local = train_envs - remote_envs;
   epsilon_.resize(n);
   rng_.reserve(n);
   for (int i = 0; i < n; ++i) {
-    epsilon_[i] = i < train_envs ? apex_epsilon(i, train_envs, epsilon, alpha) : eval_epsilon;
+    if (i < local)
+      epsilon_[i] = apex_epsilon(i, local, epsilon, alpha);
+    else if (i < train_envs)
+      epsilon_[i] = std::pow(epsilon, 1.0 + alpha * van_der_corput(static_cast<std::uint64_t>(i - local)));
+    else
+      epsilon_[i] = eval_epsilon;
     rng_.emplace_back(derive_seed(seed ^ 0x5EEDE95110ull, static_cast<std::uint64_t>(i)));
   }
 }
