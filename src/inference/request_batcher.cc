@@ -64,7 +64,8 @@ void RequestBatcher::seal_locked() {
   open_ = nullptr;
 }
 
-bool RequestBatcher::submit(std::span<EnvStep> steps, Completion& completion) {
+bool RequestBatcher::claim_rows(std::span<EnvStep> steps, Completion& completion, bool& finished) {
+  finished = false;
   completion.pending.store(static_cast<std::uint32_t>(steps.size()), std::memory_order_relaxed);
   for (std::size_t k = 0; k < steps.size(); ++k) {
     EnvStep& step = steps[k];
@@ -75,10 +76,12 @@ bool RequestBatcher::submit(std::span<EnvStep> steps, Completion& completion) {
       b = open_batch_locked(lock);
       if (!b) {
         // Closed: the rows never claimed are counted off here; rows already
-        // claimed are answered or counted off by close(). Wait for them below.
+        // claimed are answered or counted off by close().
+        const auto unclaimed = static_cast<std::uint32_t>(steps.size() - k);
         completion.pending.fetch_or(Completion::kClosed, std::memory_order_acq_rel);
-        completion.pending.fetch_sub(static_cast<std::uint32_t>(steps.size() - k), std::memory_order_acq_rel);
-        break;
+        const std::uint32_t before = completion.pending.fetch_sub(unclaimed, std::memory_order_acq_rel);
+        finished = (before & ~Completion::kClosed) == unclaimed;
+        return false;
       }
       row = b->size++;
       b->steps[row] = &step;
@@ -93,11 +96,22 @@ bool RequestBatcher::submit(std::span<EnvStep> steps, Completion& completion) {
     std::memcpy(b->obs_ptr + row * b->row_bytes, step.obs, b->row_bytes);
     b->written.fetch_add(1, std::memory_order_release);
   }
-  for (;;) {
+  return true;
+}
+
+bool RequestBatcher::submit(std::span<EnvStep> steps, Completion& completion) {
+  bool finished;
+  claim_rows(steps, completion, finished);
+  for (;;) {  // wait for the rows claimed
     const std::uint32_t p = completion.pending.load(std::memory_order_acquire);
     if ((p & ~Completion::kClosed) == 0) return p == 0;
     completion.pending.wait(p, std::memory_order_acquire);
   }
+}
+
+void RequestBatcher::submit_async(std::span<EnvStep> steps, Completion& completion) {
+  bool finished;
+  if (steps.empty() || (!claim_rows(steps, completion, finished) && finished)) completion.done();
 }
 
 void RequestBatcher::track_live_envs(int live, bool half_of_live) {

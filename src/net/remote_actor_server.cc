@@ -60,8 +60,7 @@ class RemoteActorServer::Impl {
     free.insert(free.end(), slots.rbegin(), slots.rend());
     batcher.add_live_envs(-static_cast<int>(slots.size()));
   }
-  // Forgets a finished session (on an I/O thread); joins its worker, which has
-  // nothing left to do but return.
+  // Forgets a finished session (on an I/O thread), after it released its slots.
   void remove(Session* s);
 
   RemoteServerConfig config;
@@ -99,7 +98,8 @@ std::string describe(const tcp::endpoint& ep) {
 
 double seconds(std::chrono::milliseconds ms) { return static_cast<double>(ms.count()) / 1000.0; }
 
-// One connection. Everything but worker_loop() runs on the socket's strand.
+// One connection. Everything but on_actions() and send_actions_here() (run by
+// the inference thread that answers a STEP) runs on the socket's strand.
 class Session : public std::enable_shared_from_this<Session> {
  public:
   using Impl = RemoteActorServer::Impl;
@@ -139,14 +139,13 @@ class Session : public std::enable_shared_from_this<Session> {
     return true;
   }
 
-  void join_worker() {
-    if (worker_.joinable()) worker_.join();
-  }
   auto get_executor() { return socket_.get_executor(); }
   bool was_running() const { return ran_.load(); }
 
  private:
-  enum : std::uint32_t { kIdle = 0, kReady = 1, kClosed = 2 };
+  // kIdle: no STEP in inference; kInFlight: one is; kClosed: the session is
+  // over (its slots are released once no STEP is in flight).
+  enum : std::uint32_t { kIdle = 0, kInFlight = 1, kClosed = 2 };
 
   // --- reading -------------------------------------------------------------
   void read_header() {
@@ -255,7 +254,7 @@ class Session : public std::enable_shared_from_this<Session> {
     w.timeout_ms = static_cast<std::uint32_t>(server_.config.timeout.count());
     control_.clear();
     encode_welcome(w, control_);
-    worker_ = std::thread([this] { worker_loop(); });
+    completion_.on_done = [this] { on_actions(); };
     {
       std::lock_guard lock(write_mu_);
       writing_ = true;
@@ -289,65 +288,77 @@ class Session : public std::enable_shared_from_this<Session> {
       steps_[k].reward = reward;
       expect_first_[k] = is_last(flags[k]);
     }
+    std::int64_t stepped = 0;
+    for (std::size_t k = 0; k < K; ++k) {
+      const EnvStep& st = steps_[k];
+      if (st.flags & kFirst) continue;  // a reset, not a step
+      ++stepped;
+      returns_[k] += st.reward;
+      ++lengths_[k];
+      if (is_last(st.flags)) {
+        server_.episodes.record(returns_[k], lengths_[k]);
+        returns_[k] = 0;
+        lengths_[k] = 0;
+      }
+    }
+    server_.frames.fetch_add(stepped, std::memory_order_relaxed);
+    server_.counters.steps.fetch_add(static_cast<std::uint64_t>(stepped), std::memory_order_relaxed);
     {
       std::lock_guard lock(write_mu_);
       busy_ = true;
     }
     set_deadline(Clock::time_point::max());  // parked while inference has the step
     std::uint32_t idle = kIdle;
-    if (state_.compare_exchange_strong(idle, kReady, std::memory_order_acq_rel)) state_.notify_one();
+    if (!state_.compare_exchange_strong(idle, kInFlight, std::memory_order_acq_rel)) return close();  // batcher closed
     // The actor sends nothing but heartbeats until it has its actions, so the
-    // next header can be awaited now: no hop back to this thread after the
-    // worker has sent the actions. A slow learner still holds the actor back.
+    // next header can be awaited now. The inference thread that answers the
+    // rows sends the actions (on_actions): no thread of ours sleeps per
+    // connection, and a slow learner still holds the actor back.
     read_header();
+    server_.batcher.submit_async(steps_, completion_);
   }
 
-  void worker_loop() {
-    const std::size_t K = steps_.size(), aw = server_.action_width;
-    for (;;) {
-      std::uint32_t s = state_.load(std::memory_order_acquire);
-      while (s == kIdle) {
-        state_.wait(kIdle, std::memory_order_acquire);
-        s = state_.load(std::memory_order_acquire);
-      }
-      if (s == kClosed) break;
-      std::int64_t stepped = 0;
-      for (std::size_t k = 0; k < K; ++k) {
-        const EnvStep& st = steps_[k];
-        if (st.flags & kFirst) continue;  // a reset, not a step
-        ++stepped;
-        returns_[k] += st.reward;
-        ++lengths_[k];
-        if (is_last(st.flags)) {
-          server_.episodes.record(returns_[k], lengths_[k]);
-          returns_[k] = 0;
-          lengths_[k] = 0;
-        }
-      }
-      server_.frames.fetch_add(stepped, std::memory_order_relaxed);
-      server_.counters.steps.fetch_add(static_cast<std::uint64_t>(stepped), std::memory_order_relaxed);
-      if (!server_.batcher.submit(steps_, completion_)) break;
+  // Every row of the STEP has its action (on the inference thread that ran
+  // the last of them), or the batcher closed (on the thread that closed it,
+  // perhaps under its lock, or here from submit_async).
+  void on_actions() {
+    auto self = shared_from_this();  // a close() on the strand must not free us mid-send
+    if (!completion_.closed()) {
+      const std::size_t K = steps_.size(), aw = server_.action_width;
       std::memcpy(tx_.data() + kHeaderBytes, actions_.data(), K * aw * sizeof(float));
-      std::uint32_t ready = kReady;
-      if (!state_.compare_exchange_strong(ready, kIdle, std::memory_order_acq_rel)) break;  // closed meanwhile
-      if (!send_actions_here())
-        asio::post(socket_.get_executor(), [self = shared_from_this()] { self->write_actions(); });
+      std::uint32_t in_flight = kInFlight;
+      if (state_.compare_exchange_strong(in_flight, kIdle, std::memory_order_acq_rel)) {
+        if (!send_actions_here()) asio::post(socket_.get_executor(), [self] { self->write_actions(); });
+        return;
+      }
     }
-    // No submit() of ours is in flight: the slots are quiet, so their partial
-    // unrolls and recurrent state can go before the slots are leased again.
+    // Closed while in flight, or the batcher closed: the session ends here.
+    state_.store(kClosed, std::memory_order_release);
+    asio::post(socket_.get_executor(), [self] {
+      self->close();
+      self->release();
+    });
+  }
+
+  // Once no STEP of ours is in flight: the slots are quiet, so their partial
+  // unrolls and recurrent state can go before the slots are leased again.
+  // On the strand; runs once.
+  void release() {
+    if (released_) return;
+    released_ = true;
     for (int slot : slots_) server_.on_release(slot);
     server_.give_back(slots_);
     spdlog::info("remote actor {} gone: {} env slots freed, partial unrolls dropped", peer_, slots_.size());
     asio::post(server_.io, [self = shared_from_this()] { self->server_.remove(self.get()); });
   }
 
-  // Worker thread. The ACTIONS frame is small and the socket's send buffer is
-  // almost always empty, so it usually goes out in one non-blocking send from
-  // here. Returns false when the strand must write the rest (tx_sent_ bytes
+  // Inference thread. The ACTIONS frame is small and the socket's send buffer
+  // is almost always empty, so it usually goes out in one non-blocking send
+  // from here. Returns false when the strand must write the rest (tx_sent_ bytes
   // are out); true when sent, or left for the heartbeat being written.
   bool send_actions_here() {
     std::lock_guard lock(write_mu_);
-    if (!socket_open_) return true;  // closed: the worker is told through state_
+    if (!socket_open_) return true;  // closed: close() has taken over
     if (writing_) {
       actions_pending_ = true;  // after the heartbeat in flight
       return true;
@@ -442,7 +453,7 @@ class Session : public std::enable_shared_from_this<Session> {
       if (ec == asio::error::operation_aborted) return;  // a newer wait replaced this one
       self->deadline_waiting_ = false;
       if (self->closed_) return;
-      // The worker may have moved the deadline (after sending actions): a
+      // The inference thread may have moved the deadline (after sending actions): a
       // parked one is looked at again after one timeout.
       const auto now = Clock::now();
       const std::int64_t at = self->deadline_ns_.load(std::memory_order_relaxed);
@@ -528,7 +539,7 @@ class Session : public std::enable_shared_from_this<Session> {
     deadline_.cancel();
     heartbeat_.cancel();
     {
-      // The worker sends on the native handle: never after it is closed (and
+      // send_actions_here() uses the native handle: never after it is closed (and
       // perhaps reused by another connection).
       std::lock_guard lock(write_mu_);
       socket_open_ = false;
@@ -537,8 +548,8 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     if (running_) {
       server_.counters.dropped.fetch_add(1, std::memory_order_relaxed);
-      state_.store(kClosed, std::memory_order_release);
-      state_.notify_one();  // the worker cleans up and removes us
+      // With a STEP in flight, on_actions() releases the slots when it returns.
+      if (state_.exchange(kClosed, std::memory_order_acq_rel) == kIdle) release();
     } else {
       asio::post(server_.io, [self = shared_from_this()] { self->server_.remove(self.get()); });
     }
@@ -547,7 +558,7 @@ class Session : public std::enable_shared_from_this<Session> {
   Impl& server_;
   tcp::socket socket_;
   asio::steady_timer deadline_, heartbeat_;
-  std::atomic<std::int64_t> deadline_ns_{std::numeric_limits<std::int64_t>::max()};  // set by strand and worker
+  std::atomic<std::int64_t> deadline_ns_{std::numeric_limits<std::int64_t>::max()};  // set by strand and inference thread
   bool deadline_waiting_ = false;
   std::string peer_;
   std::array<std::uint8_t, kHeaderBytes> header_{};
@@ -563,18 +574,17 @@ class Session : public std::enable_shared_from_this<Session> {
   std::vector<std::uint8_t> expect_first_;
   Completion completion_;
   std::atomic<std::uint32_t> state_{kIdle};
-  std::thread worker_;
-  std::atomic<bool> ran_{false};
-  std::optional<GoodbyeCode> goodbye_;  // a shutdown waiting for a write (strand only)  // past the handshake (read off the strand by remove())
-  // Shared by the strand and the worker's direct sends.
+  std::atomic<bool> ran_{false};        // past the handshake (read off the strand by remove())
+  std::optional<GoodbyeCode> goodbye_;  // a shutdown waiting for a write (strand only)
+  // Shared by the strand and the inference thread's direct sends.
   std::mutex write_mu_;
   bool socket_open_ = true;
   bool writing_ = false;          // a write is in flight on the strand
   bool busy_ = false;             // a STEP is in inference; its ACTIONS are not out yet
   bool actions_pending_ = false;  // ACTIONS wait for the heartbeat being written
-  std::size_t tx_sent_ = 0;       // ACTIONS bytes the worker sent itself
+  std::size_t tx_sent_ = 0;       // ACTIONS bytes send_actions_here() sent
   // Strand-only state.
-  bool running_ = false, closed_ = false, refusing_ = false;
+  bool running_ = false, closed_ = false, refusing_ = false, released_ = false;
 };
 
 }  // namespace
@@ -646,7 +656,6 @@ void RemoteActorServer::Impl::remove(Session* s) {
     keep = std::move(it->second);
     sessions.erase(it);
   }
-  keep->join_worker();
   {
     std::lock_guard lock(mu);
     if (keep->was_running()) --running;

@@ -234,3 +234,100 @@ TEST_CASE("an env leaving seals a batch that already holds the new target", "[in
   CHECK(batcher.timeouts() == 0);  // sealed by the target, not after 10 s
   CHECK(c.max_batch.load() == 3);
 }
+
+// submit_async(): sessions that never sleep. Each of 64 "sessions" keeps one
+// 4-env request in flight; its on_done callback (run by an inference thread)
+// checks the actions and submits the next step itself, as the remote-actor
+// server's sessions do from their I/O thread.
+TEST_CASE("submit_async answers every request once through its callback, then on close", "[inference][batcher]") {
+  const int sessions = 64, envs = 4, steps = 50;
+  // A buffer per row: the callbacks submit from inside complete(), before
+  // their batch's buffer is recycled, so they must never wait for one.
+  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, 32, std::chrono::microseconds(300),
+                         sessions * envs + 3, false);
+  std::vector<std::atomic<int>> served(sessions * envs * steps);
+  ServeCounters c;
+  std::vector<std::thread> inference;
+  for (int i = 0; i < 2; ++i) inference.emplace_back([&] { serve(batcher, served, steps, c); });
+
+  struct Session {
+    float obs[envs][2];
+    float action[envs];
+    EnvStep st[envs];
+    Completion done;
+    int t = 0;
+    std::atomic<int> answered{0}, wrong{0}, closed{0};
+  };
+  std::vector<std::unique_ptr<Session>> all;
+  std::atomic<int> finished{0};
+  auto submit = [&](Session& s, int id) {
+    for (int k = 0; k < envs; ++k) {
+      const int slot = id * envs + k;
+      s.obs[k][0] = static_cast<float>(slot);
+      s.obs[k][1] = static_cast<float>(s.t);
+      s.action[k] = -1;
+      s.st[k] = EnvStep{slot, 0, 0.f, s.obs[k], &s.action[k]};
+    }
+    batcher.submit_async(s.st, s.done);
+  };
+  for (int id = 0; id < sessions; ++id) {
+    all.push_back(std::make_unique<Session>());
+    Session& s = *all.back();
+    s.done.on_done = [&, id, &s = s] {
+      if (s.done.closed()) {
+        s.closed.fetch_add(1);
+        return;
+      }
+      for (int k = 0; k < envs; ++k)
+        if (s.action[k] != (id * envs + k) * 1000.f + s.t) s.wrong.fetch_add(1);
+      s.answered.fetch_add(1);
+      if (++s.t < steps)
+        submit(s, id);  // from the inference thread, like a session's next STEP
+      else
+        finished.fetch_add(1);
+    };
+  }
+  for (int id = 0; id < sessions; ++id) submit(*all[id], id);
+  for (int waited = 0; finished.load() < sessions && waited < 20000; ++waited)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  CHECK(finished.load() == sessions);
+  for (auto& s : all) {
+    CHECK(s->answered.load() == steps);
+    CHECK(s->wrong.load() == 0);
+  }
+  int not_once = 0;
+  for (auto& s : served) not_once += s.load() != 1;
+  CHECK(not_once == 0);
+  CHECK(c.mismatches.load() == 0);
+
+  // With no inference running, requests in flight are answered by close():
+  // the callback runs once, with closed() set; after close, at once.
+  batcher.close();
+  for (auto& t : inference) t.join();
+  Session late;
+  late.done.on_done = [&] { late.closed.fetch_add(late.done.closed() ? 1 : 100); };
+  float obs[2] = {0, 0};
+  float action;
+  late.st[0] = EnvStep{0, 0, 0.f, obs, &action};
+  batcher.submit_async(std::span<EnvStep>(late.st, 1), late.done);
+  CHECK(late.closed.load() == 1);
+}
+
+TEST_CASE("submit_async requests waiting in a batch are answered closed by close()", "[inference][batcher]") {
+  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, 64, std::chrono::microseconds(100000), 3, false);
+  std::atomic<int> calls{0}, closed{0};
+  float obs[8][2] = {};
+  float action[8];
+  EnvStep st[8];
+  for (int k = 0; k < 8; ++k) st[k] = EnvStep{k, 0, 0.f, obs[k], &action[k]};
+  Completion done;
+  done.on_done = [&] {
+    calls.fetch_add(1);
+    if (done.closed()) closed.fetch_add(1);
+  };
+  batcher.submit_async(st, done);  // no inference thread: the rows wait in the open batch
+  CHECK(calls.load() == 0);
+  batcher.close();
+  CHECK(calls.load() == 1);
+  CHECK(closed.load() == 1);
+}

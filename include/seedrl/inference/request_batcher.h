@@ -10,6 +10,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -29,10 +30,21 @@ namespace seedrl {
 struct Completion {
   static constexpr std::uint32_t kClosed = 0x80000000u;
   std::atomic<std::uint32_t> pending{0};
-  // Counts one row off; wakes the actor on the last one.
+  // For submit_async(): called by whichever thread counts off the last row,
+  // instead of a wake-up. It may run under the batcher's lock (close()), so it
+  // must not call back into the batcher.
+  std::function<void()> on_done;
+  // Counts one row off; wakes the actor (or calls on_done) on the last one.
   void count_off() {
-    if ((pending.fetch_sub(1, std::memory_order_acq_rel) & ~kClosed) == 1) pending.notify_one();
+    if ((pending.fetch_sub(1, std::memory_order_acq_rel) & ~kClosed) == 1) done();
   }
+  void done() {
+    if (on_done)
+      on_done();
+    else
+      pending.notify_one();
+  }
+  bool closed() const { return pending.load(std::memory_order_acquire) & kClosed; }
 };
 
 struct InferenceBatch {
@@ -69,6 +81,11 @@ class RequestBatcher {
   // Actor side: blocks until every step has its action written. Returns false
   // if the batcher was closed (the actions are then unspecified).
   bool submit(std::span<EnvStep> steps, Completion& completion);
+  // Same without waiting: completion.on_done runs once every step has its
+  // action, or once the batcher closed (completion.closed() then). For the
+  // remote actors' sessions, so that no thread sleeps per connection. May
+  // block while every buffer is in use (back-pressure).
+  void submit_async(std::span<EnvStep> steps, Completion& completion);
 
   // Inference side: the next batch to run, or nullptr once closed.
   InferenceBatch* next_batch();
@@ -101,6 +118,10 @@ class RequestBatcher {
   std::uint64_t idle_ns() const { return idle_ns_.load(std::memory_order_relaxed); }
 
  private:
+  // Claims a row per step and copies its observation; false if the batcher
+  // closed on the way (the unclaimed rows are then counted off here, and
+  // `finished` says whether that was the last of them).
+  bool claim_rows(std::span<EnvStep> steps, Completion& completion, bool& finished);
   InferenceBatch* open_batch_locked(std::unique_lock<std::mutex>& lock);
   void seal_locked();  // moves the open batch to the ready list
   void retarget_locked();

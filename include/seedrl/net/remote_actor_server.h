@@ -1,14 +1,15 @@
 // The learner's side of remote actors: a TCP server (Boost.Asio) whose
 // sessions stand in for actor threads. After the handshake each session leases
-// K env slots from a fixed pool and gets a worker thread that calls
-// RequestBatcher::submit() exactly as a local actor does, so remote envs share
+// K env slots from a fixed pool; each STEP goes to RequestBatcher::submit_async()
+// with the same EnvSteps a local actor would submit, so remote envs share
 // batches, unrolls and metrics with local ones. Sockets are served
-// asynchronously by the server's own I/O threads; only submit() blocks, and
-// only the session's worker. A STEP is read only after the previous ACTIONS
-// went out, so a slow learner slows its actors (TCP back-pressure) and memory
-// stays bounded. When a session ends its slots are handed to `on_release`
-// (drop the partial unroll, zero the recurrent state) before they return to
-// the pool.
+// asynchronously by the server's own I/O threads, and the inference thread
+// that answers a STEP sends its ACTIONS: no thread sleeps per connection. A
+// STEP is read only after the previous ACTIONS went out, so a slow learner
+// slows its actors (TCP back-pressure) and memory stays bounded. When a
+// session ends (and no STEP of it is in inference) its slots are handed to
+// `on_release` (drop the partial unroll, zero the recurrent state) before they
+// return to the pool.
 #pragma once
 
 #include <atomic>
@@ -58,7 +59,7 @@ class RemoteActorServer {
   void start();
   std::uint16_t port() const;
   // Stops accepting, says GOODBYE with `code` and closes every connection.
-  // Workers blocked in submit() leave once the batcher closes.
+  // Sessions with a STEP in inference end once it is answered or the batcher closes.
   void request_stop(GoodbyeCode code = GoodbyeCode::kShutdown);
   // Waits for every session (call after the batcher is closed) and the I/O threads.
   void join();
