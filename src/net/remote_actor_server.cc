@@ -309,7 +309,10 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     set_deadline(Clock::time_point::max());  // parked while inference has the step
     std::uint32_t idle = kIdle;
-    if (!state_.compare_exchange_strong(idle, kInFlight, std::memory_order_acq_rel)) return close();  // batcher closed
+    // Failing, the batcher has closed: the run is ending, and the GOODBYE of
+    // request_stop() ends this session (the actor, without its actions,
+    // waits for it, kept alive by heartbeats).
+    if (!state_.compare_exchange_strong(idle, kInFlight, std::memory_order_acq_rel)) return read_header();
     // The actor sends nothing but heartbeats until it has its actions, so the
     // next header can be awaited now. The inference thread that answers the
     // rows sends the actions (on_actions): no thread of ours sleeps per
@@ -332,24 +335,26 @@ class Session : public std::enable_shared_from_this<Session> {
         return;
       }
     }
-    // Closed while in flight, or the batcher closed: the session ends here.
+    // Closed while in flight, or the batcher closed: no STEP of ours will be
+    // in inference again. The connection stays until close() (GOODBYE).
     state_.store(kClosed, std::memory_order_release);
-    asio::post(socket_.get_executor(), [self] {
-      self->close();
-      self->release();
-    });
+    asio::post(socket_.get_executor(), [self] { self->release(); });
   }
 
   // Once no STEP of ours is in flight: the slots are quiet, so their partial
   // unrolls and recurrent state can go before the slots are leased again.
-  // On the strand; runs once.
+  // Once also closed, the server forgets the session. Strand only.
   void release() {
-    if (released_) return;
-    released_ = true;
-    for (int slot : slots_) server_.on_release(slot);
-    server_.give_back(slots_);
-    spdlog::info("remote actor {} gone: {} env slots freed, partial unrolls dropped", peer_, slots_.size());
-    asio::post(server_.io, [self = shared_from_this()] { self->server_.remove(self.get()); });
+    if (!released_) {
+      released_ = true;
+      for (int slot : slots_) server_.on_release(slot);
+      server_.give_back(slots_);
+      spdlog::info("remote actor {} gone: {} env slots freed, partial unrolls dropped", peer_, slots_.size());
+    }
+    if (closed_ && !removed_) {
+      removed_ = true;
+      asio::post(server_.io, [self = shared_from_this()] { self->server_.remove(self.get()); });
+    }
   }
 
   // Inference thread. The ACTIONS frame is small and the socket's send buffer
@@ -549,7 +554,7 @@ class Session : public std::enable_shared_from_this<Session> {
     if (running_) {
       server_.counters.dropped.fetch_add(1, std::memory_order_relaxed);
       // With a STEP in flight, on_actions() releases the slots when it returns.
-      if (state_.exchange(kClosed, std::memory_order_acq_rel) == kIdle) release();
+      if (state_.exchange(kClosed, std::memory_order_acq_rel) != kInFlight) release();
     } else {
       asio::post(server_.io, [self = shared_from_this()] { self->server_.remove(self.get()); });
     }
@@ -584,7 +589,7 @@ class Session : public std::enable_shared_from_this<Session> {
   bool actions_pending_ = false;  // ACTIONS wait for the heartbeat being written
   std::size_t tx_sent_ = 0;       // ACTIONS bytes send_actions_here() sent
   // Strand-only state.
-  bool running_ = false, closed_ = false, refusing_ = false, released_ = false;
+  bool running_ = false, closed_ = false, refusing_ = false, released_ = false, removed_ = false;
 };
 
 }  // namespace

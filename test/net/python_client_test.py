@@ -113,8 +113,10 @@ def main():
             t.start()
         for t in threads:
             t.join(timeout=60)
-        assert all(not t.is_alive() for t in threads), "actors did not finish"
-        assert finished == [True, True], finished
+        if any(t.is_alive() for t in threads) or finished != [True, True]:
+            learner.kill()
+            out, _ = learner.communicate(timeout=60)
+            raise AssertionError(f"actors did not finish ({finished}); the learner said:\n{out}")
         out, _ = learner.communicate(timeout=60)
         assert learner.returncode == 0, out
         summary = json.load(open(os.path.join(tmp, "run", "summary.json")))
