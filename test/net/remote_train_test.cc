@@ -87,6 +87,41 @@ TEST_CASE("r2d2 learns from remote actors: their sequences fill replay beside lo
   CHECK(s["eval_episodes"].get<double>() > 0);
 }
 
+TEST_CASE("a learner stopped and resumed takes its remote actors back", "[net][cli][slow]") {
+  const std::string dir = temp_dir("remote_resume");
+  const std::string addr = "127.0.0.1:" + std::to_string(free_port());
+  const std::vector<std::string> learner_args = {"train", "--env", "cartpole", "--actors", "0", "--remote-actors",
+                                                 addr, "--inference-batch", "8", "--logdir", dir,
+                                                 "--log-interval-s", "1", "--checkpoint-every-s", "0"};
+  RunResult first, second, actor;
+  // One actor process for both learners: it outlives the first and finds the second by itself.
+  std::thread a([&] {
+    actor = run_seedrl({"actor", "--connect", addr, "--env", "cartpole", "--actors", "2", "--envs-per-actor", "4"}, 240);
+  });
+  auto args = learner_args;
+  args.insert(args.end(), {"--max-frames", "100000000"});
+  first = run_seedrl_and_signal(args, 6, SIGTERM, 120);  // checkpoints and exits 130
+  REQUIRE(first.status == 130);
+  const auto stopped = nlohmann::json::parse(read_file(dir + "/summary.json"));
+  const double frames_at_stop = stopped["frames"].get<double>();
+  REQUIRE(frames_at_stop > 0);
+  args = learner_args;
+  const double target = frames_at_stop + 50000;
+  args.insert(args.end(), {"--resume", "--max-frames", std::to_string(static_cast<long long>(target))});
+  second = run_seedrl(args, 120);
+  a.join();
+  INFO(first.output);
+  INFO(second.output);
+  INFO(actor.output);
+  REQUIRE(second.status == 0);
+  CHECK_THAT(second.output, Catch::Contains("resumed from"));
+  CHECK_THAT(second.output, Catch::Contains("connected: 4 envs"));
+  const auto s = nlohmann::json::parse(read_file(dir + "/summary.json"));
+  CHECK(s["frames"].get<double>() >= target);  // the remote actors came back and stepped on
+  CHECK(actor.status == 0);                    // told that training finished
+  CHECK_THAT(actor.output, Catch::Contains("retrying"));
+}
+
 TEST_CASE("train refuses remote-actor flag combinations that cannot work", "[net][cli]") {
   auto r = run_seedrl({"train", "--actors", "0", "--max-frames", "100"}, 60);
   CHECK(r.status == 2);
