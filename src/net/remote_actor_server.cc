@@ -400,12 +400,8 @@ class Session : public std::enable_shared_from_this<Session> {
     std::lock_guard lock(write_mu_);
     return busy_;
   }
-  bool writing() {
-    std::lock_guard lock(write_mu_);
-    return writing_;
-  }
 
-  // Tells a waiting actor the learner is alive while submit() is blocked.
+  // Tells a waiting actor the learner is alive while its STEP is in inference.
   void arm_heartbeat() {
     heartbeat_.expires_after(server_.config.heartbeat);
     heartbeat_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
