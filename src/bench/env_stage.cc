@@ -1,4 +1,6 @@
 // Env stage alone: actor threads stepping their envs with random actions.
+#include <latch>
+
 #include <spdlog/spdlog.h>
 
 #include "measure_window.h"
@@ -26,10 +28,15 @@ EnvStageResult bench_env_stage(const TrainConfig& config, const BenchTiming& tim
   std::vector<ThreadCount> frames(A);
   std::atomic<bool> stop{false};
   std::atomic<int> failures{0};
+  // Threads sleep here until all exist: started busy, thousands of them on a
+  // few cores would leave the creating thread a vanishing share of the CPU
+  // (creation time grows with the square of the count).
+  std::latch start(1);
   std::vector<std::thread> threads;
   threads.reserve(A);
   for (int a = 0; a < A; ++a) {
     threads.emplace_back([&, a] {
+      start.wait();
       try {
         const auto& registry = EnvRegistry::builtin();
         std::vector<EnvPtr> envs;
@@ -64,6 +71,7 @@ EnvStageResult bench_env_stage(const TrainConfig& config, const BenchTiming& tim
       }
     });
   }
+  start.count_down();
   std::uint64_t f0 = 0, f1 = 0;
   const double window = measure(timing, [&] { f0 = sum(frames); }, [&] { f1 = sum(frames); });
   stop.store(true);

@@ -12,6 +12,7 @@
 #include "seedrl/cli/pipeline_flags.h"
 #include "seedrl/cli/validators.h"
 #include "seedrl/trainer/trainer.h"
+#include "seedrl/util/signal_watcher.h"
 #include "seedrl/util/torch_runtime.h"
 
 namespace seedrl {
@@ -34,6 +35,7 @@ void write_json(const std::string& path, const std::string& text) {
 }
 
 int run_bench(BenchOptions o) {
+  SignalWatcher stop_watcher(exit_on_stop_signal);  // the stages have nothing to save
   const TrainConfig as_given = o.config;  // sweeps re-resolve the "auto" values per setting
   TrainConfig& c = o.config;
   resolve_defaults(c);

@@ -6,6 +6,7 @@
 
 #include "seedrl/cli/commands.h"
 #include "seedrl/trainer/trainer.h"
+#include "seedrl/util/signal_watcher.h"
 
 namespace seedrl {
 
@@ -25,6 +26,7 @@ CommandRunner add_eval_command(CLI::App& app) {
   cmd->add_flag("--greedy", o->greedy, "Take the most likely action instead of sampling");
   return [cmd, o]() -> int {
     if (!cmd->parsed()) return -1;
+    SignalWatcher stop_watcher(exit_on_stop_signal);
     PlayStats r = evaluate(o->checkpoint, o->episodes, o->seed, o->greedy);
     fmt::print("episodes {} | mean return {:.2f} | std {:.2f} | mean length {:.1f}\n", r.episodes, r.return_mean,
                r.return_std, r.length_mean);

@@ -9,6 +9,7 @@
 #include "seedrl/cli/env_flags.h"
 #include "seedrl/cli/validators.h"
 #include "seedrl/trainer/trainer.h"
+#include "seedrl/util/signal_watcher.h"
 
 namespace seedrl {
 
@@ -39,6 +40,7 @@ CommandRunner add_play_command(CLI::App& app) {
                 "with the action and reward, on stderr");
   return [cmd, o, env_opt]() -> int {
     if (!cmd->parsed()) return -1;
+    SignalWatcher stop_watcher(exit_on_stop_signal);
     EnvPtr env;
     PlayPolicy policy;
     if (o->policy.rfind("checkpoint:", 0) == 0) {

@@ -1,6 +1,8 @@
 #include "seedrl/util/signal_watcher.h"
 
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <ctime>
 
 namespace seedrl {
@@ -18,6 +20,12 @@ sigset_t stop_signals() {
 void block_stop_signals() {
   sigset_t set = stop_signals();
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+void exit_on_stop_signal(int sig) {
+  std::fprintf(stderr, "seedrl: stopped by %s\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+  std::fflush(stderr);
+  std::_Exit(128 + sig);
 }
 
 SignalWatcher::SignalWatcher(std::function<void(int)> on_signal) : on_signal_(std::move(on_signal)) {

@@ -1,6 +1,7 @@
 // `seedrl bench --json` with tiny durations: every figure is there and
 // positive; --sweep writes one run per value; a bad --sweep is one line.
 #include <algorithm>
+#include <csignal>
 
 #include <catch2/catch.hpp>
 
@@ -104,4 +105,17 @@ TEST_CASE("seedrl bench --remote runs the same actors over loopback and compares
         Approx(remote / j.at("end_to_end_frames_per_s").get<double>()));
   // Remote envs fill inference batches too (the batch follows the live envs).
   CHECK(j.at("remote_breakdown").at("batch_mean").get<double>() > 1);
+}
+
+TEST_CASE("seedrl bench stops at once on SIGINT or SIGTERM even with thousands of busy threads", "[cli][bench]") {
+  // The env stage runs 2048 threads that never sleep; a stop signal must not
+  // wait for them (before the fix, signals were blocked and ignored, and
+  // `timeout` could not stop a long bench).
+  for (int sig : {SIGINT, SIGTERM}) {
+    RunResult r = run_seedrl_and_signal(
+        {"bench", "--env", "cartpole", "--actors", "2048", "--seconds", "60", "--warmup-s", "1"}, 3, sig, 60);
+    INFO(r.output);
+    CHECK(r.status == 128 + sig);
+    CHECK(r.output.find(sig == SIGINT ? "stopped by SIGINT" : "stopped by SIGTERM") != std::string::npos);
+  }
 }

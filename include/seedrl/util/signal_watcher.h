@@ -13,6 +13,11 @@ namespace seedrl {
 // Blocks SIGINT and SIGTERM in the calling thread and the threads it starts.
 void block_stop_signals();
 
+// A SignalWatcher callback for commands with nothing to save (bench, eval,
+// play): says which signal stopped the command and exits 128 + sig at once,
+// without waiting for worker threads.
+[[noreturn]] void exit_on_stop_signal(int sig);
+
 class SignalWatcher {
  public:
   explicit SignalWatcher(std::function<void(int)> on_signal);
