@@ -5,6 +5,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include "seedrl/util/actor_thread_priority.h"
+#include "seedrl/util/futex_hash.h"
+
 #include "seedrl/actor/clip_action.h"
 #include "seedrl/util/rng.h"
 
@@ -20,6 +23,7 @@ ActorPool::~ActorPool() {
 }
 
 void ActorPool::start() {
+  reserve_futex_hash(config_.actors);
   threads_.reserve(config_.actors);
   for (int a = 0; a < config_.actors; ++a) threads_.emplace_back([this, a] { run(a); });
 }
@@ -43,6 +47,7 @@ std::uint64_t ActorPool::wait_ns() const {
 }
 
 void ActorPool::run(int actor) {
+  if (config_.nice > 0) lower_actor_thread_priority(config_.nice);
   try {
     const int K = config_.envs_per_actor;
     const auto& registry = EnvRegistry::builtin();

@@ -8,6 +8,8 @@
 #include "measure_window.h"
 #include "seedrl/inference/inference_server.h"
 #include "seedrl/trainer/trainer.h"
+#include "seedrl/util/actor_thread_priority.h"
+#include "seedrl/util/futex_hash.h"
 
 namespace seedrl::bench {
 
@@ -52,8 +54,10 @@ InferenceStageResult bench_inference_stage(const TrainConfig& config, const Benc
   std::vector<std::thread> actors;
   actors.reserve(A);
   inference.start();
+  reserve_futex_hash(A);  // as ActorPool does
   for (int a = 0; a < A; ++a) {
     actors.emplace_back([&, a] {
+      lower_actor_thread_priority(config.actor_nice);
       std::vector<float> actions(static_cast<std::size_t>(width) * K);
       std::vector<EnvStep> steps(K);
       for (int k = 0; k < K; ++k) {

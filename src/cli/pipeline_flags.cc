@@ -7,6 +7,10 @@ namespace seedrl {
 void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
   cmd.add_option("--envs-per-actor", c.envs_per_actor, "Environments stepped by each actor thread")
       ->check(CLI::Range(1, 1 << 16));
+  cmd.add_option("--actor-nice", c.actor_nice,
+                 "Actor threads run SCHED_BATCH at this nice increment, so that thousands of them do not "
+                 "starve the inference and learner threads (0: default scheduling)")
+      ->check(CLI::Range(0, 19));
   cmd.add_option("--seed", c.seed, "Seed for environments and model initialisation");
   add_env_option_flags(cmd, c.env_options);
 

@@ -80,7 +80,7 @@ bool RequestBatcher::claim_rows(std::span<EnvStep> steps, Completion& completion
         const auto unclaimed = static_cast<std::uint32_t>(steps.size() - k);
         completion.pending.fetch_or(Completion::kClosed, std::memory_order_acq_rel);
         const std::uint32_t before = completion.pending.fetch_sub(unclaimed, std::memory_order_acq_rel);
-        finished = (before & ~Completion::kClosed) == unclaimed;
+        finished = (before & Completion::kCount) == unclaimed;
         return false;
       }
       row = b->size++;
@@ -94,7 +94,7 @@ bool RequestBatcher::claim_rows(std::span<EnvStep> steps, Completion& completion
       if (row == 0 || full) ready_cv_.notify_one();
     }
     std::memcpy(b->obs_ptr + row * b->row_bytes, step.obs, b->row_bytes);
-    b->written.fetch_add(1, std::memory_order_release);
+    if (b->written.fetch_add(1, std::memory_order_release) & InferenceBatch::kWaiting) futex_wake_one(b->written);
   }
   return true;
 }
@@ -102,16 +102,12 @@ bool RequestBatcher::claim_rows(std::span<EnvStep> steps, Completion& completion
 bool RequestBatcher::submit(std::span<EnvStep> steps, Completion& completion) {
   bool finished;
   claim_rows(steps, completion, finished);
-  for (;;) {  // wait for the rows claimed
-    const std::uint32_t p = completion.pending.load(std::memory_order_acquire);
-    if ((p & ~Completion::kClosed) == 0) return p == 0;
-    completion.pending.wait(p, std::memory_order_acquire);
-  }
+  return completion.wait();
 }
 
 void RequestBatcher::submit_async(std::span<EnvStep> steps, Completion& completion) {
   bool finished;
-  if (steps.empty() || (!claim_rows(steps, completion, finished) && finished)) completion.done();
+  if (steps.empty() || (!claim_rows(steps, completion, finished) && finished)) completion.done(0);
 }
 
 void RequestBatcher::track_live_envs(int live, bool half_of_live) {
@@ -170,14 +166,32 @@ InferenceBatch* RequestBatcher::next_batch() {
       }
     }
   }
-  // Rows are claimed under the lock but filled outside it; the copies are
-  // short, so wait for the stragglers by yielding.
-  while (b->written.load(std::memory_order_acquire) < b->size) std::this_thread::yield();
+  wait_for_rows(b);
   const auto taken = std::chrono::steady_clock::now();
   auto ns = [](auto d) { return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count()); };
   fill_ns_.fetch_add(ns(taken - b->opened), std::memory_order_relaxed);
   idle_ns_.fetch_add(ns(taken - entered), std::memory_order_relaxed);
   return b;
+}
+
+void RequestBatcher::wait_for_rows(InferenceBatch* b) {
+  // Rows are claimed under the lock but copied in outside it. A copy is short,
+  // so spin briefly; then sleep, since the straggler may be an actor thread
+  // preempted mid-copy that needs this core to finish.
+  const auto size = static_cast<std::uint32_t>(b->size);
+  for (int spin = 0; spin < 64; ++spin) {
+    if ((b->written.load(std::memory_order_acquire) & ~InferenceBatch::kWaiting) >= size) return;
+    cpu_relax();
+  }
+  for (;;) {
+    std::uint32_t w = b->written.load(std::memory_order_acquire);
+    if ((w & ~InferenceBatch::kWaiting) >= size) return;
+    if (!(w & InferenceBatch::kWaiting)) {
+      if (!b->written.compare_exchange_weak(w, w | InferenceBatch::kWaiting, std::memory_order_acq_rel)) continue;
+      w |= InferenceBatch::kWaiting;
+    }
+    futex_wait(b->written, w);
+  }
 }
 
 void RequestBatcher::complete(InferenceBatch* batch) {

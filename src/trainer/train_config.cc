@@ -36,6 +36,7 @@ std::string to_json(const TrainConfig& c) {
   j["time_limit"] = c.env_options.time_limit;
   j["actors"] = c.actors;
   j["envs_per_actor"] = c.envs_per_actor;
+  j["actor_nice"] = c.actor_nice;
   j["seed"] = c.seed;
   j["inference_batch"] = c.inference_batch;
   j["inference_timeout_us"] = c.inference_timeout_us;
@@ -105,6 +106,7 @@ TrainConfig train_config_from_json(const std::string& text) {
     c.env_options.time_limit = j.value("time_limit", 0);
     c.actors = j.at("actors");
     c.envs_per_actor = j.at("envs_per_actor");
+    c.actor_nice = j.value("actor_nice", c.actor_nice);
     c.seed = j.at("seed");
     c.inference_batch = j.at("inference_batch");
     c.inference_timeout_us = j.at("inference_timeout_us");
@@ -181,6 +183,7 @@ ActorPoolConfig actor_pool_config(const TrainConfig& config) {
   a.env_options = config.env_options;
   a.actors = config.actors;
   a.envs_per_actor = config.envs_per_actor;
+  a.nice = config.actor_nice;
   a.seed = config.seed;
   a.max_frames = config.learner.max_frames;
   return a;

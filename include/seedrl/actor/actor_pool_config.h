@@ -14,6 +14,7 @@ struct ActorPoolConfig {
   EnvOptions env_options;
   int actors = 1;
   int envs_per_actor = 1;
+  int nice = 0;  // lower_actor_thread_priority(nice) in each thread; 0: left as is
   int first_slot = 0;
   std::uint64_t seed = 0;
   std::int64_t max_frames = 0;  // 0: unlimited; actors stop once the shared counter reaches it

@@ -20,6 +20,7 @@ struct TrainConfig {
   EnvOptions env_options;
   int actors = 0;  // 0: default_actors()
   int envs_per_actor = 1;
+  int actor_nice = 19;  // see util/actor_thread_priority.h; 0: actors keep the default scheduling
   std::uint64_t seed = 1;
   // inference
   int inference_batch = 0;  // 0: half of all environments, at most 1024
