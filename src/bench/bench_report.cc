@@ -89,6 +89,10 @@ std::string format_table(const StageReport& r) {
                      r.inference.forward_ms_mean);
   out += fmt::format("{:<34} {:>14.0f}  {:.1f} updates/s, {:.2f} ms each\n", "learner (synthetic unrolls)",
                      r.learner.frames_per_s, r.learner.steps_per_s, r.learner.step_ms_mean);
+  for (const auto& s : r.learner.scaling)
+    out += fmt::format("{:<34} {:>14.0f}  {:.1f} updates/s, scaling efficiency {:.2f}\n",
+                       fmt::format("  learner on {} device{}", s.replicas, s.replicas == 1 ? "" : "s"),
+                       s.frames_per_s, s.steps_per_s, s.efficiency);
   out += fmt::format("{:<34} {:>14.0f}  learner consumed {:.0f} frames/s\n", "end-to-end (training)", e.frames_per_s,
                      e.learner_frames_per_s);
   if (r.remote)
@@ -128,6 +132,15 @@ std::string to_json(const StageReport& r) {
   j["learner"] = {{"frames_per_s", r.learner.frames_per_s},
                   {"steps_per_s", r.learner.steps_per_s},
                   {"step_ms_mean", r.learner.step_ms_mean}};
+  if (!r.learner.scaling.empty()) {
+    nlohmann::json scaling = nlohmann::json::array();
+    for (const auto& s : r.learner.scaling)
+      scaling.push_back({{"learner_devices", s.replicas},
+                         {"frames_per_s", s.frames_per_s},
+                         {"steps_per_s", s.steps_per_s},
+                         {"scaling_efficiency", s.efficiency}});
+    j["learner_scaling"] = scaling;
+  }
   j["end_to_end_frames_per_s"] = r.end_to_end.frames_per_s;
   j["end_to_end_learner_frames_per_s"] = r.end_to_end.learner_frames_per_s;
   j["slowest_stage"] = slowest_name;

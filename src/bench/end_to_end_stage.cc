@@ -7,16 +7,18 @@
 #include "measure_window.h"
 #include "seedrl/actor/actor_pool.h"
 #include "seedrl/inference/inference_server.h"
-#include "seedrl/learner/vtrace_learner.h"
+#include "seedrl/learner/data_parallel.h"
 #include "seedrl/net/remote_actor_runner.h"
 #include "seedrl/net/remote_actor_server.h"
 #include "seedrl/net/remote_training.h"
+#include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/trainer.h"
 
 namespace seedrl::bench {
 
 EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& timing, bool remote) {
-  const torch::Device device = resolve_device(config.device);
+  const Placement placement = resolve_placement(config);  // as train() places it
+  const torch::Device device = placement.inference.front();
   const EnvSpec spec = EnvRegistry::builtin().make(config.env, config.env_options)->spec();
   const int policy_size = make_policy_distribution(spec.action)->param_size();
   torch::manual_seed(config.seed);
@@ -34,7 +36,7 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
   ParamPublisher publisher;
   LearnerConfig learner_config = config.learner;
   learner_config.max_frames = std::int64_t{1} << 50;  // keep the learning rate from decaying to 0
-  VTraceLearner learner(make_model(), spec.action, learner_config, store, publisher, device);
+  DataParallelLearner learner(make_model, spec.action, learner_config, store, publisher, placement.learner);
   learner.publish();
 
   std::atomic<std::int64_t> frames{0};

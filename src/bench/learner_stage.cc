@@ -1,17 +1,21 @@
 // Learner stage alone: a feeder thread keeps the TrajectoryStore's queue full
-// of synthetic unrolls; the VTraceLearner trains on them as fast as it can.
+// of synthetic unrolls; the data-parallel learner trains on them as fast as it
+// can, on the learner devices the placement flags give (as `train` would).
 #include <spdlog/spdlog.h>
 #include <torch/torch.h>
 
 #include "measure_window.h"
 #include "seedrl/inference/env_step.h"
-#include "seedrl/learner/vtrace_learner.h"
+#include "seedrl/learner/data_parallel.h"
+#include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/trainer.h"
 
 namespace seedrl::bench {
 
-LearnerStageResult bench_learner_stage(const TrainConfig& config, const BenchTiming& timing) {
-  const torch::Device device = resolve_device(config.device);
+namespace {
+
+LearnerStageResult run_learner(const TrainConfig& config, const BenchTiming& timing,
+                               const std::vector<torch::Device>& devices) {
   const EnvSpec spec = EnvRegistry::builtin().make(config.env, config.env_options)->spec();
   const int policy_size = make_policy_distribution(spec.action)->param_size();
   const int B = config.learner.batch_size;
@@ -26,8 +30,9 @@ LearnerStageResult bench_learner_stage(const TrainConfig& config, const BenchTim
   ParamPublisher publisher;
   LearnerConfig learner_config = config.learner;
   learner_config.max_frames = std::int64_t{1} << 50;  // keep the learning rate from decaying to 0
-  VTraceLearner learner(AgentNet(spec, config.model, policy_size), spec.action, learner_config, store, publisher,
-                        device);
+  torch::manual_seed(config.seed);
+  DataParallelLearner learner([&] { return AgentNet(spec, config.model, policy_size); }, spec.action,
+                              learner_config, store, publisher, devices);
   learner.publish();
 
   // Synthetic steps: a real observation, action 0 (valid for every action
@@ -77,6 +82,27 @@ LearnerStageResult bench_learner_stage(const TrainConfig& config, const BenchTim
   r.frames_per_s = r.steps_per_s * config.unroll_length * B;
   r.step_ms_mean = updates > 0 ? window * 1e3 / updates : 0;
   return r;
+}
+
+}  // namespace
+
+LearnerStageResult bench_learner_stage(const TrainConfig& config, const BenchTiming& timing) {
+  const std::vector<torch::Device> devices = resolve_placement(config).learner;
+  if (devices.size() == 1) return run_learner(config, timing, devices);
+  LearnerStageResult all;
+  for (std::size_t n = 1; n <= devices.size(); ++n) {
+    spdlog::info("bench learner stage: {} of {} learner devices", n, devices.size());
+    const LearnerStageResult r = run_learner(config, timing, {devices.begin(), devices.begin() + n});
+    const double base = all.scaling.empty() ? r.frames_per_s : all.scaling.front().frames_per_s;
+    all.scaling.push_back({static_cast<int>(n), r.frames_per_s, r.steps_per_s,
+                           base > 0 ? r.frames_per_s / (static_cast<double>(n) * base) : 0});
+    if (n == devices.size()) {
+      all.frames_per_s = r.frames_per_s;
+      all.steps_per_s = r.steps_per_s;
+      all.step_ms_mean = r.step_ms_mean;
+    }
+  }
+  return all;
 }
 
 }  // namespace seedrl::bench

@@ -11,6 +11,7 @@
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/pipeline_flags.h"
 #include "seedrl/cli/validators.h"
+#include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/trainer.h"
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/util/torch_runtime.h"
@@ -39,8 +40,9 @@ int run_bench(BenchOptions o) {
   const TrainConfig as_given = o.config;  // sweeps re-resolve the "auto" values per setting
   TrainConfig& c = o.config;
   resolve_defaults(c);
-  // A bad --device fails before any stage runs.
-  configure_torch_runtime(c.torch_threads, resolve_device(c.device).is_cuda());
+  // A bad --device or device list fails before any stage runs.
+  const Placement placement = resolve_placement(c);
+  configure_torch_runtime(c.torch_threads, placement.inference.front().is_cuda() || placement.learner.front().is_cuda());
   if (!o.json_path.empty()) write_json(o.json_path, "{}\n");  // fail early on an unwritable path
 
   if (!o.sweep.empty()) {

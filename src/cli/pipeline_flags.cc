@@ -9,8 +9,9 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
       ->check(CLI::Range(1, 1 << 16));
   cmd.add_option("--actor-nice", c.actor_nice,
                  "Actor threads run SCHED_BATCH at this nice increment, so that thousands of them do not "
-                 "starve the inference and learner threads (0: default scheduling)")
-      ->check(CLI::Range(0, 19));
+                 "starve the inference and learner threads (0: default scheduling; -1: 19 with more than 64 "
+                 "actors per hardware thread, else 0)")
+      ->check(CLI::Range(-1, 19));
   cmd.add_option("--seed", c.seed, "Seed for environments and model initialisation");
   add_env_option_flags(cmd, c.env_options);
 
@@ -21,6 +22,12 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
       ->check(CLI::Range(1, 10'000'000));
   cmd.add_option("--inference-threads", c.inference_threads, "Inference batcher threads")->check(CLI::Range(1, 256));
   cmd.add_option("--device", c.device, "auto | cpu | cuda | cuda:N");
+  cmd.add_option("--devices", c.devices,
+                 "all (every visible GPU, else one CPU) | cuda:0,cuda:1,... | cpu,cpu,...: devices to use; by "
+                 "default the first serves inference and the rest learn data-parallel (one device: shared)");
+  cmd.add_option("--inference-devices", c.inference_devices, "Inference device (default: from --devices)");
+  cmd.add_option("--learner-devices", c.learner_devices,
+                 "Learner devices, one data-parallel replica each, e.g. cpu,cpu (default: from --devices)");
 
   cmd.add_option("--unroll-length", c.unroll_length, "Steps per unroll (T; unrolls carry T+1 entries)")
       ->check(CLI::Range(1, 100000));

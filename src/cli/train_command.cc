@@ -25,12 +25,6 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_option("--actors", c.actors, "Actor threads (default suits this machine; 0 only with --remote-actors)")
       ->check(CLI::Range(0, 1 << 20));
   add_pipeline_flags(*cmd, c);
-  cmd->add_option("--devices", c.devices,
-                  "all (every visible GPU, else one CPU) | cuda:0,cuda:1,... | cpu,cpu,...: devices to use; by "
-                  "default the first serves inference and the rest learn data-parallel (one device: shared)");
-  cmd->add_option("--inference-devices", c.inference_devices, "Inference device (default: from --devices)");
-  cmd->add_option("--learner-devices", c.learner_devices,
-                  "Learner devices, one data-parallel replica each, e.g. cpu,cpu (default: from --devices)");
   cmd->add_option("--replica-checksum-every", c.replica_checksum_every,
                   "Learner updates between parameter checks of the data-parallel replicas (0: never)")
       ->check(CLI::Range(0, 1 << 30));

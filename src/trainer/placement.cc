@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <torch/cuda.h>
+
 namespace seedrl {
 
 namespace {
@@ -124,6 +126,12 @@ Placement resolve_placement(const std::string& devices, const std::string& infer
       if (p.learner[i].is_cuda() && p.learner[i] == p.learner[j])
         throw std::invalid_argument("--learner-devices: " + p.learner[i].str() + " is listed twice");
   return p;
+}
+
+Placement resolve_placement(const TrainConfig& config) {
+  const int visible_gpus = torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;
+  return resolve_placement(config.devices, config.inference_devices, config.learner_devices, visible_gpus,
+                           config.device);
 }
 
 }  // namespace seedrl

@@ -46,6 +46,10 @@ int train_r2d2(TrainConfig config) {
   resolve_defaults(config);
   validate(config);
   if (config.model.normalize_obs) throw std::invalid_argument("--normalize-obs: V-trace only (not --algo r2d2)");
+  // One device for now: the data-parallel learner is V-trace's (issue 7 left open for R2D2).
+  if (config.devices != "all" || !config.inference_devices.empty() || !config.learner_devices.empty())
+    throw std::invalid_argument("--devices / --inference-devices / --learner-devices: V-trace only for now; "
+                                "use --device with --algo r2d2");
   const torch::Device device = resolve_device(config.device);
   configure_torch_runtime(config.torch_threads, device.is_cuda());
   std::filesystem::create_directories(config.logdir);

@@ -24,6 +24,12 @@ void resolve_defaults(TrainConfig& c) {
     c.inference_batch_auto = true;
   }
   if (c.queue_capacity <= 0) c.queue_capacity = 2 * c.learner.batch_size;
+  if (c.actor_nice < 0) {
+    // Nice is machine-wide: at +19 the actors would also yield to every other
+    // process (a compiler, another run), so only oversubscribed runs use it.
+    const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    c.actor_nice = c.actors > kActorsPerThreadForNice * hw ? 19 : 0;
+  }
 }
 
 std::string to_json(const TrainConfig& c) {

@@ -29,14 +29,12 @@ int train(TrainConfig config) {
   net::validate_remote_flags(config);
   if (config.algo == "r2d2") return train_r2d2(std::move(config));
   resolve_defaults(config);
-  const int visible_gpus = torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;
-  const Placement placement = resolve_placement(config.devices, config.inference_devices, config.learner_devices,
-                                                visible_gpus, config.device);
+  const Placement placement = resolve_placement(config);
   // Each replica would fold only its own shard into the moments, and the
   // replicas would drift apart.
   if (config.model.normalize_obs && placement.learner.size() > 1)
     throw std::invalid_argument("--normalize-obs: not supported with several learner devices (--learner-devices)");
-  configure_torch_runtime(config.torch_threads, visible_gpus > 0 && (placement.inference.front().is_cuda() ||
+  configure_torch_runtime(config.torch_threads, (placement.inference.front().is_cuda() ||
                                                                      placement.learner.front().is_cuda()));
   const torch::Device device = placement.inference.front();  // inference
   std::filesystem::create_directories(config.logdir);

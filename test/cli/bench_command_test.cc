@@ -119,3 +119,27 @@ TEST_CASE("seedrl bench stops at once on SIGINT or SIGTERM even with thousands o
     CHECK(r.output.find(sig == SIGINT ? "stopped by SIGINT" : "stopped by SIGTERM") != std::string::npos);
   }
 }
+
+TEST_CASE("seedrl bench measures the learner on 1 and 2 CPU replicas with the scaling efficiency", "[cli][bench]") {
+  const std::string path = temp_dir("bench_scaling") + "/bench.json";
+  RunResult r = run_seedrl(with({"bench"}, with(kTiny, {"--learner-devices", "cpu,cpu", "--json", path})), 180);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("learner on 2 devices"));
+  const auto j = nlohmann::json::parse(read_file(path));
+  INFO(j.dump(2));
+  const auto& s = j.at("learner_scaling");
+  REQUIRE(s.size() == 2);
+  const double fps1 = s[0].at("frames_per_s").get<double>(), fps2 = s[1].at("frames_per_s").get<double>();
+  CHECK(s[0].at("learner_devices").get<int>() == 1);
+  CHECK(s[1].at("learner_devices").get<int>() == 2);
+  CHECK(fps1 > 0);
+  CHECK(fps2 > 0);
+  // efficiency(n) = fps(n) / (n fps(1)), recomputed here
+  CHECK(s[0].at("scaling_efficiency").get<double>() == Approx(1.0));
+  CHECK(s[1].at("scaling_efficiency").get<double>() == Approx(fps2 / (2 * fps1)).epsilon(1e-9));
+  // The stage's own figure is the run on every learner device, as train would use them.
+  CHECK(j.at("learner").at("frames_per_s").get<double>() == Approx(fps2).epsilon(1e-9));
+  // Frames per update are T x batch whatever the replica count.
+  CHECK(s[1].at("frames_per_s").get<double>() == Approx(s[1].at("steps_per_s").get<double>() * 5 * 4).epsilon(1e-9));
+}

@@ -28,6 +28,9 @@ TEST_CASE("train rejects bad values with one line naming the flag", "[cli]") {
   check_error({"train", "--learning-rate", "-0.1"}, "--learning-rate");
   check_error({"train", "--batch-size", "abc"}, "--batch-size");
   check_error({"train", "--optimizer", "sgd"}, "--optimizer");
+  // R2D2 has no data-parallel learner yet: device lists are refused, not ignored.
+  check_error({"train", "--algo", "r2d2", "--learner-devices", "cpu,cpu"}, "--learner-devices");
+  check_error({"bench", "--learner-devices", "gpu"}, "--learner-devices");
   check_error({"train", "--device", "tpu"}, "--device");
   check_error({"train", "--config", "/nonexistent/run.toml"}, "/nonexistent/run.toml");
   check_error({"eval", "--checkpoint", "/nonexistent/checkpoint.pt"}, "/nonexistent/checkpoint.pt");

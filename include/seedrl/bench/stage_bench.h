@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "seedrl/trainer/train_config.h"
 
@@ -35,11 +36,19 @@ struct InferenceStageResult {
 InferenceStageResult bench_inference_stage(const TrainConfig& config, const BenchTiming& timing);
 
 // Learner stage: a feeder thread appends synthetic steps to a TrajectoryStore
-// so the VTraceLearner always finds a batch; frames are T * batch per update.
+// so the learner always finds a batch; frames are T * batch per update. The
+// learner is the data-parallel one on the placement's learner devices; with
+// N > 1 of them the stage runs once on the first 1, 2, ..., N devices, and
+// efficiency(n) = frames/s(n) / (n x frames/s(1)).
+struct LearnerScalingPoint {
+  int replicas = 0;
+  double frames_per_s = 0, steps_per_s = 0, efficiency = 0;
+};
 struct LearnerStageResult {
-  double frames_per_s = 0;
+  double frames_per_s = 0;  // on every learner device
   double steps_per_s = 0;
   double step_ms_mean = 0;
+  std::vector<LearnerScalingPoint> scaling;  // empty with one learner device
 };
 LearnerStageResult bench_learner_stage(const TrainConfig& config, const BenchTiming& timing);
 

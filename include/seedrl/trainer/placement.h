@@ -9,6 +9,8 @@
 
 #include <torch/types.h>
 
+#include "seedrl/trainer/train_config.h"
+
 namespace seedrl {
 
 struct Placement {
@@ -39,5 +41,8 @@ Placement default_split(const std::vector<torch::Device>& devices);
 Placement resolve_placement(const std::string& devices, const std::string& inference_devices,
                             const std::string& learner_devices, int visible_gpus,
                             const std::string& single_device = "auto");
+
+// The same for a run's flags, with the GPUs LibTorch sees.
+Placement resolve_placement(const TrainConfig& config);
 
 }  // namespace seedrl

@@ -14,13 +14,17 @@
 
 namespace seedrl {
 
+inline constexpr int kActorsPerThreadForNice = 64;
+
 struct TrainConfig {
   // environment and actors
   std::string env = "cartpole";
   EnvOptions env_options;
   int actors = 0;  // 0: default_actors()
   int envs_per_actor = 1;
-  int actor_nice = 19;  // see util/actor_thread_priority.h; 0: actors keep the default scheduling
+  // See util/actor_thread_priority.h. 0: actors keep the default scheduling;
+  // -1: 19 with more than kActorsPerThreadForNice actors per hardware thread, else 0.
+  int actor_nice = -1;
   std::uint64_t seed = 1;
   // inference
   int inference_batch = 0;  // 0: half of all environments, at most 1024
