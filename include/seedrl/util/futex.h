@@ -1,9 +1,8 @@
-// Sleep and wake on a 32-bit atomic with no spinning. std::atomic::wait in
-// libstdc++ spins and calls sched_yield before it sleeps, and its notify
-// consults a process-wide table of waiter counts; with thousands of actor
-// threads on a few cores both cost more than the sleep itself. Callers keep
-// their own "someone sleeps here" bit, so a wake-up costs a system call only
-// when a thread really sleeps.
+// Sleep and wake on a 32-bit atomic: the bare futex calls, with no spinning
+// of their own (std::atomic::wait adds a fixed spin, and its notify consults
+// a process-wide table of waiter counts). Callers choose their own spin and
+// keep their own "someone sleeps here" bit, so a wake-up costs a system call
+// only when a thread really sleeps.
 #pragma once
 
 #include <atomic>
