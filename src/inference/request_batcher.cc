@@ -183,15 +183,8 @@ void RequestBatcher::wait_for_rows(InferenceBatch* b) {
     if ((b->written.load(std::memory_order_acquire) & ~InferenceBatch::kWaiting) >= size) return;
     cpu_relax();
   }
-  for (;;) {
-    std::uint32_t w = b->written.load(std::memory_order_acquire);
-    if ((w & ~InferenceBatch::kWaiting) >= size) return;
-    if (!(w & InferenceBatch::kWaiting)) {
-      if (!b->written.compare_exchange_weak(w, w | InferenceBatch::kWaiting, std::memory_order_acq_rel)) continue;
-      w |= InferenceBatch::kWaiting;
-    }
-    futex_wait(b->written, w);
-  }
+  futex_sleep_until(b->written, InferenceBatch::kWaiting,
+                    [size](std::uint32_t w) { return (w & ~InferenceBatch::kWaiting) >= size; });
 }
 
 void RequestBatcher::complete(InferenceBatch* batch) {

@@ -34,8 +34,8 @@ int train(TrainConfig config) {
   // replicas would drift apart.
   if (config.model.normalize_obs && placement.learner.size() > 1)
     throw std::invalid_argument("--normalize-obs: not supported with several learner devices (--learner-devices)");
-  configure_torch_runtime(config.torch_threads, (placement.inference.front().is_cuda() ||
-                                                                     placement.learner.front().is_cuda()));
+  configure_torch_runtime(config.torch_threads,
+                          placement.inference.front().is_cuda() || placement.learner.front().is_cuda());
   const torch::Device device = placement.inference.front();  // inference
   std::filesystem::create_directories(config.logdir);
 

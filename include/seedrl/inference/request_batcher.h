@@ -63,15 +63,8 @@ struct Completion {
       if ((p & kCount) == 0) return !(p & kClosed);
       if (spin < 12) cpu_relax(); else std::this_thread::yield();
     }
-    for (;;) {
-      std::uint32_t p = pending.load(std::memory_order_acquire);
-      if ((p & kCount) == 0) return !(p & kClosed);
-      if (!(p & kSleeping)) {
-        if (!pending.compare_exchange_weak(p, p | kSleeping, std::memory_order_acq_rel)) continue;
-        p |= kSleeping;
-      }
-      futex_wait(pending, p);
-    }
+    const std::uint32_t p = futex_sleep_until(pending, kSleeping, [](std::uint32_t v) { return (v & kCount) == 0; });
+    return !(p & kClosed);
   }
   bool closed() const { return pending.load(std::memory_order_acquire) & kClosed; }
 };

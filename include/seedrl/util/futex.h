@@ -46,4 +46,20 @@ inline void futex_wake_one(std::atomic<std::uint32_t>& word) {
 #endif
 }
 
+// Sleeps until `done(value of word)` holds. Before each sleep it sets
+// `sleeping_bit` in `word`, which tells the writer to call futex_wake_one.
+// Returns the value that satisfied `done`.
+template <typename Done>
+std::uint32_t futex_sleep_until(std::atomic<std::uint32_t>& word, std::uint32_t sleeping_bit, Done done) {
+  for (;;) {
+    std::uint32_t v = word.load(std::memory_order_acquire);
+    if (done(v)) return v;
+    if (!(v & sleeping_bit)) {
+      if (!word.compare_exchange_weak(v, v | sleeping_bit, std::memory_order_acq_rel)) continue;
+      v |= sleeping_bit;
+    }
+    futex_wait(word, v);
+  }
+}
+
 }  // namespace seedrl
