@@ -6,7 +6,7 @@
 
 #include "measure_window.h"
 #include "seedrl/actor/actor_pool.h"
-#include "seedrl/inference/inference_server.h"
+#include "seedrl/inference/inference_fleet.h"
 #include "seedrl/learner/data_parallel.h"
 #include "seedrl/net/remote_actor_runner.h"
 #include "seedrl/net/remote_actor_server.h"
@@ -18,7 +18,6 @@ namespace seedrl::bench {
 
 EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& timing, bool remote) {
   const Placement placement = resolve_placement(config);  // as train() places it
-  const torch::Device device = placement.inference.front();
   const EnvSpec spec = EnvRegistry::builtin().make(config.env, config.env_options)->spec();
   const int policy_size = make_policy_distribution(spec.action)->param_size();
   torch::manual_seed(config.seed);
@@ -41,18 +40,15 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
 
   std::atomic<std::int64_t> frames{0};
   EpisodeStats episodes;
-  const int buffers = RequestBatcher::buffers_needed(num_envs, config.inference_batch, config.inference_threads);
-  RequestBatcher batcher(spec.observation, config.inference_batch,
-                         std::chrono::microseconds(config.inference_timeout_us), buffers, device.is_cuda());
-  InferenceServer inference(batcher, &store, publisher, make_model, spec.action, num_envs,
-                            config.inference_threads, device);
   ActorPoolConfig actor_config = actor_pool_config(config);
   actor_config.max_frames = 0;  // the bench runs by the clock, not a frame budget
   if (remote) actor_config.actors = 0;
-  ActorPool actors(actor_config, batcher, episodes, frames);
   // Remote: the same actor threads and envs, in a `seedrl actor` runner of
   // this process, stepping through the learner's socket on loopback.
-  batcher.track_live_envs(remote ? 0 : num_envs, config.inference_batch_auto);
+  InferenceFleetConfig fleet_config = inference_fleet_config(config, spec.observation, remote ? num_envs : 0);
+  fleet_config.local_actors = actor_config.actors;
+  InferenceFleet inference(placement.inference, fleet_config, &store, publisher, make_model, spec.action);
+  ActorPool actors(actor_config, inference.batchers(), episodes, frames);
   std::unique_ptr<net::RemoteActorServer> server;
   std::unique_ptr<net::RemoteActorRunner> remote_actors;
   if (remote) {
@@ -60,7 +56,8 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
     learner_side.remote_actors = "127.0.0.1:0";
     learner_side.max_remote_envs = num_envs;
     learner_side.max_remote_connections = config.actors;
-    server = net::make_remote_server(learner_side, spec, 0, batcher, episodes, frames, [&](int slot) {
+    server = net::make_remote_server(learner_side, spec, 0, inference.remote_batcher(), episodes, frames,
+                                     [&](int slot) {
       store.drop_partial(slot);
       inference.reset_slot(slot);
     });
@@ -109,7 +106,6 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
     std::uint64_t learner_steps = 0, learner_step_ns = 0;
     double lag_sum = 0;
   };
-  const auto& is = inference.stats();
   auto snapshot = [&] {
     Snapshot s;
     s.learner_steps = learner_steps.value.load(std::memory_order_relaxed);
@@ -119,14 +115,15 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
     s.frames = frames.load();
     s.actor_step_ns = actors.step_ns();
     s.actor_wait_ns = actors.wait_ns();
-    s.batches = is.batches.load();
-    s.rows = is.rows.load();
-    s.forward_ns = is.forward_ns.load();
-    s.record_ns = is.record_ns.load();
-    s.sealed = batcher.batches();
-    s.timeouts = batcher.timeouts();
-    s.fill_ns = batcher.fill_ns();
-    s.idle_ns = batcher.idle_ns();
+    const InferenceTotals is = inference.totals();
+    s.batches = is.batches;
+    s.rows = is.rows;
+    s.forward_ns = is.forward_ns;
+    s.record_ns = is.record_ns;
+    s.sealed = is.sealed;
+    s.timeouts = is.timeouts;
+    s.fill_ns = is.fill_ns;
+    s.idle_ns = is.idle_ns;
     s.push_wait_ns = store.push_wait_ns();
     s.learner_wait_ns = store.learner_wait_ns();
     return s;
@@ -169,7 +166,7 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
   r.batch_mean = batches > 0 ? static_cast<double>(b.rows - a.rows) / batches : 0;
   r.inference_timeout_fraction =
       b.sealed > a.sealed ? static_cast<double>(b.timeouts - a.timeouts) / static_cast<double>(b.sealed - a.sealed) : 0;
-  const double inference_ns = window * 1e9 * config.inference_threads;
+  const double inference_ns = window * 1e9 * config.inference_threads * inference.size();
   r.inference_idle_fraction = share(static_cast<double>(b.idle_ns - a.idle_ns) / inference_ns);
   r.inference_push_wait_fraction = share(static_cast<double>(b.push_wait_ns - a.push_wait_ns) / inference_ns);
   const std::uint64_t steps = b.learner_steps - a.learner_steps;

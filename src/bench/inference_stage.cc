@@ -1,12 +1,14 @@
 // Inference stage alone: actor threads that step no envs submit fixed
-// observations through RequestBatcher + InferenceServer; nothing is recorded.
+// observations through the inference devices' batchers (actor a to device
+// a % N, as in training); nothing is recorded.
 #include <algorithm>
 
 #include <spdlog/spdlog.h>
 #include <torch/torch.h>
 
 #include "measure_window.h"
-#include "seedrl/inference/inference_server.h"
+#include "seedrl/inference/inference_fleet.h"
+#include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/trainer.h"
 #include "seedrl/util/actor_thread_priority.h"
 #include "seedrl/util/futex_hash.h"
@@ -25,11 +27,10 @@ double percentile(std::vector<float>& v, double q) {
 }  // namespace
 
 InferenceStageResult bench_inference_stage(const TrainConfig& config, const BenchTiming& timing) {
-  const torch::Device device = resolve_device(config.device);
   const EnvSpec spec = EnvRegistry::builtin().make(config.env, config.env_options)->spec();
   const int policy_size = make_policy_distribution(spec.action)->param_size();
   auto make_model = [&] { return AgentNet(spec, config.model, policy_size); };
-  const int A = config.actors, K = config.envs_per_actor, num_envs = A * K;
+  const int A = config.actors, K = config.envs_per_actor;
   const int width = spec.action.width();
 
   // One real observation, shared read-only by every synthetic request.
@@ -38,11 +39,8 @@ InferenceStageResult bench_inference_stage(const TrainConfig& config, const Benc
 
   ParamPublisher publisher;
   publisher.publish(*make_model(), 0);
-  const int buffers = RequestBatcher::buffers_needed(num_envs, config.inference_batch, config.inference_threads);
-  RequestBatcher batcher(spec.observation, config.inference_batch,
-                         std::chrono::microseconds(config.inference_timeout_us), buffers, device.is_cuda());
-  InferenceServer inference(batcher, nullptr, publisher, make_model, spec.action, num_envs,
-                            config.inference_threads, device);
+  InferenceFleet inference(resolve_placement(config).inference, inference_fleet_config(config, spec.observation, 0),
+                           nullptr, publisher, make_model, spec.action);
 
   // Round-trip latencies, kept per thread in a preallocated ring while the
   // window is open.
@@ -66,6 +64,7 @@ InferenceStageResult bench_inference_stage(const TrainConfig& config, const Benc
         steps[k].action = actions.data() + k * width;
         steps[k].flags = kFirst;
       }
+      RequestBatcher& batcher = *inference.batchers()[static_cast<std::size_t>(a) % inference.batchers().size()];
       Completion completion;
       std::uint64_t sent = 0;
       std::size_t n = 0;
@@ -84,9 +83,9 @@ InferenceStageResult bench_inference_stage(const TrainConfig& config, const Benc
   struct Snapshot {
     std::uint64_t requests = 0, batches = 0, rows = 0, forward_ns = 0;
   };
-  const auto& stats = inference.stats();
   auto snapshot = [&] {
-    return Snapshot{sum(requests), stats.batches.load(), stats.rows.load(), stats.forward_ns.load()};
+    const InferenceTotals t = inference.totals();
+    return Snapshot{sum(requests), t.batches, t.rows, t.forward_ns};
   };
   Snapshot s0, s1;
   const double window = measure(

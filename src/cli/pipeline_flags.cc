@@ -20,12 +20,14 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
   cmd.add_option("--inference-timeout-us", c.inference_timeout_us,
                  "Run a partial inference batch after this many microseconds")
       ->check(CLI::Range(1, 10'000'000));
-  cmd.add_option("--inference-threads", c.inference_threads, "Inference batcher threads")->check(CLI::Range(1, 256));
+  cmd.add_option("--inference-threads", c.inference_threads, "Inference threads per inference device")->check(CLI::Range(1, 256));
   cmd.add_option("--device", c.device, "auto | cpu | cuda | cuda:N");
   cmd.add_option("--devices", c.devices,
                  "all (every visible GPU, else one CPU) | cuda:0,cuda:1,... | cpu,cpu,...: devices to use; by "
                  "default the first serves inference and the rest learn data-parallel (one device: shared)");
-  cmd.add_option("--inference-devices", c.inference_devices, "Inference device (default: from --devices)");
+  cmd.add_option("--inference-devices", c.inference_devices,
+                 "Inference devices, one batcher and weight copy each, actors spread over them, e.g. cuda:0,cuda:1 "
+                 "or cpu,cpu (default: from --devices)");
   cmd.add_option("--learner-devices", c.learner_devices,
                  "Learner devices, one data-parallel replica each, e.g. cpu,cpu (default: from --devices)");
 

@@ -5,6 +5,8 @@
 
 #include <torch/cuda.h>
 
+#include "seedrl/inference/inference_fleet.h"
+
 namespace seedrl {
 
 namespace {
@@ -54,10 +56,21 @@ std::vector<torch::Device> remaining(const std::vector<torch::Device>& all, cons
   return rest;
 }
 
+// No GPU twice on one side: a second batcher or replica on the same GPU
+// would only compete with the first.
+void check_no_gpu_twice(const std::vector<torch::Device>& side, const std::string& flag) {
+  for (std::size_t i = 0; i < side.size(); ++i)
+    for (std::size_t j = i + 1; j < side.size(); ++j)
+      if (side[i].is_cuda() && side[i] == side[j])
+        throw std::invalid_argument(flag + ": " + side[i].str() + " is listed twice");
+}
+
 }  // namespace
 
 std::string Placement::describe() const {
-  std::string s = "inference " + join(inference) + " | learner " + join(learner);
+  std::string s = "inference " + join(inference);
+  if (inference.size() > 1) s += " (" + std::to_string(inference.size()) + " batchers)";
+  s += " | learner " + join(learner);
   if (learner.size() > 1) s += " (data-parallel, " + std::to_string(learner.size()) + " replicas)";
   return s;
 }
@@ -113,18 +126,13 @@ Placement resolve_placement(const std::string& devices, const std::string& infer
     if (!has_inf) p.inference = {remaining(all, p.learner).front()};
     if (!has_learn) p.learner = remaining(all, p.inference);
   }
-  if (p.inference.size() != 1)
-    throw std::invalid_argument("--inference-devices: give one device ('" + join(p.inference) +
-                                "'); several inference devices are not supported yet");
   const bool any_cpu = std::any_of(p.learner.begin(), p.learner.end(), [](auto& d) { return d.is_cpu(); });
   const bool any_gpu = std::any_of(p.learner.begin(), p.learner.end(), [](auto& d) { return d.is_cuda(); });
   if (any_cpu && any_gpu)
     throw std::invalid_argument("--learner-devices: '" + join(p.learner) +
                                 "' mixes cpu and cuda; learner replicas share one backend (Gloo on CPU, NCCL on GPU)");
-  for (std::size_t i = 0; i < p.learner.size(); ++i)
-    for (std::size_t j = i + 1; j < p.learner.size(); ++j)
-      if (p.learner[i].is_cuda() && p.learner[i] == p.learner[j])
-        throw std::invalid_argument("--learner-devices: " + p.learner[i].str() + " is listed twice");
+  check_no_gpu_twice(p.inference, "--inference-devices");
+  check_no_gpu_twice(p.learner, "--learner-devices");
   return p;
 }
 
@@ -132,6 +140,20 @@ Placement resolve_placement(const TrainConfig& config) {
   const int visible_gpus = torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;
   return resolve_placement(config.devices, config.inference_devices, config.learner_devices, visible_gpus,
                            config.device);
+}
+
+InferenceFleetConfig inference_fleet_config(const TrainConfig& config, const ArraySpec& observation,
+                                            int remote_envs) {
+  InferenceFleetConfig f;
+  f.observation = observation;
+  f.batch_size = config.inference_batch;
+  f.timeout = std::chrono::microseconds(config.inference_timeout_us);
+  f.threads_per_device = config.inference_threads;
+  f.batch_auto = config.inference_batch_auto;
+  f.local_actors = config.actors;
+  f.envs_per_actor = config.envs_per_actor;
+  f.remote_envs = remote_envs;
+  return f;
 }
 
 }  // namespace seedrl

@@ -10,7 +10,7 @@
 #include <torch/torch.h>
 
 #include "seedrl/actor/actor_pool.h"
-#include "seedrl/inference/inference_server.h"
+#include "seedrl/inference/inference_fleet.h"
 #include "seedrl/io/checkpoint.h"
 #include "seedrl/learner/data_parallel.h"
 #include "seedrl/learner/vtrace_learner.h"
@@ -36,7 +36,6 @@ int train(TrainConfig config) {
     throw std::invalid_argument("--normalize-obs: not supported with several learner devices (--learner-devices)");
   configure_torch_runtime(config.torch_threads,
                           placement.inference.front().is_cuda() || placement.learner.front().is_cuda());
-  const torch::Device device = placement.inference.front();  // inference
   std::filesystem::create_directories(config.logdir);
 
   const auto& registry = EnvRegistry::builtin();
@@ -78,24 +77,20 @@ int train(TrainConfig config) {
   }
   learner.publish();
 
-  spdlog::info("env {} obs {} action {} | {} actors x {} envs | inference batch {} on {} | unroll {} batch {}",
+  spdlog::info("env {} obs {} action {} | {} actors x {} envs | inference batch {} | unroll {} batch {}",
                spec.name, spec.observation.to_string(), spec.action.to_string(), config.actors,
-               config.envs_per_actor, config.inference_batch, device.str(), config.unroll_length,
-               config.learner.batch_size);
+               config.envs_per_actor, config.inference_batch, config.unroll_length, config.learner.batch_size);
 
   std::atomic<std::int64_t> frames{counters.frames};
   EpisodeStats episodes;
   episodes.set_base(counters.episodes);
-  const int buffers = RequestBatcher::buffers_needed(num_envs, config.inference_batch, config.inference_threads);
-  RequestBatcher batcher(spec.observation, config.inference_batch,
-                         std::chrono::microseconds(config.inference_timeout_us), buffers, device.is_cuda());
-  batcher.track_live_envs(config.num_envs(), config.inference_batch_auto);  // remote envs add themselves
-  InferenceServer inference(batcher, &store, publisher, make_model, spec.action, num_envs,
-                            config.inference_threads, device);
+  InferenceFleet inference(placement.inference, inference_fleet_config(config, spec.observation, num_envs - config.num_envs()),
+                           &store, publisher, make_model, spec.action);
   ActorPoolConfig actor_config = actor_pool_config(config);
-  ActorPool actors(actor_config, batcher, episodes, frames);
+  ActorPool actors(actor_config, inference.batchers(), episodes, frames);
   // Listens before any thread starts, so a bad address fails cleanly.
-  auto remote = net::make_remote_server(config, spec, config.num_envs(), batcher, episodes, frames, [&](int slot) {
+  auto remote = net::make_remote_server(config, spec, config.num_envs(), inference.remote_batcher(), episodes,
+                                        frames, [&](int slot) {
     store.drop_partial(slot);
     inference.reset_slot(slot);
   });
@@ -117,8 +112,8 @@ int train(TrainConfig config) {
   const std::int64_t max_frames = config.learner.max_frames;
   auto add_scalars = [&](Scalars& out) {
     const LearnerStats s = learner_thread.last_stats();
-    const auto& is = inference.stats();
-    const double batches = static_cast<double>(is.batches.load());
+    const InferenceTotals is = inference.totals();
+    const double batches = static_cast<double>(is.batches);
     out.insert({{"total_loss", s.total_loss},
                 {"pg_loss", s.pg_loss},
                 {"baseline_loss", s.baseline_loss},
@@ -128,8 +123,8 @@ int train(TrainConfig config) {
                 {"policy_lag", s.policy_lag},
                 {"mean_rho", s.mean_rho},
                 {"queue_size", static_cast<double>(store.queued())},
-                {"inference_batch_mean", batches > 0 ? is.rows.load() / batches : 0.0},
-                {"inference_timeouts", static_cast<double>(batcher.timeouts())}});
+                {"inference_batch_mean", batches > 0 ? is.rows / batches : 0.0},
+                {"inference_timeouts", static_cast<double>(is.timeouts)}});
   };
   // Opens metrics.jsonl before any thread starts, so a bad --logdir fails cleanly.
   RunMonitor monitor({config.logdir, max_frames, config.log_interval_s, config.checkpoint_every_s}, frames,

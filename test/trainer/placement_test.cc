@@ -55,6 +55,16 @@ TEST_CASE("one explicit side takes the rest of --devices", "[trainer][placement]
   CHECK(c.inference == std::vector<torch::Device>{cpu});
 }
 
+TEST_CASE("several inference devices leave the rest to the learner", "[trainer][placement]") {
+  auto p = resolve_placement("all", "cuda:0,cuda:1", "", 4);
+  CHECK(p.inference == gpus(0, 2));
+  CHECK(p.learner == gpus(2, 4));
+  CHECK(p.describe() == "inference cuda:0,cuda:1 (2 batchers) | learner cuda:2,cuda:3 (data-parallel, 2 replicas)");
+  auto c = resolve_placement("all", "cpu,cpu", "", 0);
+  CHECK(c.inference == std::vector<torch::Device>{cpu, cpu});
+  CHECK(c.learner == std::vector<torch::Device>{cpu});
+}
+
 TEST_CASE("the older --device flag still places everything on one device", "[trainer][placement]") {
   auto p = resolve_placement("all", "", "", 2, "cuda:1");
   CHECK(p.inference == std::vector<torch::Device>{gpu(1)});
@@ -84,8 +94,8 @@ TEST_CASE("bad device lists name the flag at fault", "[trainer][placement]") {
              Catch::StartsWith("--learner-devices:") && Catch::Contains("mixes"));
   CHECK_THAT(message([] { resolve_placement("all", "", "cuda:1,cuda:1", 2); }),
              Catch::StartsWith("--learner-devices:") && Catch::Contains("twice"));
-  CHECK_THAT(message([] { resolve_placement("all", "cuda:0,cuda:1", "", 2); }),
-             Catch::StartsWith("--inference-devices:"));
+  CHECK_THAT(message([] { resolve_placement("all", "cuda:0,cuda:0", "", 2); }),
+             Catch::StartsWith("--inference-devices:") && Catch::Contains("twice"));
   CHECK_THAT(message([] { resolve_placement("all", "", "", 0, "cuda"); }), Catch::StartsWith("--device:"));
   CHECK_THAT(message([] { resolve_placement("all", "", "cuda:x", 2); }), Catch::Contains("cannot parse"));
 }

@@ -1,6 +1,7 @@
 // Local actors: N threads, each stepping K environments. An actor holds no
-// model: it hands its K observations to the RequestBatcher and sleeps until
-// their actions come back. Environment `slot` ids are first_slot + a*K + k,
+// model: it hands its K observations to a RequestBatcher and sleeps until
+// their actions come back. With several batchers (one per inference device)
+// actor a uses batchers[a % N]. Environment `slot` ids are first_slot + a*K + k,
 // and each env gets its own random stream derived from --seed and its slot.
 #pragma once
 
@@ -28,8 +29,11 @@ struct alignas(64) ActorTimes {
 class ActorPool {
  public:
   // `frames` is the run-wide environment-step counter (resumes keep counting).
-  ActorPool(const ActorPoolConfig& config, RequestBatcher& batcher, EpisodeStats& stats,
+  ActorPool(const ActorPoolConfig& config, std::vector<RequestBatcher*> batchers, EpisodeStats& stats,
             std::atomic<std::int64_t>& frames);
+  ActorPool(const ActorPoolConfig& config, RequestBatcher& batcher, EpisodeStats& stats,
+            std::atomic<std::int64_t>& frames)
+      : ActorPool(config, std::vector<RequestBatcher*>{&batcher}, stats, frames) {}
   ~ActorPool();
 
   void start();
@@ -44,7 +48,7 @@ class ActorPool {
   void run(int actor);
 
   ActorPoolConfig config_;
-  RequestBatcher& batcher_;
+  std::vector<RequestBatcher*> batchers_;
   EpisodeStats& stats_;
   std::atomic<std::int64_t>& frames_;
   std::atomic<bool> stop_{false};

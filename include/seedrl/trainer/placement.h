@@ -13,8 +13,10 @@
 
 namespace seedrl {
 
+struct InferenceFleetConfig;  // seedrl/inference/inference_fleet.h
+
 struct Placement {
-  std::vector<torch::Device> inference;  // exactly one for now (one InferenceServer)
+  std::vector<torch::Device> inference;  // one batcher + inference server per entry
   std::vector<torch::Device> learner;    // one learner replica per entry
   // "inference cuda:0 | learner cuda:1,cuda:2 (data-parallel, 2 replicas)"
   std::string describe() const;
@@ -36,13 +38,20 @@ Placement default_split(const std::vector<torch::Device>& devices);
 // devices (or the first device when none remain). A non-empty `single_device`
 // other than "auto" (the older --device flag) places everything on that one
 // device unless one of the new flags was given. Throws std::invalid_argument
-// naming the flag at fault: more than one inference device, a learner list
-// mixing CPU and GPU, or a GPU listed twice among learners.
+// naming the flag at fault: a learner list mixing CPU and GPU, or a GPU
+// listed twice on one side. "cpu" may repeat on either side (several CPU replicas or
+// inference batchers, as CI tests the multi-device paths).
 Placement resolve_placement(const std::string& devices, const std::string& inference_devices,
                             const std::string& learner_devices, int visible_gpus,
                             const std::string& single_device = "auto");
 
 // The same for a run's flags, with the GPUs LibTorch sees.
 Placement resolve_placement(const TrainConfig& config);
+
+// How a run's inference devices batch: its local actors and envs, its
+// inference batch, timeout and threads (per device), and `remote_envs` slots
+// after the local ones.
+InferenceFleetConfig inference_fleet_config(const TrainConfig& config, const ArraySpec& observation,
+                                            int remote_envs);
 
 }  // namespace seedrl

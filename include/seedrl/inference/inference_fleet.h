@@ -1,0 +1,74 @@
+// Central inference over several devices (--inference-devices cuda:0,cuda:1,
+// or cpu,cpu): one RequestBatcher and one InferenceServer per device. Each
+// device holds its own copy of the weights; its inference threads refresh it
+// from the one ParamPublisher between batches, so every learner update
+// reaches every device. Local actor a submits to device a % N, so an env's
+// slot always meets the same recurrent-state table; remote actors submit to
+// the first device.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <torch/types.h>
+
+#include "seedrl/inference/inference_server.h"
+#include "seedrl/inference/request_batcher.h"
+
+namespace seedrl {
+
+struct InferenceFleetConfig {
+  ArraySpec observation;
+  int batch_size = 1;
+  std::chrono::microseconds timeout{1000};
+  int threads_per_device = 1;
+  bool batch_auto = false;  // seal at half of each device's live envs (RequestBatcher::track_live_envs)
+  int local_actors = 0;     // actor threads of this process, spread a % N
+  int envs_per_actor = 1;
+  int remote_envs = 0;      // slots after the local ones, all served by the first device
+};
+
+// Counters of the inference side, summed over threads (and devices).
+struct InferenceTotals {
+  std::uint64_t batches = 0, rows = 0, forward_ns = 0, record_ns = 0;  // InferenceServer
+  std::uint64_t sealed = 0, timeouts = 0, fill_ns = 0, idle_ns = 0;    // RequestBatcher
+  InferenceTotals& operator+=(const InferenceTotals& o);
+};
+
+class InferenceFleet {
+ public:
+  InferenceFleet(const std::vector<torch::Device>& devices, const InferenceFleetConfig& config,
+                 TrajectoryStore* store, ParamPublisher& publisher, InferenceServer::ModelFactory make_model,
+                 const ActionSpec& action);
+  ~InferenceFleet();
+  InferenceFleet(const InferenceFleet&) = delete;
+  InferenceFleet& operator=(const InferenceFleet&) = delete;
+
+  int size() const { return static_cast<int>(devices_.size()); }
+  const std::vector<torch::Device>& devices() const { return devices_; }
+  // Local actor a's batcher is batchers()[a % size()] (what ActorPool does).
+  const std::vector<RequestBatcher*>& batchers() const { return batcher_ptrs_; }
+  RequestBatcher& remote_batcher() { return *batchers_.front(); }
+  // Local environments a device serves (remote ones excluded).
+  int local_envs(int device) const;
+
+  void start();
+  // Closes every batcher and joins every inference thread.
+  void stop();
+  // Zeroes a remote slot's recurrent state (its actor went away).
+  void reset_slot(int slot) { servers_.front()->reset_slot(slot); }
+
+  InferenceTotals totals() const;
+  InferenceTotals totals(int device) const;
+
+ private:
+  std::vector<torch::Device> devices_;
+  InferenceFleetConfig config_;
+  std::vector<std::unique_ptr<RequestBatcher>> batchers_;
+  std::vector<RequestBatcher*> batcher_ptrs_;
+  std::vector<std::unique_ptr<InferenceServer>> servers_;  // after batchers_: destroyed (joined) first
+};
+
+}  // namespace seedrl

@@ -1,0 +1,78 @@
+#include "seedrl/inference/inference_fleet.h"
+
+#include <stdexcept>
+
+namespace seedrl {
+
+InferenceTotals& InferenceTotals::operator+=(const InferenceTotals& o) {
+  batches += o.batches;
+  rows += o.rows;
+  forward_ns += o.forward_ns;
+  record_ns += o.record_ns;
+  sealed += o.sealed;
+  timeouts += o.timeouts;
+  fill_ns += o.fill_ns;
+  idle_ns += o.idle_ns;
+  return *this;
+}
+
+InferenceFleet::InferenceFleet(const std::vector<torch::Device>& devices, const InferenceFleetConfig& config,
+                               TrajectoryStore* store, ParamPublisher& publisher,
+                               InferenceServer::ModelFactory make_model, const ActionSpec& action)
+    : devices_(devices), config_(config) {
+  if (devices_.empty()) throw std::invalid_argument("--inference-devices: no device given");
+  const int num_slots = config_.local_actors * config_.envs_per_actor + config_.remote_envs;
+  for (int d = 0; d < size(); ++d) {
+    const int envs = local_envs(d) + (d == 0 ? config_.remote_envs : 0);
+    const int buffers = RequestBatcher::buffers_needed(envs, config_.batch_size, config_.threads_per_device);
+    batchers_.push_back(std::make_unique<RequestBatcher>(config_.observation, config_.batch_size, config_.timeout,
+                                                         buffers, devices_[d].is_cuda()));
+    batchers_.back()->track_live_envs(local_envs(d), config_.batch_auto);  // remote envs add themselves
+    batcher_ptrs_.push_back(batchers_.back().get());
+    servers_.push_back(std::make_unique<InferenceServer>(*batchers_.back(), store, publisher, make_model, action,
+                                                         num_slots, config_.threads_per_device, devices_[d]));
+  }
+}
+
+InferenceFleet::~InferenceFleet() { stop(); }
+
+int InferenceFleet::local_envs(int device) const {
+  // Actors device, device + N, device + 2N, ... below local_actors.
+  const int n = size();
+  const int actors = config_.local_actors > device ? (config_.local_actors - device + n - 1) / n : 0;
+  return actors * config_.envs_per_actor;
+}
+
+void InferenceFleet::start() {
+  for (auto& s : servers_) s->start();
+}
+
+void InferenceFleet::stop() {
+  // Close every batcher first: an actor blocked on one device must not wait
+  // for another device's threads to join.
+  for (auto& b : batchers_) b->close();
+  for (auto& s : servers_) s->stop();
+}
+
+InferenceTotals InferenceFleet::totals(int device) const {
+  const InferenceStats& is = servers_[device]->stats();
+  const RequestBatcher& b = *batchers_[device];
+  InferenceTotals t;
+  t.batches = is.batches.load();
+  t.rows = is.rows.load();
+  t.forward_ns = is.forward_ns.load();
+  t.record_ns = is.record_ns.load();
+  t.sealed = b.batches();
+  t.timeouts = b.timeouts();
+  t.fill_ns = b.fill_ns();
+  t.idle_ns = b.idle_ns();
+  return t;
+}
+
+InferenceTotals InferenceFleet::totals() const {
+  InferenceTotals sum;
+  for (int d = 0; d < size(); ++d) sum += totals(d);
+  return sum;
+}
+
+}  // namespace seedrl
