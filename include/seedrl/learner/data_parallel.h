@@ -15,27 +15,19 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <exception>
 #include <functional>
 #include <memory>
-#include <mutex>
-#include <thread>
 #include <vector>
 
+#include "seedrl/learner/data_parallel_options.h"
+#include "seedrl/learner/replica_threads.h"
 #include "seedrl/learner/vtrace_learner.h"
 
 namespace seedrl {
 
 class ReplicaGroup;
 class GradientBuckets;
-
-struct DataParallelOptions {
-  int checksum_every = 100;                   // updates between replica checksums (0: never)
-  std::int64_t bucket_bytes = 1 << 20;        // gradient bucket size
-  std::chrono::milliseconds timeout{120000};  // a collective that takes longer fails the run
-};
 
 class DataParallelLearner {
  public:
@@ -72,43 +64,33 @@ class DataParallelLearner {
   std::int64_t frames() const { return frames_; }
   void set_counters(std::int64_t steps, std::int64_t frames) { steps_ = steps; frames_ = frames; }
 
-  // Hook for learners beside this one (R2D2): run `fn(rank)` on every replica's
-  // thread at once and wait; fn may issue collectives through group().
-  void run_on_replicas(const std::function<void(int rank)>& fn);
+  // Runs fn(rank) on every replica's thread at once and waits; fn may issue
+  // collectives through group().
+  void run_on_replicas(const std::function<void(int rank)>& fn) { threads_->run(fn); }
   ReplicaGroup* group() { return group_.get(); }
 
  private:
   struct Replica;
-  void worker_loop(int rank);
-  void run_round();  // runs job_ on every replica (replica 0 here), rethrows the first error
   void replica_update(int rank);
-  void checksum_collective(int rank);
 
   LearnerConfig config_;
   TrajectoryStore& store_;
   ParamPublisher& publisher_;
   DataParallelOptions options_;
+  std::vector<torch::Device> devices_;
   std::unique_ptr<ReplicaGroup> group_;
   std::vector<std::unique_ptr<Replica>> replicas_;
   UnrollBatch batch_;
   std::int64_t steps_ = 0, frames_ = 0;
 
-  // The job every replica runs for one update; written by the caller's
-  // thread before the generation bump, read by workers after it.
+  // The update every replica runs; written before threads_->run, read inside it.
   struct Job {
     std::vector<UnrollBatch> shards;
     double lr = 0, normalizer = 0;
     bool checksum = false;
     std::int64_t step = 0;
-    std::function<void(int)> custom;  // run_on_replicas
   } job_;
-  std::mutex mu_;
-  std::condition_variable work_cv_, done_cv_;
-  std::uint64_t generation_ = 0;
-  int done_ = 0;
-  bool stop_ = false;
-  std::vector<std::exception_ptr> errors_;
-  std::vector<std::thread> workers_;
+  std::unique_ptr<ReplicaThreads> threads_;  // last: joined before the replicas go
 };
 
 }  // namespace seedrl

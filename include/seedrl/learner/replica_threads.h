@@ -1,0 +1,43 @@
+// The threads of data-parallel learner replicas in one process: rank 0 runs
+// on the caller's thread, every other rank on a long-lived thread of its own.
+// run(fn) runs fn(rank) on all ranks at once (so their c10d collectives can
+// meet) and returns when all are done. One rank's exception does not leave
+// the others waiting in a collective forever: c10d's timeout fails them too.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace seedrl {
+
+class ReplicaThreads {
+ public:
+  explicit ReplicaThreads(int ranks);
+  ~ReplicaThreads();  // joins the threads
+  ReplicaThreads(const ReplicaThreads&) = delete;
+  ReplicaThreads& operator=(const ReplicaThreads&) = delete;
+
+  int size() const { return ranks_; }
+  // Runs fn(rank) on every rank and waits; rethrows the lowest rank's error.
+  void run(const std::function<void(int rank)>& fn);
+
+ private:
+  void loop(int rank);
+
+  int ranks_;
+  std::function<void(int)> job_;  // written before the generation bump, read after it
+  std::mutex mu_;
+  std::condition_variable work_cv_, done_cv_;
+  std::uint64_t generation_ = 0;
+  int done_ = 0;
+  bool stop_ = false;
+  std::vector<std::exception_ptr> errors_;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace seedrl

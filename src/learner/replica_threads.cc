@@ -1,0 +1,68 @@
+#include "seedrl/learner/replica_threads.h"
+
+#include <ATen/Parallel.h>
+
+namespace seedrl {
+
+ReplicaThreads::ReplicaThreads(int ranks) : ranks_(ranks), errors_(static_cast<std::size_t>(ranks)) {
+  for (int r = 1; r < ranks_; ++r) threads_.emplace_back([this, r] { loop(r); });
+}
+
+ReplicaThreads::~ReplicaThreads() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  work_cv_.notify_all();
+  for (auto& t : threads_) t.join();
+}
+
+void ReplicaThreads::loop(int rank) {
+  at::init_num_threads();  // this thread's intra-op width follows torch::set_num_threads
+  std::uint64_t seen = 0;
+  while (true) {
+    {
+      std::unique_lock lock(mu_);
+      work_cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      if (stop_) return;
+      seen = generation_;
+    }
+    std::exception_ptr error;
+    try {
+      job_(rank);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    {
+      std::lock_guard lock(mu_);
+      errors_[rank] = error;
+      ++done_;
+    }
+    done_cv_.notify_all();
+  }
+}
+
+void ReplicaThreads::run(const std::function<void(int)>& fn) {
+  at::init_num_threads();
+  {
+    std::lock_guard lock(mu_);
+    job_ = fn;
+    done_ = 0;
+    ++generation_;
+  }
+  work_cv_.notify_all();
+  std::exception_ptr error;
+  try {
+    fn(0);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  {
+    std::unique_lock lock(mu_);
+    done_cv_.wait(lock, [&] { return done_ == ranks_ - 1; });
+    for (int r = 1; r < ranks_ && !error; ++r) error = errors_[r];
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace seedrl
