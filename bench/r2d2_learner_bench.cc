@@ -53,8 +53,8 @@ void BM_R2D2LearnerStep(benchmark::State& state) {
   config.batch_size = batch;
   R2D2Config r2d2;
   r2d2.burn_in = burn_in;
-  r2d2::R2D2Learner learner(QNet(spec, model), QNet(spec, model), r2d2, config, replay, publisher,
-                            torch::Device(torch::kCPU));
+  r2d2::R2D2Learner learner([&] { return QNet(spec, model); }, r2d2, config, replay, publisher,
+                            {torch::Device(torch::kCPU)});
   r2d2::R2D2Stats stats;
   for (auto _ : state) learner.step(stats);
   state.SetItemsProcessed(state.iterations() * batch * trained);  // trained transitions

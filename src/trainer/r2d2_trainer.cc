@@ -17,6 +17,7 @@
 #include "seedrl/learner/r2d2/r2d2_learner.h"
 #include "seedrl/learner/r2d2/replay.h"
 #include "seedrl/net/remote_training.h"
+#include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/trainer.h"
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/trainer/learner_thread.h"
@@ -46,12 +47,13 @@ int train_r2d2(TrainConfig config) {
   resolve_defaults(config);
   validate(config);
   if (config.model.normalize_obs) throw std::invalid_argument("--normalize-obs: V-trace only (not --algo r2d2)");
-  // One device for now: the data-parallel learner is V-trace's (issue 7 left open for R2D2).
-  if (config.devices != "all" || !config.inference_devices.empty() || !config.learner_devices.empty())
-    throw std::invalid_argument("--devices / --inference-devices / --learner-devices: V-trace only for now; "
-                                "use --device with --algo r2d2");
-  const torch::Device device = resolve_device(config.device);
-  configure_torch_runtime(config.torch_threads, device.is_cuda());
+  const Placement placement = resolve_placement(config);
+  // The epsilon-greedy actors' per-slot state lives in one QInferenceServer.
+  if (placement.inference.size() != 1)
+    throw std::invalid_argument("--inference-devices: --algo r2d2 runs inference on one device (the learner may "
+                                "use several: --learner-devices)");
+  const torch::Device device = placement.inference.front();  // inference
+  configure_torch_runtime(config.torch_threads, device.is_cuda() || placement.learner.front().is_cuda());
   std::filesystem::create_directories(config.logdir);
   const R2D2Config& rc = config.r2d2;
 
@@ -92,7 +94,10 @@ int train_r2d2(TrainConfig config) {
                spec.observation.to_string());
 
   ParamPublisher publisher;
-  r2d2::R2D2Learner learner(make_model(), make_model(), rc, config.learner, replay, publisher, device);
+  DataParallelOptions dp_options;
+  dp_options.checksum_every = config.replica_checksum_every;
+  r2d2::R2D2Learner learner(make_model, rc, config.learner, replay, publisher, placement.learner, dp_options);
+  spdlog::info("devices: {}", placement.describe());
 
   CheckpointCounters counters;
   const std::string ckpt = checkpoint_path(config.logdir);
@@ -102,6 +107,7 @@ int train_r2d2(TrainConfig config) {
                                                 {{"target", learner.target().ptr().get()}});
       counters = loaded.counters;
       learner.set_counters(counters.learner_steps, counters.learner_frames);
+      learner.sync_replicas();
       spdlog::info("resumed from {} at {} frames, {} learner steps; replay refills {} sequences before learning", ckpt,
                    counters.frames, counters.learner_steps, rc.min_replay);
     } else {

@@ -85,8 +85,7 @@ TEST_CASE("r2d2 learner updates write priorities and follow the target period", 
   lc.batch_size = 8;
   lc.optimizer.learning_rate = 1e-2;
   lc.loss.discount = 0.9;
-  R2D2Learner learner(QNet(f.spec, lstm_model()), QNet(f.spec, lstm_model()), rc, lc, *f.replay, f.publisher,
-                      torch::kCPU);
+  R2D2Learner learner([&] { return QNet(f.spec, lstm_model()); }, rc, lc, *f.replay, f.publisher, {torch::kCPU});
   CHECK(same_parameters(*learner.model(), *learner.target()));
   R2D2Stats s;
   REQUIRE(learner.step(s));

@@ -63,6 +63,30 @@ TEST_CASE("an r2d2 run reports replay and evaluation metrics and resumes", "[cli
   CHECK_THAT(pl.output, Catch::Contains("episode_return_mean"));
 }
 
+TEST_CASE("an r2d2 run with two CPU learner replicas trains and resumes", "[cli][train][r2d2][data_parallel][slow]") {
+  const std::string dir = temp_dir("train_r2d2_dp");
+  auto args = kShortRun;
+  args.insert(args.end(), {"--learner-devices", "cpu,cpu", "--replica-checksum-every", "5", "--logdir", dir});
+  auto first = args;
+  first.insert(first.end(), {"--max-frames", "15000"});
+  RunResult r = run_seedrl(first, 180);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("learner cpu,cpu (data-parallel, 2 replicas)"));
+  auto s = nlohmann::json::parse(read_file(dir + "/summary.json"));
+  CHECK(s["learner_steps"].get<double>() >= 5);  // at least one replica checksum passed
+
+  // Resuming loads replica 0 and syncs the other (then the checksums agree).
+  auto resumed = args;
+  resumed.insert(resumed.end(), {"--max-frames", "22000", "--resume"});
+  RunResult r2 = run_seedrl(resumed, 180);
+  INFO(r2.output);
+  REQUIRE(r2.status == 0);
+  CHECK_THAT(r2.output, Catch::Contains("resumed from"));
+  auto s2 = nlohmann::json::parse(read_file(dir + "/summary.json"));
+  CHECK(s2["learner_steps"].get<double>() >= s["learner_steps"].get<double>() + 5);
+}
+
 TEST_CASE("r2d2 refuses bad sequence settings with one line naming the flag", "[cli][train][r2d2]") {
   RunResult r = run_seedrl({"train", "--algo", "r2d2", "--unroll-length", "10", "--sequence-overlap", "10",
                             "--logdir", temp_dir("r2d2_bad")},

@@ -5,7 +5,13 @@
 
 #include <torch/torch.h>
 
+#include <c10/core/DeviceGuard.h>
+
 #include "seedrl/inference/env_step.h"
+#include "seedrl/learner/batch_shards.h"
+#include "seedrl/learner/gradient_buckets.h"
+#include "seedrl/learner/replica_group.h"
+#include "seedrl/learner/replica_sync.h"
 #include "seedrl/learner/r2d2/value_rescaling.h"
 #include "seedrl/learner/reward_shaping.h"
 #include "seedrl/learner/vtrace_learner.h"
@@ -94,99 +100,196 @@ double acting_priority(const UnrollBatch& b, int burn_in, const VTraceLossConfig
   return std::max(sequence_priorities((tg.targets - q_sa).abs(), tg.valid, eta)[0], 1e-6);
 }
 
-R2D2Learner::R2D2Learner(QNet online, QNet target, const R2D2Config& r2d2, const LearnerConfig& config,
-                         Replay& replay, ParamPublisher& publisher, torch::Device device)
-    : online_(std::move(online)),
-      target_(std::move(target)),
-      r2d2_(r2d2),
-      config_(config),
-      replay_(replay),
-      publisher_(publisher),
-      device_(device) {
-  online_->to(device_);
-  target_->to(device_);
-  online_->train();
-  target_->eval();
-  for (auto& p : target_->parameters()) p.set_requires_grad(false);
-  sync_target();
-  optimizer_ = make_optimizer(config_.optimizer, online_->parameters());
-}
-
-void R2D2Learner::publish() { publisher_.publish(*online_, steps_); }
-
-void R2D2Learner::sync_target() { copy_parameters(*online_, *target_); }
-
-bool R2D2Learner::step(R2D2Stats& stats) {
-  if (!replay_.sample(config_.batch_size, sample_)) return false;
-  const UnrollBatch& b = sample_.batch;
-  const bool nb = device_.is_cuda();
+R2D2Losses r2d2_losses(QNet& online, QNet& target, const UnrollBatch& b, const torch::Tensor& weights,
+                       const R2D2Config& r2d2, const VTraceLossConfig& loss_config, torch::Device device,
+                       std::int64_t normalizer) {
+  const bool nb = device.is_cuda();
   const auto L = b.obs.size(0);
-  const auto B = b.obs.size(1);
-  const int burn = std::clamp<int>(r2d2_.burn_in, 0, static_cast<int>(L) - 2);
+  const int burn = std::clamp<int>(r2d2.burn_in, 0, static_cast<int>(L) - 2);
 
-  auto obs = b.obs.to(device_, nb);
-  auto flags = b.flags.to(device_, nb);
+  auto obs = b.obs.to(device, nb);
+  auto flags = b.flags.to(device, nb);
   auto first = (flags.to(torch::kInt32) & kFirst).ne(0);
-  auto prev_action = b.policy.to(device_, nb).select(-1, 0);  // stored previous action, -1 at starts
-  auto rewards = b.rewards.to(device_, nb);
-  auto actions = b.actions.to(device_, nb).select(-1, 0).to(torch::kLong);
+  auto prev_action = b.policy.to(device, nb).select(-1, 0);  // stored previous action, -1 at starts
+  auto rewards = b.rewards.to(device, nb);
+  auto actions = b.actions.to(device, nb).select(-1, 0).to(torch::kLong);
   CoreState online_state, target_state;
   if (b.core_h.defined()) {
-    online_state = {b.core_h.to(device_, nb), b.core_c.to(device_, nb)};
+    online_state = {b.core_h.to(device, nb), b.core_c.to(device, nb)};
     target_state = online_state;
   }
   auto window = [&](const torch::Tensor& x) { return x.slice(0, burn, L); };
-  if (burn > 0 && online_->has_core()) {
+  if (burn > 0 && online->has_core()) {
     // Burn-in: replay the stored state through the prefix, no gradients.
     torch::NoGradGuard no_grad;
     auto prefix = [&](const torch::Tensor& x) { return x.slice(0, 0, burn); };
-    online_state = online_->forward(prefix(obs), prefix(first), prefix(prev_action), prefix(rewards), online_state).state;
-    target_state = target_->forward(prefix(obs), prefix(first), prefix(prev_action), prefix(rewards), target_state).state;
+    online_state = online->forward(prefix(obs), prefix(first), prefix(prev_action), prefix(rewards), online_state).state;
+    target_state = target->forward(prefix(obs), prefix(first), prefix(prev_action), prefix(rewards), target_state).state;
   }
-  QOutput online = online_->forward(window(obs), window(first), window(prev_action), window(rewards), online_state);
+  QOutput q_online = online->forward(window(obs), window(first), window(prev_action), window(rewards), online_state);
   torch::Tensor q_target;
   {
     torch::NoGradGuard no_grad;
-    q_target = target_->forward(window(obs), window(first), window(prev_action), window(rewards), target_state).q;
+    q_target = target->forward(window(obs), window(first), window(prev_action), window(rewards), target_state).q;
   }
-  auto r = shape_rewards(window(rewards), config_.loss.reward_clip, config_.loss.reward_scale);
-  NStepTargets tg = n_step_double_q_targets(r, window(flags), online.q.detach(), q_target, config_.loss.discount,
-                                            r2d2_.n_step, /*value_rescaling=*/true);
+  auto r = shape_rewards(window(rewards), loss_config.reward_clip, loss_config.reward_scale);
+  NStepTargets tg = n_step_double_q_targets(r, window(flags), q_online.q.detach(), q_target, loss_config.discount,
+                                            r2d2.n_step, /*value_rescaling=*/true);
   const auto T = tg.targets.size(0);
-  auto q_sa = online.q.slice(0, 0, T).gather(-1, window(actions).slice(0, 0, T).unsqueeze(-1)).squeeze(-1);
+  auto q_sa = q_online.q.slice(0, 0, T).gather(-1, window(actions).slice(0, 0, T).unsqueeze(-1)).squeeze(-1);
   auto delta = tg.targets - q_sa;  // [T, B]
   auto count = tg.valid.sum(0).clamp_min(1.0);
   auto per_seq = 0.5 * (delta.pow(2) * tg.valid).sum(0) / count;  // [B]
-  auto weights = sample_.weights.to(device_, nb);
-  auto loss = (weights * per_seq).mean();
+  R2D2Losses out;
+  out.loss = (weights.to(device, nb) * per_seq).sum() / static_cast<double>(normalizer);
+  out.td_abs = delta.detach().abs();
+  out.valid = tg.valid;
+  out.q_sa = q_sa.detach();
+  return out;
+}
 
-  optimizer_->zero_grad();
-  loss.backward();
-  double grad_norm = 0;
+struct R2D2Learner::Replica {
+  torch::Device device;
+  QNet online, target;
+  std::unique_ptr<torch::optim::Optimizer> optimizer;
+  std::unique_ptr<GradientBuckets> buckets;  // declared after the networks: its hooks go first
+  // The last update's results on this replica's shard.
+  std::vector<double> priorities;
+  double loss = 0, td_sum = 0, q_sum = 0, valid = 0, grad_norm = 0;
+};
+
+R2D2Learner::R2D2Learner(const ModelFactory& make_model, const R2D2Config& r2d2, const LearnerConfig& config,
+                         Replay& replay, ParamPublisher& publisher, std::vector<torch::Device> devices,
+                         DataParallelOptions options)
+    : r2d2_(r2d2),
+      config_(config),
+      replay_(replay),
+      publisher_(publisher),
+      devices_(std::move(devices)),
+      options_(options) {
+  const int n = static_cast<int>(devices_.size());
+  if (n < 1) throw std::invalid_argument("--learner-devices: no learner device");
+  if (config_.batch_size < n)
+    throw std::invalid_argument("--batch-size: " + std::to_string(config_.batch_size) +
+                                " sequences cannot be split across " + std::to_string(n) +
+                                " learner devices (--learner-devices); give every device at least one");
+  if (n > 1) group_ = std::make_unique<ReplicaGroup>(devices_, options_.timeout);
+  for (int r = 0; r < n; ++r) {
+    auto rep = std::make_unique<Replica>(Replica{devices_[r], make_model(), make_model(), nullptr, nullptr, {}});
+    rep->online->to(rep->device);
+    rep->target->to(rep->device);
+    rep->online->train();
+    rep->target->eval();
+    for (auto& p : rep->target->parameters()) p.set_requires_grad(false);
+    rep->optimizer = make_optimizer(config_.optimizer, rep->online->parameters());
+    if (group_)
+      rep->buckets = std::make_unique<GradientBuckets>(*group_, r, rep->online->parameters(), options_.bucket_bytes);
+    replicas_.push_back(std::move(rep));
+  }
+  threads_ = std::make_unique<ReplicaThreads>(n);
+  if (group_) threads_->run([this](int rank) { broadcast_module(*group_, rank, *replicas_[rank]->online); });
+  for (auto& rep : replicas_) copy_parameters(*rep->online, *rep->target);
+}
+
+R2D2Learner::~R2D2Learner() = default;
+
+QNet& R2D2Learner::model() { return replicas_.front()->online; }
+QNet& R2D2Learner::target() { return replicas_.front()->target; }
+QNet& R2D2Learner::replica_model(int rank) { return replicas_.at(rank)->online; }
+QNet& R2D2Learner::replica_target(int rank) { return replicas_.at(rank)->target; }
+torch::optim::Optimizer& R2D2Learner::optimizer() { return *replicas_.front()->optimizer; }
+
+void R2D2Learner::publish() { publisher_.publish(*replicas_.front()->online, steps_); }
+
+void R2D2Learner::sync_replicas() {
+  if (!group_) return;
+  for (int r = 1; r < replicas(); ++r)
+    copy_optimizer_state(*replicas_.front()->optimizer, *replicas_[r]->optimizer, replicas_[r]->device);
+  threads_->run([this](int rank) {
+    broadcast_module(*group_, rank, *replicas_[rank]->online);
+    broadcast_module(*group_, rank, *replicas_[rank]->target);
+  });
+  verify_replicas();
+}
+
+void R2D2Learner::verify_replicas() {
+  if (!group_) return;
+  threads_->run([this](int rank) { check_replicas_identical(*group_, rank, *replicas_[rank]->online, devices_, steps_); });
+}
+
+void R2D2Learner::replica_update(int rank) {
+  Replica& r = *replicas_[rank];
+  c10::DeviceGuard guard(r.device);
+  const ReplaySample& sample = *job_.sample;
+  const std::int64_t B = sample.batch.obs.size(1);
+  const ShardRange range = shard_range(B, rank, replicas());
+  const UnrollBatch shard = replicas() == 1 ? sample.batch : shard_of(sample.batch, range);
+  const torch::Tensor weights = sample.weights.narrow(0, range.start, range.count);
+  R2D2Losses l = r2d2_losses(r.online, r.target, shard, weights, r2d2_, config_.loss, r.device, B);
+
+  r.optimizer->zero_grad();
+  if (r.buckets) r.buckets->prepare();
+  l.loss.backward();
+  if (r.buckets) r.buckets->finish();  // every replica now holds the summed gradient
+  r.grad_norm = 0;
   if (config_.optimizer.max_grad_norm > 0)
-    grad_norm = torch::nn::utils::clip_grad_norm_(online_->parameters(), config_.optimizer.max_grad_norm);
-  optimizer_->step();
+    r.grad_norm = torch::nn::utils::clip_grad_norm_(r.online->parameters(), config_.optimizer.max_grad_norm);
+  r.optimizer->step();
+  if (r2d2_.target_update_period > 0 && job_.step % r2d2_.target_update_period == 0)
+    copy_parameters(*r.online, *r.target);
+
+  r.priorities = sequence_priorities(l.td_abs, l.valid, r2d2_.priority_eta);
+  for (double& p : r.priorities) p = std::max(p, 1e-6);  // every sequence stays reachable
+  r.loss = l.loss.item<double>();
+  r.td_sum = (l.td_abs * l.valid).sum().item<double>();
+  r.q_sum = (l.q_sa * l.valid).sum().item<double>();
+  r.valid = l.valid.sum().item<double>();
+  if (job_.checksum) check_replicas_identical(*group_, rank, *r.online, devices_, job_.step);
+}
+
+std::vector<double> R2D2Learner::update(const ReplaySample& sample, R2D2Stats& stats) {
+  const UnrollBatch& b = sample.batch;
+  const auto L = b.obs.size(0);
+  const auto B = b.obs.size(1);
+  if (B < replicas())
+    throw std::invalid_argument("--batch-size: a batch of " + std::to_string(B) + " sequences cannot feed " +
+                                std::to_string(replicas()) + " learner replicas");
+  const int burn = std::clamp<int>(r2d2_.burn_in, 0, static_cast<int>(L) - 2);
+  const std::int64_t T = L - burn - 1;
+  job_.sample = &sample;
+  job_.step = steps_ + 1;
+  job_.checksum = group_ && options_.checksum_every > 0 && job_.step % options_.checksum_every == 0;
+  threads_->run([this](int rank) { replica_update(rank); });
   ++steps_;
   frames_ += T * B;
-  if (r2d2_.target_update_period > 0 && steps_ % r2d2_.target_update_period == 0) sync_target();
   publish();
 
-  auto td_abs = delta.detach().abs();
-  std::vector<double> priorities = sequence_priorities(td_abs, tg.valid, r2d2_.priority_eta);
-  for (double& p : priorities) p = std::max(p, 1e-6);  // every sequence stays reachable
-  replay_.update_priorities(sample_, priorities);
-
-  const auto n_valid = tg.valid.sum().clamp_min(1.0);
-  stats.loss = loss.item<double>();
-  stats.td_error = ((td_abs * tg.valid).sum() / n_valid).item<double>();
-  stats.q_mean = ((q_sa.detach() * tg.valid).sum() / n_valid).item<double>();
-  stats.grad_norm = grad_norm;
+  std::vector<double> priorities;
+  priorities.reserve(static_cast<std::size_t>(B));
+  double loss = 0, td = 0, q = 0, valid = 0;
+  for (auto& r : replicas_) {
+    priorities.insert(priorities.end(), r->priorities.begin(), r->priorities.end());
+    loss += r->loss;  // each replica's share of the batch's mean loss
+    td += r->td_sum;
+    q += r->q_sum;
+    valid += r->valid;
+  }
+  stats.loss = loss;
+  stats.td_error = td / std::max(1.0, valid);
+  stats.q_mean = q / std::max(1.0, valid);
+  stats.grad_norm = replicas_.front()->grad_norm;
   stats.learning_rate = config_.optimizer.learning_rate;
   double psum = 0;
   for (double p : priorities) psum += p;
   stats.sample_priority_mean = psum / static_cast<double>(priorities.size());
-  stats.importance_weight_mean = sample_.weights.mean().item<double>();
+  stats.importance_weight_mean = sample.weights.mean().item<double>();
   stats.policy_lag = static_cast<double>(steps_ - 1) - b.versions.to(torch::kFloat64).mean().item<double>();
+  return priorities;
+}
+
+bool R2D2Learner::step(R2D2Stats& stats) {
+  if (!replay_.sample(config_.batch_size, sample_)) return false;
+  replay_.update_priorities(sample_, update(sample_, stats));
   return true;
 }
 

@@ -5,9 +5,18 @@
 // eta max|delta| + (1 - eta) mean|delta| per sequence, copies the online
 // network into the target network every target_update_period steps and
 // publishes the weights to inference.
+//
+// With several learner devices it is data-parallel like V-trace's learner
+// (data_parallel.h): each device holds an online and a target replica and
+// trains on a contiguous shard of every sampled batch; gradients are summed
+// through c10d (Gloo on CPU, NCCL on CUDA) with each shard's loss divided by
+// the WHOLE batch's sequence count, so every replica steps on the
+// single-learner gradient. The replicas' priorities are put back together in
+// batch order and written to the one replay.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -16,10 +25,16 @@
 #include <torch/types.h>
 
 #include "seedrl/inference/param_publisher.h"
+#include "seedrl/learner/data_parallel_options.h"
 #include "seedrl/learner/learner_config.h"
+#include "seedrl/learner/replica_threads.h"
 #include "seedrl/learner/r2d2/r2d2_config.h"
 #include "seedrl/learner/r2d2/replay.h"
 #include "seedrl/model/q_net.h"
+
+namespace seedrl {
+class ReplicaGroup;
+}
 
 namespace seedrl::r2d2 {
 
@@ -55,6 +70,21 @@ std::vector<double> sequence_priorities(const torch::Tensor& td_abs, const torch
 // Floored at 1e-6 so that every sequence stays reachable.
 double acting_priority(const UnrollBatch& sequence, int burn_in, const VTraceLossConfig& loss, int n, double eta);
 
+// The loss of one batch (or one replica's shard of it) and its TD errors.
+// Burn-in replays the stored state through the prefix without gradients.
+// The loss sums importance-weighted per-sequence losses and divides by
+// `normalizer` (the whole batch's sequence count), so the shards' losses and
+// gradients add up to the batch's mean.
+struct R2D2Losses {
+  torch::Tensor loss;    // scalar
+  torch::Tensor td_abs;  // [T, B] |delta|, detached
+  torch::Tensor valid;   // [T, B] float
+  torch::Tensor q_sa;    // [T, B] Q of the action taken, detached
+};
+R2D2Losses r2d2_losses(QNet& online, QNet& target, const UnrollBatch& batch, const torch::Tensor& weights,
+                       const R2D2Config& r2d2, const VTraceLossConfig& loss, torch::Device device,
+                       std::int64_t normalizer);
+
 struct R2D2Stats {
   double loss = 0, td_error = 0, q_mean = 0, grad_norm = 0, learning_rate = 0, policy_lag = 0;
   double sample_priority_mean = 0;  // new priorities of the last batch
@@ -63,31 +93,60 @@ struct R2D2Stats {
 
 class R2D2Learner {
  public:
-  R2D2Learner(QNet online, QNet target, const R2D2Config& r2d2, const LearnerConfig& config, Replay& replay,
-              ParamPublisher& publisher, torch::Device device);
+  using ModelFactory = std::function<QNet()>;
+  // One online and one target network per device, all starting from the
+  // first online network's weights. Throws std::invalid_argument naming
+  // --batch-size when a batch cannot give every device a sequence.
+  R2D2Learner(const ModelFactory& make_model, const R2D2Config& r2d2, const LearnerConfig& config, Replay& replay,
+              ParamPublisher& publisher, std::vector<torch::Device> devices, DataParallelOptions options = {});
+  ~R2D2Learner();
+  R2D2Learner(const R2D2Learner&) = delete;
+  R2D2Learner& operator=(const R2D2Learner&) = delete;
 
-  // One update; false once the replay is closed.
+  // Samples, updates and writes the new priorities back; false once the
+  // replay is closed. Throws std::runtime_error when the replicas diverged.
   bool step(R2D2Stats& stats);
+  // One update on a given sample (any batch size >= replicas()); returns the
+  // sequences' new priorities in batch order without touching the replay.
+  std::vector<double> update(const ReplaySample& sample, R2D2Stats& stats);
   void publish();
-  void sync_target();
+  // After a checkpoint was loaded into replica 0: copies its online and
+  // target weights and its optimizer state to every other replica.
+  void sync_replicas();
+  // Compares the replicas' parameter checksums now (a collective).
+  void verify_replicas();
 
-  QNet& model() { return online_; }
-  QNet& target() { return target_; }
-  torch::optim::Optimizer& optimizer() { return *optimizer_; }
+  QNet& model();   // replica 0's online network
+  QNet& target();  // replica 0's target network
+  QNet& replica_model(int rank);
+  QNet& replica_target(int rank);
+  torch::optim::Optimizer& optimizer();
+  int replicas() const { return static_cast<int>(replicas_.size()); }
   std::int64_t steps() const { return steps_; }
   std::int64_t frames() const { return frames_; }
   void set_counters(std::int64_t steps, std::int64_t frames) { steps_ = steps; frames_ = frames; }
 
  private:
-  QNet online_, target_;
+  struct Replica;
+  void replica_update(int rank);
+
   R2D2Config r2d2_;
   LearnerConfig config_;
   Replay& replay_;
   ParamPublisher& publisher_;
-  torch::Device device_;
-  std::unique_ptr<torch::optim::Optimizer> optimizer_;
+  std::vector<torch::Device> devices_;
+  DataParallelOptions options_;
+  std::unique_ptr<ReplicaGroup> group_;
+  std::vector<std::unique_ptr<Replica>> replicas_;
   ReplaySample sample_;
   std::int64_t steps_ = 0, frames_ = 0;
+  // The update every replica runs; written before threads_->run, read inside it.
+  struct Job {
+    const ReplaySample* sample = nullptr;
+    std::int64_t step = 0;
+    bool checksum = false;
+  } job_;
+  std::unique_ptr<ReplicaThreads> threads_;  // last: joined before the replicas go
 };
 
 }  // namespace seedrl::r2d2
