@@ -5,6 +5,7 @@
 #include <torch/torch.h>
 
 #include "seedrl/util/clock.h"
+#include "seedrl/util/device_stream.h"
 
 namespace seedrl {
 
@@ -22,6 +23,7 @@ InferenceServer::InferenceServer(RequestBatcher& batcher, TrajectoryStore* store
       workers_(batcher) {
   AgentNet probe = make_model_();
   if (probe->has_core()) core_.enable(probe->initial_state(num_slots, device_));
+  synchronize_current_stream(device_);  // the inference threads read the table on streams of their own
 }
 
 InferenceServer::~InferenceServer() { stop(); }
@@ -36,6 +38,9 @@ void InferenceServer::reset_slot(int slot) { core_.reset(slot); }
 
 void InferenceServer::run() {
   c10::InferenceMode inference_mode;
+  // A stream of its own: on a GPU shared with the learner, batches do not
+  // queue behind the learner's kernels on the default stream.
+  OwnStreamGuard stream(device_, /*high_priority=*/true);
   AgentNet model = make_model_();
   model->to(device_);
   model->eval();

@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include "seedrl/util/device_stream.h"
+
 namespace seedrl {
 
 namespace {
@@ -19,6 +21,9 @@ void ParamPublisher::publish(const torch::nn::Module& module, std::int64_t versi
     torch::NoGradGuard no_grad;
     for (const auto& t : state_tensors(module)) snap->tensors.push_back(t.detach().clone());
   }
+  // Inference reads the snapshot on streams of its own: the clones must be
+  // complete before any of them can see it.
+  if (!snap->tensors.empty()) synchronize_current_stream(snap->tensors.front().device());
   snap->version = version;
   {
     std::lock_guard lock(mu_);
@@ -38,6 +43,9 @@ std::int64_t ParamPublisher::sync(torch::nn::Module& replica, std::int64_t have)
   torch::NoGradGuard no_grad;
   auto dst = state_tensors(replica);
   for (std::size_t i = 0; i < dst.size(); ++i) dst[i].copy_(snap->tensors[i], /*non_blocking=*/true);
+  // The snapshot's memory belongs to the learner's stream: once released it
+  // may be reused there at once, so the copies must be done before `snap` goes.
+  if (!dst.empty()) synchronize_current_stream(dst.front().device());
   return snap->version;
 }
 

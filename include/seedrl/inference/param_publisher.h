@@ -1,7 +1,9 @@
 // Hands new weights from the learner to inference without stalling either:
 // the learner snapshots its parameters outside any lock and swaps a pointer;
 // an inference thread grabs the newest pointer between batches and copies
-// from it into its own replica. The version counts learner updates.
+// from it into its own replica. The version counts learner updates. On CUDA
+// both sides wait for their copies to finish (once per update), because
+// inference runs on streams of its own (util/device_stream.h).
 #pragma once
 
 #include <atomic>

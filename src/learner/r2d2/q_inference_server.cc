@@ -5,6 +5,7 @@
 #include <torch/torch.h>
 
 #include "seedrl/util/clock.h"
+#include "seedrl/util/device_stream.h"
 
 namespace seedrl::r2d2 {
 
@@ -23,6 +24,7 @@ QInferenceServer::QInferenceServer(RequestBatcher& batcher, TrajectoryStore& sto
       workers_(batcher) {
   QNet probe = make_model_();
   if (probe->has_core()) core_.enable(probe->initial_state(num_slots, device_));
+  synchronize_current_stream(device_);  // the inference threads read the table on streams of their own
 }
 
 QInferenceServer::~QInferenceServer() { stop(); }
@@ -35,6 +37,9 @@ void QInferenceServer::stop() { workers_.stop(); }
 
 void QInferenceServer::run() {
   c10::InferenceMode inference_mode;
+  // A stream of its own: on a GPU shared with the learner, batches do not
+  // queue behind the learner's kernels on the default stream.
+  OwnStreamGuard stream(device_, /*high_priority=*/true);
   QNet model = make_model_();
   model->to(device_);
   model->eval();
