@@ -135,14 +135,15 @@ TEST_CASE("two inference devices serve their actors with the newest weights", "[
 TEST_CASE("seedrl train with two CPU inference devices learns CartPole", "[inference][fleet][slow]") {
   using namespace seedrl::test;
   const std::string dir = temp_dir("train_two_inference");
-  RunResult r = run_seedrl({"train", "--env", "cartpole", "--inference-devices", "cpu,cpu", "--max-frames", "300000",
+  RunResult r = run_seedrl({"train", "--env", "cartpole", "--inference-devices", "cpu,cpu", "--max-frames", "500000",
                             "--actors", "32", "--logdir", dir, "--seed", "3"},
                            120);
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("inference cpu,cpu (2 batchers) | learner cpu"));
   auto s = nlohmann::json::parse(read_file(dir + "/summary.json"));
-  CHECK(s["frames"].get<double>() >= 300000);
-  // A uniform random policy averages about 22.
+  CHECK(s["frames"].get<double>() >= 500000);
+  // A uniform random policy averages about 22; 500k frames give ~200 even on
+  // a loaded machine (300k gave 90-140 there: too close to the bound).
   CHECK(s["episode_return_mean"].get<double>() >= 80);
 }

@@ -11,6 +11,7 @@
 #include <torch/torch.h>
 
 #include "../cli/run_binary.h"
+#include "parameter_difference.h"
 #include "seedrl/env/registry.h"
 #include "seedrl/inference/env_step.h"
 #include "seedrl/learner/data_parallel.h"
@@ -19,6 +20,7 @@
 #include "seedrl/learner/vtrace_learner.h"
 
 using namespace seedrl;
+using seedrl::test::max_relative_difference;
 
 namespace {
 
@@ -83,17 +85,6 @@ struct Fixture {
     return b;
   }
 };
-
-double max_relative_difference(AgentNet& a, AgentNet& b) {
-  double worst = 0;
-  auto pa = a->parameters(), pb = b->parameters();
-  REQUIRE(pa.size() == pb.size());
-  for (std::size_t i = 0; i < pa.size(); ++i) {
-    const double scale = pb[i].abs().max().item<double>() + 1e-6;
-    worst = std::max(worst, (pa[i] - pb[i]).abs().max().item<double>() / scale);
-  }
-  return worst;
-}
 
 }  // namespace
 
@@ -178,9 +169,9 @@ TEST_CASE("two Gloo replicas train exactly like one learner on the concatenated 
   }
   CHECK(dp.steps() == K);
   CHECK(dp.frames() == single.frames());
-  CHECK(max_relative_difference(dp.model(), single.model()) <= 1e-5);
+  CHECK(max_relative_difference(*dp.model(), *single.model()) <= 1e-5);
   // Training moved the weights far beyond that tolerance.
-  CHECK(max_relative_difference(single.model(), f.init) > 1e-3);
+  CHECK(max_relative_difference(*single.model(), *f.init) > 1e-3);
   // The replicas hold bit-identical weights.
   auto p0 = dp.replica_model(0)->parameters(), p1 = dp.replica_model(1)->parameters();
   for (std::size_t i = 0; i < p0.size(); ++i) CHECK(torch::equal(p0[i], p1[i]));
@@ -199,7 +190,7 @@ TEST_CASE("epochs take that many optimizer steps on the same batch", "[learner][
   vtrace_update(a, *dist, *opt_a, b, once, torch::kCPU, 1e-3, la);
   vtrace_update(a, *dist, *opt_a, b, once, torch::kCPU, 1e-3, la);
   vtrace_update(c, *dist, *opt_c, b, twice, torch::kCPU, 1e-3, lc);
-  CHECK(max_relative_difference(a, c) <= 1e-6);
+  CHECK(max_relative_difference(*a, *c) <= 1e-6);
   CHECK(lc.total.item<double>() == Approx(la.total.item<double>()).epsilon(1e-6));
 }
 
@@ -255,15 +246,16 @@ TEST_CASE("a batch smaller than the replica count is refused naming the flag", "
 TEST_CASE("seedrl train with two CPU learner replicas learns CartPole", "[learner][data_parallel][slow]") {
   using namespace seedrl::test;
   const std::string dir = temp_dir("train_dp_cpu");
-  RunResult r = run_seedrl({"train", "--env", "cartpole", "--learner-devices", "cpu,cpu", "--max-frames", "300000",
+  RunResult r = run_seedrl({"train", "--env", "cartpole", "--learner-devices", "cpu,cpu", "--max-frames", "500000",
                             "--actors", "32", "--logdir", dir, "--seed", "3", "--replica-checksum-every", "50"},
                            120);
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("learner cpu,cpu (data-parallel, 2 replicas)"));
   auto s = nlohmann::json::parse(read_file(dir + "/summary.json"));
-  CHECK(s["frames"].get<double>() >= 300000);
-  // A uniform random policy averages about 22.
+  CHECK(s["frames"].get<double>() >= 500000);
+  // A uniform random policy averages about 22; 500k frames give ~200 even on
+  // a loaded machine (300k gave 90-140 there: too close to the bound).
   CHECK(s["episode_return_mean"].get<double>() >= 80);
 
   RunResult bad = run_seedrl({"train", "--learner-devices", "cpu,cuda:0", "--max-frames", "1000", "--logdir", dir});

@@ -11,8 +11,10 @@
 
 #include "seedrl/inference/env_step.h"
 #include "seedrl/learner/r2d2/r2d2_learner.h"
+#include "parameter_difference.h"
 
 using namespace seedrl;
+using seedrl::test::max_relative_difference;
 using namespace seedrl::r2d2;
 
 namespace {
@@ -87,17 +89,6 @@ struct Fixture {
     return s;
   }
 };
-
-double max_relative_difference(torch::nn::Module& a, torch::nn::Module& b) {
-  double worst = 0;
-  auto pa = a.parameters(), pb = b.parameters();
-  REQUIRE(pa.size() == pb.size());
-  for (std::size_t i = 0; i < pa.size(); ++i) {
-    const double scale = pb[i].abs().max().item<double>() + 1e-6;
-    worst = std::max(worst, (pa[i] - pb[i]).abs().max().item<double>() / scale);
-  }
-  return worst;
-}
 
 }  // namespace
 
