@@ -1,5 +1,6 @@
 // `seedrl bench`: each pipeline stage alone, then the whole pipeline, for one
 // configuration; or `--sweep KEY=V1,V2,...`: the whole pipeline per value.
+#include <algorithm>
 #include <fstream>
 #include <memory>
 
@@ -12,6 +13,7 @@
 #include "seedrl/cli/pipeline_flags.h"
 #include "seedrl/cli/validators.h"
 #include "seedrl/trainer/placement.h"
+#include "seedrl/util/heap_tuning.h"
 #include "seedrl/trainer/trainer.h"
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/util/torch_runtime.h"
@@ -40,13 +42,17 @@ int run_bench(BenchOptions o) {
   const TrainConfig as_given = o.config;  // sweeps re-resolve the "auto" values per setting
   TrainConfig& c = o.config;
   resolve_defaults(c);
+  const bench::Sweep sweep = o.sweep.empty() ? bench::Sweep{} : bench::parse_sweep(o.sweep);
+  // The largest actor count this process will run decides the heap arenas.
+  const int most_actors = sweep.key == "actors" ? *std::max_element(sweep.values.begin(), sweep.values.end())
+                                                : c.actors;
+  share_one_heap_arena_for(most_actors);
   // A bad --device or device list fails before any stage runs.
   const Placement placement = resolve_placement(c);
   configure_torch_runtime(c.torch_threads, placement.inference.front().is_cuda() || placement.learner.front().is_cuda());
   if (!o.json_path.empty()) write_json(o.json_path, "{}\n");  // fail early on an unwritable path
 
   if (!o.sweep.empty()) {
-    const bench::Sweep sweep = bench::parse_sweep(o.sweep);
     std::vector<bench::SweepRow> rows;
     for (int v : sweep.values) {
       TrainConfig run = bench::sweep_config(as_given, sweep, v);

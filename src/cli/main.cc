@@ -10,12 +10,14 @@
 
 #include "seedrl/cli/commands.h"
 #include "seedrl/io/checkpoint.h"
+#include "seedrl/util/heap_tuning.h"
 #include "seedrl/util/signal_watcher.h"
 
 int main(int argc, char** argv) {
   // Before any thread exists, so every thread inherits the mask and SIGINT /
   // SIGTERM reach only the trainer's SignalWatcher.
   seedrl::block_stop_signals();
+  seedrl::keep_freed_memory_in_heap();
   CLI::App app{"seedrl: SEED RL training in one native process"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "seedrl 0.1.0");

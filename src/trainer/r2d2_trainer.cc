@@ -19,6 +19,7 @@
 #include "seedrl/net/remote_training.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/trainer.h"
+#include "seedrl/util/heap_tuning.h"
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/trainer/learner_thread.h"
 #include "seedrl/trainer/run_ending.h"
@@ -46,6 +47,7 @@ void validate(const TrainConfig& c) {
 int train_r2d2(TrainConfig config) {
   resolve_defaults(config);
   validate(config);
+  if (share_one_heap_arena_for(config.actors)) spdlog::info("{} actor threads: one heap arena", config.actors);
   if (config.model.normalize_obs) throw std::invalid_argument("--normalize-obs: V-trace only (not --algo r2d2)");
   const Placement placement = resolve_placement(config);
   // The epsilon-greedy actors' per-slot state lives in one QInferenceServer.

@@ -18,6 +18,7 @@
 #include "seedrl/trainer/learner_thread.h"
 #include "seedrl/trainer/r2d2_trainer.h"
 #include "seedrl/trainer/placement.h"
+#include "seedrl/util/heap_tuning.h"
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/trainer/run_ending.h"
 #include "seedrl/trainer/run_monitor.h"
@@ -29,6 +30,7 @@ int train(TrainConfig config) {
   net::validate_remote_flags(config);
   if (config.algo == "r2d2") return train_r2d2(std::move(config));
   resolve_defaults(config);
+  if (share_one_heap_arena_for(config.actors)) spdlog::info("{} actor threads: one heap arena", config.actors);
   const Placement placement = resolve_placement(config);
   // Each replica would fold only its own shard into the moments, and the
   // replicas would drift apart.

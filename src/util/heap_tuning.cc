@@ -1,5 +1,9 @@
 #include "seedrl/util/heap_tuning.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <thread>
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -13,6 +17,26 @@ void keep_freed_memory_in_heap() {
   // which is why both are set.
   mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
   mallopt(M_TRIM_THRESHOLD, 1024 * 1024 * 1024);
+#endif
+}
+
+bool share_one_heap_arena_for(int actor_threads) {
+#if defined(__GLIBC__)
+  const int hw = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  if (actor_threads <= kActorsPerThreadForOneArena * hw) return false;
+  if (std::getenv("MALLOC_ARENA_MAX") != nullptr) return false;  // the user's choice wins
+  // One arena: the main (sbrk) heap, which the trim threshold above keeps.
+  // With thousands of threads glibc hands the learner a thread arena shared
+  // with hundreds of actors. Such an arena grows in 64 MiB sub-heaps, and a
+  // sub-heap that empties is unmapped whatever the trim threshold, so each
+  // update faulted its tensors in again (Breakout, 4096 actors on 2 cores:
+  // 23-25k frames/s; one arena: 34-49k, near the 256-actor figure). With few
+  // actors, own arenas are faster (Breakout, 32 actors: 56k against 49k), so
+  // this is for oversubscribed runs only.
+  return mallopt(M_ARENA_MAX, 1) == 1;
+#else
+  (void)actor_threads;
+  return false;
 #endif
 }
 

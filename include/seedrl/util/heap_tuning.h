@@ -3,12 +3,23 @@
 // default glibc serves such blocks with mmap, or trims them back to the OS on
 // free, so every update page-faults its memory in again: measured, that was
 // half of an R2D2 update on MinAtar (122 ms -> 55 ms per step without it).
+// Thread arenas shared with thousands of actors undo that (heap_tuning.cc).
 #pragma once
 
 namespace seedrl {
 
+// Above this many actor threads per hardware thread, every thread shares one
+// heap arena.
+inline constexpr int kActorsPerThreadForOneArena = 64;
+
 // Serve blocks up to 32 MiB from the heap and keep freed memory there for
 // reuse. Idempotent; a no-op outside glibc.
 void keep_freed_memory_in_heap();
+
+// With more than kActorsPerThreadForOneArena actor threads per hardware
+// thread, and no MALLOC_ARENA_MAX in the environment, limits glibc to its
+// main arena; returns whether it did. Call before the run's threads start:
+// glibc fixes its arena limit when it is about to make its ninth arena.
+bool share_one_heap_arena_for(int actor_threads);
 
 }  // namespace seedrl
