@@ -17,11 +17,9 @@ InferenceTotals& InferenceTotals::operator+=(const InferenceTotals& o) {
 }
 
 InferenceFleet::InferenceFleet(const std::vector<torch::Device>& devices, const InferenceFleetConfig& config,
-                               TrajectoryStore* store, ParamPublisher& publisher,
-                               InferenceServer::ModelFactory make_model, const ActionSpec& action)
+                               const ServerFactory& make_server)
     : devices_(devices), config_(config) {
   if (devices_.empty()) throw std::invalid_argument("--inference-devices: no device given");
-  const int num_slots = config_.local_actors * config_.envs_per_actor + config_.remote_envs;
   for (int d = 0; d < size(); ++d) {
     const int envs = local_envs(d) + (d == 0 ? config_.remote_envs : 0);
     const int buffers = RequestBatcher::buffers_needed(envs, config_.batch_size, config_.threads_per_device);
@@ -29,18 +27,25 @@ InferenceFleet::InferenceFleet(const std::vector<torch::Device>& devices, const 
                                                          buffers, devices_[d].is_cuda()));
     batchers_.back()->track_live_envs(local_envs(d), config_.batch_auto);  // remote envs add themselves
     batcher_ptrs_.push_back(batchers_.back().get());
-    servers_.push_back(std::make_unique<InferenceServer>(*batchers_.back(), store, publisher, make_model, action,
-                                                         num_slots, config_.threads_per_device, devices_[d]));
+    servers_.push_back(make_server(*batchers_.back(), devices_[d]));
   }
 }
+
+InferenceFleet::InferenceFleet(const std::vector<torch::Device>& devices, const InferenceFleetConfig& config,
+                               TrajectoryStore* store, ParamPublisher& publisher,
+                               InferenceServer::ModelFactory make_model, const ActionSpec& action)
+    : InferenceFleet(devices, config, [&](RequestBatcher& batcher, torch::Device device) {
+        return std::make_unique<InferenceServer>(batcher, store, publisher, make_model, action, config.num_slots(),
+                                                 config.threads_per_device, device);
+      }) {}
 
 InferenceFleet::~InferenceFleet() { stop(); }
 
 int InferenceFleet::local_envs(int device) const {
-  // Actors device, device + N, device + 2N, ... below local_actors.
+  // Threads device, device + N, device + 2N, ... of each pool.
   const int n = size();
-  const int actors = config_.local_actors > device ? (config_.local_actors - device + n - 1) / n : 0;
-  return actors * config_.envs_per_actor;
+  auto threads_on = [&](int threads) { return threads > device ? (threads - device + n - 1) / n : 0; };
+  return threads_on(config_.local_actors) * config_.envs_per_actor + threads_on(config_.eval_envs);
 }
 
 void InferenceFleet::start() {

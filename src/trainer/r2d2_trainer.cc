@@ -13,6 +13,7 @@
 #include "seedrl/actor/actor_pool.h"
 #include "seedrl/io/checkpoint.h"
 #include "seedrl/learner/r2d2/epsilon_greedy.h"
+#include "seedrl/inference/inference_fleet.h"
 #include "seedrl/learner/r2d2/q_inference_server.h"
 #include "seedrl/learner/r2d2/r2d2_learner.h"
 #include "seedrl/learner/r2d2/replay.h"
@@ -50,12 +51,8 @@ int train_r2d2(TrainConfig config) {
   if (share_one_heap_arena_for(config.actors)) spdlog::info("{} actor threads: one heap arena", config.actors);
   if (config.model.normalize_obs) throw std::invalid_argument("--normalize-obs: V-trace only (not --algo r2d2)");
   const Placement placement = resolve_placement(config);
-  // The epsilon-greedy actors' per-slot state lives in one QInferenceServer.
-  if (placement.inference.size() != 1)
-    throw std::invalid_argument("--inference-devices: --algo r2d2 runs inference on one device (the learner may "
-                                "use several: --learner-devices)");
-  const torch::Device device = placement.inference.front();  // inference
-  configure_torch_runtime(config.torch_threads, device.is_cuda() || placement.learner.front().is_cuda());
+  configure_torch_runtime(config.torch_threads,
+                          placement.inference.front().is_cuda() || placement.learner.front().is_cuda());
   std::filesystem::create_directories(config.logdir);
   const R2D2Config& rc = config.r2d2;
 
@@ -126,18 +123,20 @@ int train_r2d2(TrainConfig config) {
   std::atomic<std::int64_t> frames{counters.frames}, eval_frames{0};
   EpisodeStats episodes, eval_episodes;
   episodes.set_base(counters.episodes);
-  const int all_envs = train_envs + eval_envs;
-  const int buffers = RequestBatcher::buffers_needed(all_envs, config.inference_batch, config.inference_threads);
-  RequestBatcher batcher(spec.observation, config.inference_batch,
-                         std::chrono::microseconds(config.inference_timeout_us), buffers, device.is_cuda());
-  batcher.track_live_envs(local_envs + eval_envs, config.inference_batch_auto);  // remote envs add themselves
-  auto selector = std::make_unique<r2d2::EpsilonGreedySelector>(spec.action.num_actions, train_envs, eval_envs,
-                                                                rc.epsilon, rc.epsilon_alpha, rc.eval_epsilon,
-                                                                config.seed, train_envs - local_envs);
-  r2d2::QInferenceServer inference(batcher, store, publisher, make_model, std::move(selector), train_envs, all_envs,
-                                   config.inference_threads, device);
+  InferenceFleetConfig fleet_config = inference_fleet_config(config, spec.observation, train_envs - local_envs);
+  fleet_config.eval_envs = eval_envs;
+  // One server per inference device. Each has its own selector over every
+  // slot; a slot is served by one device, so its random stream is used once.
+  InferenceFleet inference(placement.inference, fleet_config, [&](RequestBatcher& batcher, torch::Device device) {
+    auto selector = std::make_unique<r2d2::EpsilonGreedySelector>(spec.action.num_actions, train_envs, eval_envs,
+                                                                  rc.epsilon, rc.epsilon_alpha, rc.eval_epsilon,
+                                                                  config.seed, train_envs - local_envs);
+    return std::make_unique<r2d2::QInferenceServer>(batcher, store, publisher, make_model, std::move(selector),
+                                                    train_envs, fleet_config.num_slots(), config.inference_threads,
+                                                    device);
+  });
   ActorPoolConfig actor_config = actor_pool_config(config);
-  ActorPool actors(actor_config, batcher, episodes, frames);
+  ActorPool actors(actor_config, inference.batchers(), episodes, frames);
   std::unique_ptr<ActorPool> eval_actors;
   if (eval_envs > 0) {
     ActorPoolConfig ec = actor_config;
@@ -145,12 +144,12 @@ int train_r2d2(TrainConfig config) {
     ec.envs_per_actor = 1;
     ec.first_slot = train_envs;
     ec.max_frames = 0;  // they stop with the run; their frames are not counted
-    eval_actors = std::make_unique<ActorPool>(ec, batcher, eval_episodes, eval_frames);
+    eval_actors = std::make_unique<ActorPool>(ec, inference.batchers(), eval_episodes, eval_frames);
   }
   // Listens before any thread starts, so a bad address fails cleanly. A
   // departed actor's partial sequences go; its recurrent state and previous
   // action are reset by the FIRST flag its slot's next user starts with.
-  auto remote = net::make_remote_server(config, spec, local_envs, batcher, episodes, frames,
+  auto remote = net::make_remote_server(config, spec, local_envs, inference.remote_batcher(), episodes, frames,
                                         [&](int slot) { store.drop_partial(slot); });
 
   std::atomic<int> signal_received{0};
@@ -182,8 +181,8 @@ int train_r2d2(TrainConfig config) {
     last_inserted = ins;
     last_sampled = smp;
     const auto pr = replay.priority_stats();
-    const auto& is = inference.stats();
-    const double batches = static_cast<double>(is.batches.load());
+    const InferenceTotals is = inference.totals();
+    const double batches = static_cast<double>(is.batches);
     out.insert({{"total_loss", s.loss},
                 {"td_error", s.td_error},
                 {"q_mean", s.q_mean},
@@ -202,8 +201,8 @@ int train_r2d2(TrainConfig config) {
                 {"priority_max", pr.max},
                 {"priority_min", pr.min},
                 {"queue_size", static_cast<double>(store.queued())},
-                {"inference_batch_mean", batches > 0 ? is.rows.load() / batches : 0.0},
-                {"inference_timeouts", static_cast<double>(batcher.timeouts())}});
+                {"inference_batch_mean", batches > 0 ? is.rows / batches : 0.0},
+                {"inference_timeouts", static_cast<double>(is.timeouts)}});
     if (eval_envs > 0) {
       const auto ev = eval_episodes.summary();
       out["eval_episodes"] = static_cast<double>(ev.episodes);

@@ -29,7 +29,7 @@ TEST_CASE("train rejects bad values with one line naming the flag", "[cli]") {
   check_error({"train", "--batch-size", "abc"}, "--batch-size");
   check_error({"train", "--optimizer", "sgd"}, "--optimizer");
   // R2D2 has no data-parallel learner yet: device lists are refused, not ignored.
-  check_error({"train", "--algo", "r2d2", "--inference-devices", "cpu,cpu"}, "--inference-devices");
+  check_error({"train", "--algo", "r2d2", "--inference-devices", "cuda:0,cuda:0"}, "--inference-devices");
   check_error({"bench", "--learner-devices", "gpu"}, "--learner-devices");
   check_error({"train", "--device", "tpu"}, "--device");
   check_error({"train", "--config", "/nonexistent/run.toml"}, "/nonexistent/run.toml");

@@ -63,18 +63,22 @@ TEST_CASE("an r2d2 run reports replay and evaluation metrics and resumes", "[cli
   CHECK_THAT(pl.output, Catch::Contains("episode_return_mean"));
 }
 
-TEST_CASE("an r2d2 run with two CPU learner replicas trains and resumes", "[cli][train][r2d2][data_parallel][slow]") {
+TEST_CASE("an r2d2 run on two CPU inference devices and two learner replicas trains and resumes",
+          "[cli][train][r2d2][data_parallel][fleet][slow]") {
   const std::string dir = temp_dir("train_r2d2_dp");
   auto args = kShortRun;
-  args.insert(args.end(), {"--learner-devices", "cpu,cpu", "--replica-checksum-every", "5", "--logdir", dir});
+  args.insert(args.end(), {"--inference-devices", "cpu,cpu", "--learner-devices", "cpu,cpu",
+                           "--replica-checksum-every", "5", "--logdir", dir});
   auto first = args;
   first.insert(first.end(), {"--max-frames", "15000"});
   RunResult r = run_seedrl(first, 180);
   INFO(r.output);
   REQUIRE(r.status == 0);
-  CHECK_THAT(r.output, Catch::Contains("learner cpu,cpu (data-parallel, 2 replicas)"));
+  CHECK_THAT(r.output,
+             Catch::Contains("inference cpu,cpu (2 batchers) | learner cpu,cpu (data-parallel, 2 replicas)"));
   auto s = nlohmann::json::parse(read_file(dir + "/summary.json"));
   CHECK(s["learner_steps"].get<double>() >= 5);  // at least one replica checksum passed
+  CHECK(s["eval_episodes"].get<double>() > 0);    // the eval envs, one on each device, acted
 
   // Resuming loads replica 0 and syncs the other (then the checksums agree).
   auto resumed = args;

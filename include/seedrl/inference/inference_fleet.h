@@ -1,14 +1,17 @@
 // Central inference over several devices (--inference-devices cuda:0,cuda:1,
-// or cpu,cpu): one RequestBatcher and one InferenceServer per device. Each
+// or cpu,cpu): one RequestBatcher and one inference server per device
+// (V-trace's InferenceServer, or R2D2's QInferenceServer). Each
 // device holds its own copy of the weights; its inference threads refresh it
 // from the one ParamPublisher between batches, so every learner update
 // reaches every device. Local actor a submits to device a % N, so an env's
 // slot always meets the same recurrent-state table; remote actors submit to
-// the first device.
+// the first device. A second local pool (R2D2's evaluation envs, one per
+// thread) is spread the same way.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -28,6 +31,9 @@ struct InferenceFleetConfig {
   int local_actors = 0;     // actor threads of this process, spread a % N
   int envs_per_actor = 1;
   int remote_envs = 0;      // slots after the local ones, all served by the first device
+  int eval_envs = 0;        // slots after the remote ones: actor threads of one env each, spread e % N
+  // Slots every device's server must index.
+  int num_slots() const { return local_actors * envs_per_actor + remote_envs + eval_envs; }
 };
 
 // Counters of the inference side, summed over threads (and devices).
@@ -39,6 +45,10 @@ struct InferenceTotals {
 
 class InferenceFleet {
  public:
+  using ServerFactory = std::function<std::unique_ptr<DeviceInference>(RequestBatcher& batcher, torch::Device device)>;
+  InferenceFleet(const std::vector<torch::Device>& devices, const InferenceFleetConfig& config,
+                 const ServerFactory& make_server);
+  // V-trace's: an InferenceServer per device.
   InferenceFleet(const std::vector<torch::Device>& devices, const InferenceFleetConfig& config,
                  TrajectoryStore* store, ParamPublisher& publisher, InferenceServer::ModelFactory make_model,
                  const ActionSpec& action);
@@ -51,7 +61,7 @@ class InferenceFleet {
   // Local actor a's batcher is batchers()[a % size()] (what ActorPool does).
   const std::vector<RequestBatcher*>& batchers() const { return batcher_ptrs_; }
   RequestBatcher& remote_batcher() { return *batchers_.front(); }
-  // Local environments a device serves (remote ones excluded).
+  // Local environments a device serves, evaluation ones included (remote ones excluded).
   int local_envs(int device) const;
 
   void start();
@@ -68,7 +78,7 @@ class InferenceFleet {
   InferenceFleetConfig config_;
   std::vector<std::unique_ptr<RequestBatcher>> batchers_;
   std::vector<RequestBatcher*> batcher_ptrs_;
-  std::vector<std::unique_ptr<InferenceServer>> servers_;  // after batchers_: destroyed (joined) first
+  std::vector<std::unique_ptr<DeviceInference>> servers_;  // after batchers_: destroyed (joined) first
 };
 
 }  // namespace seedrl

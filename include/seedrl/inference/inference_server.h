@@ -12,6 +12,7 @@
 
 #include "seedrl/inference/action_selector.h"
 #include "seedrl/inference/core_state_table.h"
+#include "seedrl/inference/device_inference.h"
 #include "seedrl/inference/inference_threads.h"
 #include "seedrl/inference/param_publisher.h"
 #include "seedrl/inference/request_batcher.h"
@@ -21,11 +22,7 @@
 
 namespace seedrl {
 
-struct InferenceStats {
-  std::atomic<std::uint64_t> batches{0}, rows{0}, forward_ns{0}, record_ns{0};
-};
-
-class InferenceServer {
+class InferenceServer final : public DeviceInference {
  public:
   using ModelFactory = std::function<AgentNet()>;
 
@@ -34,16 +31,16 @@ class InferenceServer {
                   torch::Device device);
   ~InferenceServer();
 
-  void start();
+  void start() override;
   // Closes the batcher and joins the threads.
-  void stop();
+  void stop() override;
   // Zeroes a slot's recurrent state (its actor went away).
-  void reset_slot(int slot);
+  void reset_slot(int slot) override;
   // Replaces how actions are chosen from the policy output (before start());
   // the default samples from the policy distribution.
   void set_action_selector(std::unique_ptr<ActionSelector> selector) { selector_ = std::move(selector); }
 
-  const InferenceStats& stats() const { return stats_; }
+  const InferenceStats& stats() const override { return stats_; }
 
  private:
   void run();  // one inference thread

@@ -30,7 +30,7 @@
 
 namespace seedrl::r2d2 {
 
-class QInferenceServer {
+class QInferenceServer final : public DeviceInference {
  public:
   using ModelFactory = std::function<QNet()>;
 
@@ -39,9 +39,12 @@ class QInferenceServer {
                    int num_slots, int threads, torch::Device device);
   ~QInferenceServer();
 
-  void start();
-  void stop();  // closes the batcher and joins the threads
-  const InferenceStats& stats() const { return stats_; }
+  void start() override;
+  void stop() override;  // closes the batcher and joins the threads
+  // Nothing to do: the FIRST flag of the slot's next user zeroes its state
+  // and previous action.
+  void reset_slot(int) override {}
+  const InferenceStats& stats() const override { return stats_; }
 
  private:
   void run();  // one inference thread

@@ -1,0 +1,26 @@
+// One inference device's server as the InferenceFleet sees it: V-trace's
+// InferenceServer and R2D2's QInferenceServer run different loops over their
+// device's RequestBatcher but start, stop and count the same way.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace seedrl {
+
+struct InferenceStats {
+  std::atomic<std::uint64_t> batches{0}, rows{0}, forward_ns{0}, record_ns{0};
+};
+
+class DeviceInference {
+ public:
+  virtual ~DeviceInference() = default;
+  virtual void start() = 0;
+  // Closes the batcher and joins the threads.
+  virtual void stop() = 0;
+  // Forgets a slot's per-env state (its remote actor went away).
+  virtual void reset_slot(int slot) = 0;
+  virtual const InferenceStats& stats() const = 0;
+};
+
+}  // namespace seedrl
