@@ -101,8 +101,8 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
   struct Snapshot {
     std::int64_t frames = 0, learner_frames = 0;
     std::uint64_t actor_step_ns = 0, actor_wait_ns = 0;
-    std::uint64_t batches = 0, sealed = 0, timeouts = 0, fill_ns = 0, idle_ns = 0, rows = 0;
-    std::uint64_t forward_ns = 0, record_ns = 0, push_wait_ns = 0, learner_wait_ns = 0;
+    InferenceTotals inf;
+    std::uint64_t push_wait_ns = 0, learner_wait_ns = 0;
     std::uint64_t learner_steps = 0, learner_step_ns = 0;
     double lag_sum = 0;
   };
@@ -115,15 +115,7 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
     s.frames = frames.load();
     s.actor_step_ns = actors.step_ns();
     s.actor_wait_ns = actors.wait_ns();
-    const InferenceTotals is = inference.totals();
-    s.batches = is.batches;
-    s.rows = is.rows;
-    s.forward_ns = is.forward_ns;
-    s.record_ns = is.record_ns;
-    s.sealed = is.sealed;
-    s.timeouts = is.timeouts;
-    s.fill_ns = is.fill_ns;
-    s.idle_ns = is.idle_ns;
+    s.inf = inference.totals();
     s.push_wait_ns = store.push_wait_ns();
     s.learner_wait_ns = store.learner_wait_ns();
     return s;
@@ -159,15 +151,15 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
     r.actor_step_fraction = share(static_cast<double>(b.actor_step_ns - a.actor_step_ns) / actor_ns);
     r.actor_wait_fraction = share(static_cast<double>(b.actor_wait_ns - a.actor_wait_ns) / actor_ns);
   }
-  const std::uint64_t batches = b.batches - a.batches;
-  r.batch_fill_ms_mean = ms_per(b.fill_ns - a.fill_ns, batches);
-  r.forward_ms_mean = ms_per(b.forward_ns - a.forward_ns, batches);
-  r.record_ms_mean = ms_per(b.record_ns - a.record_ns, batches);
-  r.batch_mean = batches > 0 ? static_cast<double>(b.rows - a.rows) / batches : 0;
+  const std::uint64_t batches = b.inf.batches - a.inf.batches;
+  r.batch_fill_ms_mean = ms_per(b.inf.fill_ns - a.inf.fill_ns, batches);
+  r.forward_ms_mean = ms_per(b.inf.forward_ns - a.inf.forward_ns, batches);
+  r.record_ms_mean = ms_per(b.inf.record_ns - a.inf.record_ns, batches);
+  r.batch_mean = batches > 0 ? static_cast<double>(b.inf.rows - a.inf.rows) / batches : 0;
   r.inference_timeout_fraction =
-      b.sealed > a.sealed ? static_cast<double>(b.timeouts - a.timeouts) / static_cast<double>(b.sealed - a.sealed) : 0;
+      b.inf.sealed > a.inf.sealed ? static_cast<double>(b.inf.timeouts - a.inf.timeouts) / static_cast<double>(b.inf.sealed - a.inf.sealed) : 0;
   const double inference_ns = window * 1e9 * config.inference_threads * inference.size();
-  r.inference_idle_fraction = share(static_cast<double>(b.idle_ns - a.idle_ns) / inference_ns);
+  r.inference_idle_fraction = share(static_cast<double>(b.inf.idle_ns - a.inf.idle_ns) / inference_ns);
   r.inference_push_wait_fraction = share(static_cast<double>(b.push_wait_ns - a.push_wait_ns) / inference_ns);
   const std::uint64_t steps = b.learner_steps - a.learner_steps;
   r.learner_steps = static_cast<std::int64_t>(steps);

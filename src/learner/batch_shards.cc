@@ -1,6 +1,16 @@
 #include "seedrl/learner/batch_shards.h"
 
+#include <stdexcept>
+
 namespace seedrl {
+
+void check_batch_splits(int batch_size, int replicas, const char* unit) {
+  if (replicas < 1) throw std::invalid_argument("--learner-devices: no learner device");
+  if (batch_size < replicas)
+    throw std::invalid_argument("--batch-size: " + std::to_string(batch_size) + " " + unit +
+                                " cannot be split across " + std::to_string(replicas) +
+                                " learner devices (--learner-devices); give every device at least one");
+}
 
 UnrollBatch shard_of(const UnrollBatch& b, ShardRange range) {
   const auto [start, count] = range;

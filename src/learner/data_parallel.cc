@@ -28,11 +28,7 @@ DataParallelLearner::DataParallelLearner(const ModelFactory& make_model, const A
                                          DataParallelOptions options)
     : config_(config), store_(store), publisher_(publisher), options_(options), devices_(devices) {
   const int n = static_cast<int>(devices.size());
-  if (n < 1) throw std::invalid_argument("--learner-devices: no learner device");
-  if (config_.batch_size < n)
-    throw std::invalid_argument("--batch-size: " + std::to_string(config_.batch_size) +
-                                " unrolls cannot be split across " + std::to_string(n) +
-                                " learner devices (--learner-devices); give every device at least one");
+  check_batch_splits(config_.batch_size, n, "unrolls");
   if (n > 1) group_ = std::make_unique<ReplicaGroup>(devices, options_.timeout);
   for (int r = 0; r < n; ++r) {
     auto rep = std::make_unique<Replica>(Replica{devices[r], make_model(), make_policy_distribution(action), nullptr,

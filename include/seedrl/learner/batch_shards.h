@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "seedrl/trajectory/trajectory_store.h"
 
@@ -18,6 +19,11 @@ inline ShardRange shard_range(std::int64_t batch, int rank, int replicas) {
   const std::int64_t b0 = batch * rank / replicas, b1 = batch * (rank + 1) / replicas;
   return {b0, b1 - b0};
 }
+
+// Throws std::invalid_argument naming --batch-size when `batch_size` units
+// ("unrolls", "sequences") cannot give each of `replicas` at least one, or
+// naming --learner-devices when there is no replica.
+void check_batch_splits(int batch_size, int replicas, const char* unit);
 
 // Unrolls [start, start + count) of a time-major batch.
 UnrollBatch shard_of(const UnrollBatch& batch, ShardRange range);

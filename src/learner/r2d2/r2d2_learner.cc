@@ -168,11 +168,7 @@ R2D2Learner::R2D2Learner(const ModelFactory& make_model, const R2D2Config& r2d2,
       devices_(std::move(devices)),
       options_(options) {
   const int n = static_cast<int>(devices_.size());
-  if (n < 1) throw std::invalid_argument("--learner-devices: no learner device");
-  if (config_.batch_size < n)
-    throw std::invalid_argument("--batch-size: " + std::to_string(config_.batch_size) +
-                                " sequences cannot be split across " + std::to_string(n) +
-                                " learner devices (--learner-devices); give every device at least one");
+  check_batch_splits(config_.batch_size, n, "sequences");
   if (n > 1) group_ = std::make_unique<ReplicaGroup>(devices_, options_.timeout);
   for (int r = 0; r < n; ++r) {
     auto rep = std::make_unique<Replica>(Replica{devices_[r], make_model(), make_model(), nullptr, nullptr, {}});
