@@ -44,6 +44,11 @@ if [[ $STEP == test || $STEP == all ]]; then
     > "$OUT/ctest.log" 2>&1
   log "ctest rc=$? $(grep -E 'tests passed' "$OUT/ctest.log")"
   grep -A200 "The following tests FAILED" "$OUT/ctest.log" | tee -a "$OUT/steps.log"
+  # The hidden [.gpu] tests: inference devices and data-parallel learners on
+  # the GPUs (NCCL where there are two or more), against CPU references.
+  log "gpu tests"
+  timeout 300 "$BUILD/test/seedrl_tests" "[.gpu]" > "$OUT/gpu-tests.log" 2>&1
+  log "gpu tests rc=$? $(tail -2 "$OUT/gpu-tests.log" | head -1)"
   if grep -q SEGFAULT "$OUT/ctest.log" && command -v gdb > /dev/null; then
     name=$(grep -m1 -oP '\d+ - \K.*(?= \(SEGFAULT\))' "$OUT/ctest.log")
     gdb -batch -ex run -ex bt --args "$BUILD/test/seedrl_tests" "$name" 2>&1 | tail -30 | tee -a "$OUT/steps.log"

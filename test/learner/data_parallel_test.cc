@@ -8,6 +8,7 @@
 #include <thread>
 
 #include <nlohmann/json.hpp>
+#include <torch/cuda.h>
 #include <torch/torch.h>
 
 #include "../cli/run_binary.h"
@@ -232,6 +233,37 @@ TEST_CASE("a checkpoint loaded into replica 0 reaches every replica", "[learner]
   for (std::size_t i = 0; i < p0.size(); ++i) CHECK(torch::equal(p0[i], p1[i]));
   REQUIRE_NOTHROW(dp.update(f.batch(4, 2), s));
   REQUIRE_NOTHROW(dp.verify_replicas());
+}
+
+// Hidden: bench/cuda/run-on-gpu.sh runs it on a GPU machine. Replicas on
+// every visible GPU (NCCL with two or more, one CUDA learner otherwise)
+// against one CPU learner; CPU and GPU kernels round differently, hence the
+// looser bound.
+TEST_CASE("the data-parallel learner on GPUs trains like one CPU learner", "[.gpu][learner][data_parallel]") {
+  REQUIRE(torch::cuda::is_available());
+  Fixture f;
+  LearnerConfig config;
+  config.batch_size = 8;
+  config.max_frames = 10'000;
+  config.optimizer.learning_rate = 1e-3;
+  std::vector<torch::Device> gpus;
+  for (int i = 0; i < std::min<int>(2, static_cast<int>(torch::cuda::device_count())); ++i)
+    gpus.emplace_back(torch::kCUDA, static_cast<c10::DeviceIndex>(i));
+  DataParallelOptions options;
+  options.checksum_every = 1;  // NCCL replicas stay bit-identical
+  VTraceLearner single(f.clone(), f.spec.action, config, *f.store, f.publisher, torch::kCPU);
+  DataParallelLearner dp([&] { return f.clone(); }, f.spec.action, config, *f.store, f.publisher, gpus, options);
+  INFO(dp.replicas() << " GPU replica(s)");
+  for (int k = 0; k < 3; ++k) {
+    const UnrollBatch b = f.batch(config.batch_size, 500 + k);
+    LearnerStats s1, s2;
+    single.update(b, s1);
+    dp.update(b, s2);
+    CHECK(s2.total_loss == Approx(s1.total_loss).epsilon(1e-3));
+  }
+  AgentNet on_cpu = f.clone();
+  copy_parameters(*dp.model(), *on_cpu);
+  CHECK(max_relative_difference(*on_cpu, *single.model()) <= 1e-3);
 }
 
 TEST_CASE("a batch smaller than the replica count is refused naming the flag", "[learner][data_parallel]") {

@@ -7,6 +7,7 @@
 
 #include <random>
 
+#include <torch/cuda.h>
 #include <torch/torch.h>
 
 #include "seedrl/inference/env_step.h"
@@ -135,6 +136,40 @@ TEST_CASE("two Gloo replicas of the R2D2 learner train exactly like one learner 
   // The replicas hold bit-identical weights.
   auto p0 = dp.replica_model(0)->parameters(), p1 = dp.replica_model(1)->parameters();
   for (std::size_t i = 0; i < p0.size(); ++i) CHECK(torch::equal(p0[i], p1[i]));
+}
+
+// Hidden: bench/cuda/run-on-gpu.sh runs it on a GPU machine. Replicas on
+// every visible GPU (NCCL with two or more) against one CPU learner; CPU and
+// GPU kernels round differently, hence the looser bounds.
+TEST_CASE("the R2D2 learner on GPUs trains like one CPU learner", "[.gpu][r2d2][learner][data_parallel]") {
+  REQUIRE(torch::cuda::is_available());
+  Fixture f;
+  R2D2Config rc;
+  rc.burn_in = kBurnIn;
+  rc.n_step = 3;
+  rc.target_update_period = 2;
+  LearnerConfig lc;
+  lc.batch_size = 8;
+  lc.optimizer.learning_rate = 1e-3;
+  lc.loss.discount = 0.9;
+  std::vector<torch::Device> gpus;
+  for (int i = 0; i < std::min<int>(2, static_cast<int>(torch::cuda::device_count())); ++i)
+    gpus.emplace_back(torch::kCUDA, static_cast<c10::DeviceIndex>(i));
+  DataParallelOptions options;
+  options.checksum_every = 1;
+  R2D2Learner single([&] { return f.clone(); }, rc, lc, *f.replay, f.publisher, {torch::kCPU});
+  R2D2Learner dp([&] { return f.clone(); }, rc, lc, *f.replay, f.publisher, gpus, options);
+  INFO(dp.replicas() << " GPU replica(s)");
+  for (int k = 0; k < 3; ++k) {
+    const ReplaySample sample = f.sample(lc.batch_size, 700 + k);
+    R2D2Stats s1, s2;
+    const std::vector<double> p1 = single.update(sample, s1), p2 = dp.update(sample, s2);
+    REQUIRE(p2.size() == p1.size());
+    for (std::size_t j = 0; j < p1.size(); ++j) CHECK(p2[j] == Approx(p1[j]).epsilon(1e-3));
+  }
+  QNet on_cpu = f.clone();
+  copy_parameters(*dp.model(), *on_cpu);
+  CHECK(max_relative_difference(*on_cpu, *single.model()) <= 1e-3);
 }
 
 TEST_CASE("a drifting R2D2 replica stops the run and a loaded checkpoint reaches every replica",
