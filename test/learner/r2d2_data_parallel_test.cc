@@ -48,6 +48,22 @@ struct Fixture {
     torch::manual_seed(21);
     init = QNet(spec, model);
   }
+  // The settings both equality tests train with: 3-step targets, a target
+  // copy every 2 updates.
+  R2D2Config r2d2_config() const {
+    R2D2Config rc;
+    rc.burn_in = kBurnIn;
+    rc.n_step = 3;
+    rc.target_update_period = 2;
+    return rc;
+  }
+  LearnerConfig learner_config(int batch) const {
+    LearnerConfig lc;
+    lc.batch_size = batch;
+    lc.optimizer.learning_rate = 1e-3;
+    lc.loss.discount = 0.9;
+    return lc;
+  }
   QNet clone() const {
     QNet m(spec, model);
     copy_parameters(*init, *m);
@@ -96,14 +112,8 @@ struct Fixture {
 TEST_CASE("two Gloo replicas of the R2D2 learner train exactly like one learner on the whole sample",
           "[r2d2][learner][data_parallel]") {
   Fixture f;
-  R2D2Config rc;
-  rc.burn_in = kBurnIn;
-  rc.n_step = 3;
-  rc.target_update_period = 2;
-  LearnerConfig lc;
-  lc.batch_size = 7;  // split 3 + 4: uneven shards
-  lc.optimizer.learning_rate = 1e-3;
-  lc.loss.discount = 0.9;
+  const R2D2Config rc = f.r2d2_config();
+  LearnerConfig lc = f.learner_config(7);  // split 3 + 4: uneven shards
   SECTION("adam") { lc.optimizer.max_grad_norm = 0; }
   SECTION("adam with gradient clipping") { lc.optimizer.max_grad_norm = 0.05; }  // the norm must be the global one
   DataParallelOptions options;
@@ -144,14 +154,8 @@ TEST_CASE("two Gloo replicas of the R2D2 learner train exactly like one learner 
 TEST_CASE("the R2D2 learner on GPUs trains like one CPU learner", "[.gpu][r2d2][learner][data_parallel]") {
   REQUIRE(torch::cuda::is_available());
   Fixture f;
-  R2D2Config rc;
-  rc.burn_in = kBurnIn;
-  rc.n_step = 3;
-  rc.target_update_period = 2;
-  LearnerConfig lc;
-  lc.batch_size = 8;
-  lc.optimizer.learning_rate = 1e-3;
-  lc.loss.discount = 0.9;
+  const R2D2Config rc = f.r2d2_config();
+  const LearnerConfig lc = f.learner_config(8);
   std::vector<torch::Device> gpus;
   for (int i = 0; i < std::min<int>(2, static_cast<int>(torch::cuda::device_count())); ++i)
     gpus.emplace_back(torch::kCUDA, static_cast<c10::DeviceIndex>(i));
