@@ -42,7 +42,7 @@ DataParallelLearner::DataParallelLearner(const ModelFactory& make_model, const A
   threads_ = std::make_unique<ReplicaThreads>(n);
   if (group_) {
     // Every replica starts from replica 0's weights.
-    run_on_replicas([this](int rank) { broadcast_module(*group_, rank, *replicas_[rank]->model); });
+    threads_->run([this](int rank) { broadcast_module(*group_, rank, *replicas_[rank]->model); });
   }
 }
 
@@ -69,14 +69,14 @@ void DataParallelLearner::replica_update(int rank) {
 
 void DataParallelLearner::verify_replicas() {
   if (!group_) return;
-  run_on_replicas([this](int rank) { check_replicas_identical(*group_, rank, *replicas_[rank]->model, devices_, steps_); });
+  threads_->run([this](int rank) { check_replicas_identical(*group_, rank, *replicas_[rank]->model, devices_, steps_); });
 }
 
 void DataParallelLearner::sync_replicas() {
   if (!group_) return;
   for (int r = 1; r < replicas(); ++r)
     copy_optimizer_state(*replicas_.front()->optimizer, *replicas_[r]->optimizer, replicas_[r]->device);
-  run_on_replicas([this](int rank) { broadcast_module(*group_, rank, *replicas_[rank]->model); });
+  threads_->run([this](int rank) { broadcast_module(*group_, rank, *replicas_[rank]->model); });
   verify_replicas();
 }
 

@@ -57,7 +57,6 @@ class InferenceFleet {
   InferenceFleet& operator=(const InferenceFleet&) = delete;
 
   int size() const { return static_cast<int>(devices_.size()); }
-  const std::vector<torch::Device>& devices() const { return devices_; }
   // Local actor a's batcher is batchers()[a % size()] (what ActorPool does).
   const std::vector<RequestBatcher*>& batchers() const { return batcher_ptrs_; }
   RequestBatcher& remote_batcher() { return *batchers_.front(); }

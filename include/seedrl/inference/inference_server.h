@@ -4,7 +4,6 @@
 // TrajectoryStore and hand each actor its action.
 #pragma once
 
-#include <atomic>
 #include <functional>
 #include <memory>
 

@@ -64,10 +64,6 @@ class DataParallelLearner {
   std::int64_t frames() const { return frames_; }
   void set_counters(std::int64_t steps, std::int64_t frames) { steps_ = steps; frames_ = frames; }
 
-  // Runs fn(rank) on every replica's thread at once and waits; fn may issue
-  // collectives through group().
-  void run_on_replicas(const std::function<void(int rank)>& fn) { threads_->run(fn); }
-  ReplicaGroup* group() { return group_.get(); }
 
  private:
   struct Replica;

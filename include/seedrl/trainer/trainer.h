@@ -10,10 +10,6 @@
 
 namespace seedrl {
 
-// "auto" picks CUDA when LibTorch sees a GPU. Throws std::invalid_argument
-// naming --device for an unusable choice.
-torch::Device resolve_device(const std::string& name);
-
 // Returns the process exit status: 0 done, 130 interrupted (after a final
 // checkpoint), 1 failed.
 int train(TrainConfig config);
