@@ -56,7 +56,7 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
     learner_side.remote_actors = "127.0.0.1:0";
     learner_side.max_remote_envs = num_envs;
     learner_side.max_remote_connections = config.actors;
-    server = net::make_remote_server(learner_side, spec, 0, inference.remote_batcher(), episodes, frames,
+    server = net::make_remote_server(learner_side, spec, 0, inference, episodes, frames,
                                      [&](int slot) {
       store.drop_partial(slot);
       inference.reset_slot(slot);

@@ -21,7 +21,7 @@ InferenceFleet::InferenceFleet(const std::vector<torch::Device>& devices, const 
     : devices_(devices), config_(config) {
   if (devices_.empty()) throw std::invalid_argument("--inference-devices: no device given");
   for (int d = 0; d < size(); ++d) {
-    const int envs = local_envs(d) + (d == 0 ? config_.remote_envs : 0);
+    const int envs = local_envs(d) + config_.remote_envs;  // any device may serve every remote env
     const int buffers = RequestBatcher::buffers_needed(envs, config_.batch_size, config_.threads_per_device);
     batchers_.push_back(std::make_unique<RequestBatcher>(config_.observation, config_.batch_size, config_.timeout,
                                                          buffers, devices_[d].is_cuda()));

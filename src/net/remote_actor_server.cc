@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -32,33 +33,43 @@ class Session;
 // live connection. Sessions reach it through plain member access.
 class RemoteActorServer::Impl {
  public:
-  Impl(RemoteServerConfig config, EnvSpec spec, RequestBatcher& batcher, EpisodeStats& episodes,
+  Impl(RemoteServerConfig config, EnvSpec spec, std::vector<RequestBatcher*> batchers, EpisodeStats& episodes,
        std::atomic<std::int64_t>& frames, SlotRelease on_release)
-      : config(std::move(config)), spec(std::move(spec)), batcher(batcher), episodes(episodes), frames(frames),
-        on_release(std::move(on_release)), acceptor(io), retry_timer(io) {
+      : config(std::move(config)), spec(std::move(spec)), batchers(std::move(batchers)), episodes(episodes),
+        frames(frames), on_release(std::move(on_release)), acceptor(io), retry_timer(io) {
+    if (this->batchers.empty()) throw std::invalid_argument("remote actors: no inference batcher to serve them");
     obs_bytes = this->spec.observation.bytes();
     action_width = static_cast<std::size_t>(this->spec.action.width());
     for (int i = this->config.num_slots - 1; i >= 0; --i) free.push_back(this->config.first_slot + i);
+    load.assign(this->batchers.size(), 0);
+    for (std::size_t d = 0; d < load.size() && d < this->config.local_envs.size(); ++d) load[d] = this->config.local_envs[d];
   }
 
   void start();
   void do_accept();
   void request_stop(GoodbyeCode code);
   void join();
-  bool lease(std::size_t k, std::vector<int>& out) {
+  // Leases k slots for a new session and picks the inference device that
+  // serves all of them: the one with the fewest live envs, local ones
+  // included. A session's envs stay on one device, so its STEP is one submit.
+  // Returns the device, or -1 when fewer than k slots are free.
+  int lease(std::size_t k, std::vector<int>& out) {
     std::lock_guard lock(mu);
-    if (free.size() < k) return false;
+    if (free.size() < k) return -1;
     for (std::size_t i = 0; i < k; ++i) {
       out.push_back(free.back());
       free.pop_back();
     }
-    batcher.add_live_envs(static_cast<int>(k));  // inference batches may now wait for them
-    return true;
+    const int device = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
+    load[device] += static_cast<int>(k);
+    batchers[device]->add_live_envs(static_cast<int>(k));  // inference batches may now wait for them
+    return device;
   }
-  void give_back(const std::vector<int>& slots) {
+  void give_back(const std::vector<int>& slots, int device) {
     std::lock_guard lock(mu);
     free.insert(free.end(), slots.rbegin(), slots.rend());
-    batcher.add_live_envs(-static_cast<int>(slots.size()));
+    load[device] -= static_cast<int>(slots.size());
+    batchers[device]->add_live_envs(-static_cast<int>(slots.size()));
   }
   // Forgets a finished session (on an I/O thread), after it released its slots.
   void remove(Session* s);
@@ -66,7 +77,7 @@ class RemoteActorServer::Impl {
   RemoteServerConfig config;
   EnvSpec spec;
   std::size_t obs_bytes = 0, action_width = 1;
-  RequestBatcher& batcher;
+  std::vector<RequestBatcher*> batchers;  // one per inference device
   EpisodeStats& episodes;
   std::atomic<std::int64_t>& frames;
   SlotRelease on_release;
@@ -85,6 +96,7 @@ class RemoteActorServer::Impl {
   mutable std::mutex mu;
   std::condition_variable cv;
   std::vector<int> free;                                   // guarded by mu
+  std::vector<int> load;                                   // live envs per device; guarded by mu
   std::map<Session*, std::shared_ptr<Session>> sessions;   // guarded by mu
   int running = 0;                                         // sessions past the handshake; guarded by mu
 };
@@ -217,7 +229,8 @@ class Session : public std::enable_shared_from_this<Session> {
                                                            hello.action.to_string(), spec.action.to_string(), spec.name));
     const std::size_t K = hello.num_envs;
     slots_.reserve(K);
-    if (!server_.lease(K, slots_))
+    device_ = server_.lease(K, slots_);
+    if (device_ < 0)
       return refuse(RejectCode::kBusy, spdlog::fmt_lib::format("{} envs asked for, not enough free remote slots (--max-remote-envs {})",
                                                    K, server_.config.num_slots));
     start_running(hello);
@@ -246,8 +259,9 @@ class Session : public std::enable_shared_from_this<Session> {
       ++server_.running;
     }
     server_.counters.sessions.fetch_add(1, std::memory_order_relaxed);
-    spdlog::info("remote actor {} connected: {} envs of {} on slots {}..{}", peer_, K,
-                 hello.env_name.empty() ? std::string("?") : hello.env_name, slots_.front(), slots_.back());
+    spdlog::info("remote actor {} connected: {} envs of {} on slots {}..{}{}", peer_, K,
+                 hello.env_name.empty() ? std::string("?") : hello.env_name, slots_.front(), slots_.back(),
+                 server_.batchers.size() > 1 ? spdlog::fmt_lib::format(", inference device {}", device_) : "");
     Welcome w;
     w.first_slot = static_cast<std::uint32_t>(slots_.front());
     w.heartbeat_ms = static_cast<std::uint32_t>(server_.config.heartbeat.count());
@@ -318,7 +332,7 @@ class Session : public std::enable_shared_from_this<Session> {
     // rows sends the actions (on_actions): no thread of ours sleeps per
     // connection, and a slow learner still holds the actor back.
     read_header();
-    server_.batcher.submit_async(steps_, completion_);
+    server_.batchers[device_]->submit_async(steps_, completion_);
   }
 
   // Every row of the STEP has its action (on the inference thread that ran
@@ -348,7 +362,7 @@ class Session : public std::enable_shared_from_this<Session> {
     if (!released_) {
       released_ = true;
       for (int slot : slots_) server_.on_release(slot);
-      server_.give_back(slots_);
+      server_.give_back(slots_, device_);
       spdlog::info("remote actor {} gone: {} env slots freed, partial unrolls dropped", peer_, slots_.size());
     }
     if (closed_ && !removed_) {
@@ -568,6 +582,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::vector<std::uint8_t> control_;  // WELCOME
   std::vector<std::uint8_t> heartbeat_frame_;
   std::vector<int> slots_;
+  int device_ = -1;  // the inference device serving every slot of the session
   std::vector<EnvStep> steps_;
   std::vector<float> actions_;
   std::vector<double> returns_;
@@ -694,9 +709,10 @@ void RemoteActorServer::Impl::join() {
   started = false;
 }
 
-RemoteActorServer::RemoteActorServer(RemoteServerConfig config, EnvSpec spec, RequestBatcher& batcher,
+RemoteActorServer::RemoteActorServer(RemoteServerConfig config, EnvSpec spec, std::vector<RequestBatcher*> batchers,
                                      EpisodeStats& episodes, std::atomic<std::int64_t>& frames, SlotRelease on_release)
-    : impl_(std::make_unique<Impl>(std::move(config), std::move(spec), batcher, episodes, frames, std::move(on_release))) {}
+    : impl_(std::make_unique<Impl>(std::move(config), std::move(spec), std::move(batchers), episodes, frames,
+                                   std::move(on_release))) {}
 
 RemoteActorServer::~RemoteActorServer() {
   request_stop();

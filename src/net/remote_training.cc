@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "seedrl/inference/inference_fleet.h"
+
 namespace seedrl::net {
 
 void validate_remote_flags(const TrainConfig& c) {
@@ -22,7 +24,7 @@ void validate_remote_flags(const TrainConfig& c) {
 int remote_slots(const TrainConfig& c) { return c.remote_actors.empty() ? 0 : c.max_remote_envs; }
 
 std::unique_ptr<RemoteActorServer> make_remote_server(const TrainConfig& c, const EnvSpec& spec, int first_slot,
-                                                      RequestBatcher& batcher, EpisodeStats& episodes,
+                                                      InferenceFleet& inference, EpisodeStats& episodes,
                                                       std::atomic<std::int64_t>& frames,
                                                       RemoteActorServer::SlotRelease on_release) {
   if (c.remote_actors.empty()) return nullptr;
@@ -35,7 +37,9 @@ std::unique_ptr<RemoteActorServer> make_remote_server(const TrainConfig& c, cons
   rc.num_slots = c.max_remote_envs;
   rc.max_connections = c.max_remote_connections;
   rc.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(c.remote_timeout_s * 1000));
-  auto server = std::make_unique<RemoteActorServer>(rc, spec, batcher, episodes, frames, std::move(on_release));
+  for (int d = 0; d < inference.size(); ++d) rc.local_envs.push_back(inference.local_envs(d));
+  auto server = std::make_unique<RemoteActorServer>(rc, spec, inference.batchers(), episodes, frames,
+                                                    std::move(on_release));
   server->start();
   return server;
 }

@@ -149,7 +149,7 @@ int train_r2d2(TrainConfig config) {
   // Listens before any thread starts, so a bad address fails cleanly. A
   // departed actor's partial sequences go; its recurrent state and previous
   // action are reset by the FIRST flag its slot's next user starts with.
-  auto remote = net::make_remote_server(config, spec, local_envs, inference.remote_batcher(), episodes, frames,
+  auto remote = net::make_remote_server(config, spec, local_envs, inference, episodes, frames,
                                         [&](int slot) { store.drop_partial(slot); });
 
   std::atomic<int> signal_received{0};

@@ -91,7 +91,7 @@ int train(TrainConfig config) {
   ActorPoolConfig actor_config = actor_pool_config(config);
   ActorPool actors(actor_config, inference.batchers(), episodes, frames);
   // Listens before any thread starts, so a bad address fails cleanly.
-  auto remote = net::make_remote_server(config, spec, config.num_envs(), inference.remote_batcher(), episodes,
+  auto remote = net::make_remote_server(config, spec, config.num_envs(), inference, episodes,
                                         frames, [&](int slot) {
     store.drop_partial(slot);
     inference.reset_slot(slot);

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -35,25 +36,14 @@ inline UnrollLayout toy_layout() {
 }
 
 struct RemoteRig {
-  explicit RemoteRig(net::RemoteServerConfig config)
-      : batcher(toy_spec().observation, 4, std::chrono::microseconds(200), 8, false),
-        store(toy_layout(), config.first_slot + config.num_slots, 4096, 1),
-        server(config, toy_spec(), batcher, episodes, frames, [this](int slot) {
+  // `devices` batchers, each with its own stand-in inference thread.
+  explicit RemoteRig(net::RemoteServerConfig config, int devices = 1)
+      : store(toy_layout(), config.first_slot + config.num_slots, 4096, 1),
+        server(config, toy_spec(), make_batchers(devices), episodes, frames, [this](int slot) {
           store.drop_partial(slot);
           released.fetch_add(1);
         }) {
-    inference = std::thread([this] {
-      const float policy[2] = {0.f, 0.f};
-      while (InferenceBatch* b = batcher.next_batch()) {
-        const float* obs = b->obs.data_ptr<float>();
-        for (int i = 0; i < b->size; ++i) {
-          const EnvStep& s = *b->steps[i];
-          s.action[0] = echo_action(obs + 4 * i);
-          store.append(s.slot, StepRecord{obs + 4 * i, s.action, policy, nullptr, nullptr, s.reward, s.flags}, 0);
-        }
-        batcher.complete(b);
-      }
-    });
+    for (auto& b : batchers) inference.emplace_back([this, &batcher = *b] { serve(batcher); });
     learner = std::thread([this] {
       UnrollBatch out;
       while (store.next_batch(1, out)) {
@@ -68,13 +58,35 @@ struct RemoteRig {
   }
   ~RemoteRig() { shutdown(); }
 
+  std::vector<RequestBatcher*> make_batchers(int devices) {
+    std::vector<RequestBatcher*> out;
+    for (int d = 0; d < devices; ++d) {
+      batchers.push_back(std::make_unique<RequestBatcher>(toy_spec().observation, 4, std::chrono::microseconds(200), 8, false));
+      out.push_back(batchers.back().get());
+    }
+    return out;
+  }
+
+  void serve(RequestBatcher& batcher) {
+    const float policy[2] = {0.f, 0.f};
+    while (InferenceBatch* b = batcher.next_batch()) {
+      const float* obs = b->obs.data_ptr<float>();
+      for (int i = 0; i < b->size; ++i) {
+        const EnvStep& s = *b->steps[i];
+        s.action[0] = echo_action(obs + 4 * i);
+        store.append(s.slot, StepRecord{obs + 4 * i, s.action, policy, nullptr, nullptr, s.reward, s.flags}, 0);
+      }
+      batcher.complete(b);
+    }
+  }
+
   void shutdown() {
     if (done) return;
     done = true;
     server.request_stop();
-    batcher.close();
+    for (auto& b : batchers) b->close();
     store.close();
-    inference.join();
+    for (auto& t : inference) t.join();
     learner.join();
     server.join();
   }
@@ -89,13 +101,14 @@ struct RemoteRig {
     return c;
   }
 
-  RequestBatcher batcher;
+  std::vector<std::unique_ptr<RequestBatcher>> batchers;  // before server: it holds pointers to them
   TrajectoryStore store;
   EpisodeStats episodes;
   std::atomic<std::int64_t> frames{0};
   std::atomic<int> released{0};
   net::RemoteActorServer server;
-  std::thread inference, learner;
+  std::vector<std::thread> inference;
+  std::thread learner;
   std::mutex mu;
   std::vector<std::vector<float>> unroll_ids;  // per unroll: the connection id of each entry
   bool done = false;

@@ -105,6 +105,33 @@ TEST_CASE("remote steps are batched routed and counted like local ones", "[net][
   CHECK(wait_for([&] { return rig.server.free_slots() == 16 && rig.released.load() == clients * envs; }));
 }
 
+TEST_CASE("each remote connection is served by the least loaded inference device", "[net][server]") {
+  auto config = small_server(16);
+  config.local_envs = {1, 0};  // device 0 already serves one local env
+  RemoteRig rig(config, 2);
+  auto rows = [&](int d) { return rig.batchers[d]->rows(); };
+  // Live envs per device: {1, 0} -> A (2 envs) on 1 -> {1, 2} -> B (3) on 0 -> {4, 2} -> C (1) on 1.
+  ToyActor a(rig.client(2), 1.f), c(rig.client(1), 3.f);
+  auto b = std::make_unique<ToyActor>(rig.client(3), 2.f);
+  a.connect();
+  b->connect();
+  c.connect();
+  for (int i = 0; i < 4; ++i) a.step();
+  for (int i = 0; i < 7; ++i) b->step();
+  for (int i = 0; i < 9; ++i) c.step();
+  CHECK(rows(0) == 3 * 7);
+  CHECK(rows(1) == 2 * 4 + 1 * 9);
+  CHECK(b->wrong_actions == 0);
+  b.reset();  // {1, 3}: the next connection goes to device 0 again
+  REQUIRE(wait_for([&] { return rig.server.free_slots() == 16 - 3; }));
+  ToyActor d(rig.client(2), 4.f);
+  d.connect();
+  for (int i = 0; i < 5; ++i) d.step();
+  CHECK(rows(0) == 3 * 7 + 2 * 5);
+  CHECK(rows(1) == 2 * 4 + 1 * 9);
+  for (ToyActor* t : {&a, &c, &d}) CHECK(t->wrong_actions == 0);
+}
+
 TEST_CASE("a dropped remote actor costs only its own partial unroll", "[net][server]") {
   RemoteRig rig(small_server(2));
   // A good actor keeps one slot busy throughout.

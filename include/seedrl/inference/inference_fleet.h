@@ -4,8 +4,9 @@
 // device holds its own copy of the weights; its inference threads refresh it
 // from the one ParamPublisher between batches, so every learner update
 // reaches every device. Local actor a submits to device a % N, so an env's
-// slot always meets the same recurrent-state table; remote actors submit to
-// the first device. A second local pool (R2D2's evaluation envs, one per
+// slot always meets the same recurrent-state table. A remote connection is
+// given one device for its whole session (the least loaded one, see
+// RemoteActorServer), so every device indexes every remote slot. A second local pool (R2D2's evaluation envs, one per
 // thread) is spread the same way.
 #pragma once
 
@@ -30,7 +31,7 @@ struct InferenceFleetConfig {
   bool batch_auto = false;  // seal at half of each device's live envs (RequestBatcher::track_live_envs)
   int local_actors = 0;     // actor threads of this process, spread a % N
   int envs_per_actor = 1;
-  int remote_envs = 0;      // slots after the local ones, all served by the first device
+  int remote_envs = 0;      // slots after the local ones, each connection served by one device
   int eval_envs = 0;        // slots after the remote ones: actor threads of one env each, spread e % N
   // Slots every device's server must index.
   int num_slots() const { return local_actors * envs_per_actor + remote_envs + eval_envs; }
@@ -59,15 +60,17 @@ class InferenceFleet {
   int size() const { return static_cast<int>(devices_.size()); }
   // Local actor a's batcher is batchers()[a % size()] (what ActorPool does).
   const std::vector<RequestBatcher*>& batchers() const { return batcher_ptrs_; }
-  RequestBatcher& remote_batcher() { return *batchers_.front(); }
   // Local environments a device serves, evaluation ones included (remote ones excluded).
   int local_envs(int device) const;
 
   void start();
   // Closes every batcher and joins every inference thread.
   void stop();
-  // Zeroes a remote slot's recurrent state (its actor went away).
-  void reset_slot(int slot) { servers_.front()->reset_slot(slot); }
+  // Zeroes a remote slot's recurrent state on every device (its actor went
+  // away; the slot's next user may be served by another device).
+  void reset_slot(int slot) {
+    for (auto& s : servers_) s->reset_slot(slot);
+  }
 
   InferenceTotals totals() const;
   InferenceTotals totals(int device) const;

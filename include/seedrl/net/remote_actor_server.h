@@ -1,8 +1,9 @@
 // The learner's side of remote actors: a TCP server (Boost.Asio) whose
 // sessions stand in for actor threads. After the handshake each session leases
-// K env slots from a fixed pool; each STEP goes to RequestBatcher::submit_async()
-// with the same EnvSteps a local actor would submit, so remote envs share
-// batches, unrolls and metrics with local ones. Sockets are served
+// K env slots from a fixed pool and is given the inference device (batcher)
+// with the fewest live envs; each STEP goes to that RequestBatcher's
+// submit_async() with the same EnvSteps a local actor would submit, so remote
+// envs share batches, unrolls and metrics with local ones. Sockets are served
 // asynchronously by the server's own I/O threads, and the inference thread
 // that answers a STEP sends its ACTIONS: no thread sleeps per connection. A
 // STEP is read only after the previous ACTIONS went out, so a slow learner
@@ -18,6 +19,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "seedrl/actor/episode_stats.h"
 #include "seedrl/env/spec.h"
@@ -37,6 +39,9 @@ struct RemoteServerConfig {
   std::chrono::milliseconds handshake_timeout{5000};   // to deliver HELLO
   std::chrono::milliseconds heartbeat{1000};           // learner heartbeats while an actor waits
   int io_threads = 1;
+  // Local envs each batcher already serves, so that sessions fill the least
+  // loaded device first. Missing entries count as 0.
+  std::vector<int> local_envs;
 };
 
 struct RemoteServerCounters {
@@ -47,9 +52,10 @@ class RemoteActorServer {
  public:
   using SlotRelease = std::function<void(int slot)>;
 
-  // `frames` and `episodes` are the run-wide counters the local actors use.
-  RemoteActorServer(RemoteServerConfig config, EnvSpec spec, RequestBatcher& batcher, EpisodeStats& episodes,
-                    std::atomic<std::int64_t>& frames, SlotRelease on_release);
+  // `batchers`: one per inference device, each able to index every remote
+  // slot. `frames` and `episodes` are the run-wide counters the local actors use.
+  RemoteActorServer(RemoteServerConfig config, EnvSpec spec, std::vector<RequestBatcher*> batchers,
+                    EpisodeStats& episodes, std::atomic<std::int64_t>& frames, SlotRelease on_release);
   ~RemoteActorServer();
   RemoteActorServer(const RemoteActorServer&) = delete;
   RemoteActorServer& operator=(const RemoteActorServer&) = delete;

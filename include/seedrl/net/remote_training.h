@@ -9,6 +9,10 @@
 #include "seedrl/net/remote_actor_server.h"
 #include "seedrl/trainer/train_config.h"
 
+namespace seedrl {
+class InferenceFleet;
+}
+
 namespace seedrl::net {
 
 // Checks --actors, --remote-actors, --token-file and friends together; throws
@@ -18,9 +22,10 @@ void validate_remote_flags(const TrainConfig& config);
 // Env slots to reserve after the local ones: 0 without --remote-actors.
 int remote_slots(const TrainConfig& config);
 
-// nullptr without --remote-actors. Remote slots start at `first_slot`.
+// nullptr without --remote-actors. Remote slots start at `first_slot`; each
+// connection is served by the device of `inference` with the fewest live envs.
 std::unique_ptr<RemoteActorServer> make_remote_server(const TrainConfig& config, const EnvSpec& spec, int first_slot,
-                                                      RequestBatcher& batcher, EpisodeStats& episodes,
+                                                      InferenceFleet& inference, EpisodeStats& episodes,
                                                       std::atomic<std::int64_t>& frames,
                                                       RemoteActorServer::SlotRelease on_release);
 
