@@ -39,6 +39,7 @@ std::string describe(const TrainConfig& c) {
 
 nlohmann::json config_json(const TrainConfig& c) {
   return {{"env", c.env},
+          {"algo", c.algo},
           {"actors", c.actors},
           {"envs_per_actor", c.envs_per_actor},
           {"inference_batch", c.inference_batch},
@@ -73,6 +74,29 @@ nlohmann::json machine_json() {
   return {{"hardware_threads", std::max(1u, std::thread::hardware_concurrency())}};
 }
 
+std::string learner_rows(const TrainConfig& c, const LearnerStageResult& l) {
+  std::string out = fmt::format("{:<34} {:>14.0f}  {:.1f} updates/s, {:.2f} ms each\n",
+                                c.algo == "r2d2" ? "learner (r2d2, synthetic replay)" : "learner (synthetic unrolls)",
+                                l.frames_per_s, l.steps_per_s, l.step_ms_mean);
+  for (const auto& s : l.scaling)
+    out += fmt::format("{:<34} {:>14.0f}  {:.1f} updates/s, scaling efficiency {:.2f}\n",
+                       fmt::format("  learner on {} device{}", s.replicas, s.replicas == 1 ? "" : "s"),
+                       s.frames_per_s, s.steps_per_s, s.efficiency);
+  return out;
+}
+
+void add_learner_json(const LearnerStageResult& l, nlohmann::json& j) {
+  j["learner"] = {{"frames_per_s", l.frames_per_s}, {"steps_per_s", l.steps_per_s}, {"step_ms_mean", l.step_ms_mean}};
+  if (l.scaling.empty()) return;
+  nlohmann::json scaling = nlohmann::json::array();
+  for (const auto& s : l.scaling)
+    scaling.push_back({{"learner_devices", s.replicas},
+                       {"frames_per_s", s.frames_per_s},
+                       {"steps_per_s", s.steps_per_s},
+                       {"scaling_efficiency", s.efficiency}});
+  j["learner_scaling"] = scaling;
+}
+
 }  // namespace
 
 std::string format_table(const StageReport& r) {
@@ -87,12 +111,7 @@ std::string format_table(const StageReport& r) {
                      "inference (synthetic requests)", r.inference.requests_per_s, r.inference.latency_p50_us,
                      r.inference.latency_p90_us, r.inference.latency_p99_us, r.inference.batch_mean,
                      r.inference.forward_ms_mean);
-  out += fmt::format("{:<34} {:>14.0f}  {:.1f} updates/s, {:.2f} ms each\n", "learner (synthetic unrolls)",
-                     r.learner.frames_per_s, r.learner.steps_per_s, r.learner.step_ms_mean);
-  for (const auto& s : r.learner.scaling)
-    out += fmt::format("{:<34} {:>14.0f}  {:.1f} updates/s, scaling efficiency {:.2f}\n",
-                       fmt::format("  learner on {} device{}", s.replicas, s.replicas == 1 ? "" : "s"),
-                       s.frames_per_s, s.steps_per_s, s.efficiency);
+  out += learner_rows(r.config, r.learner);
   out += fmt::format("{:<34} {:>14.0f}  learner consumed {:.0f} frames/s\n", "end-to-end (training)", e.frames_per_s,
                      e.learner_frames_per_s);
   if (r.remote)
@@ -129,18 +148,7 @@ std::string to_json(const StageReport& r) {
                     {"latency_p99_us", r.inference.latency_p99_us},
                     {"batch_mean", r.inference.batch_mean},
                     {"forward_ms_mean", r.inference.forward_ms_mean}};
-  j["learner"] = {{"frames_per_s", r.learner.frames_per_s},
-                  {"steps_per_s", r.learner.steps_per_s},
-                  {"step_ms_mean", r.learner.step_ms_mean}};
-  if (!r.learner.scaling.empty()) {
-    nlohmann::json scaling = nlohmann::json::array();
-    for (const auto& s : r.learner.scaling)
-      scaling.push_back({{"learner_devices", s.replicas},
-                         {"frames_per_s", s.frames_per_s},
-                         {"steps_per_s", s.steps_per_s},
-                         {"scaling_efficiency", s.efficiency}});
-    j["learner_scaling"] = scaling;
-  }
+  add_learner_json(r.learner, j);
   j["end_to_end_frames_per_s"] = r.end_to_end.frames_per_s;
   j["end_to_end_learner_frames_per_s"] = r.end_to_end.learner_frames_per_s;
   j["slowest_stage"] = slowest_name;
@@ -153,6 +161,23 @@ std::string to_json(const StageReport& r) {
     j["remote_vs_local"] = r.end_to_end.frames_per_s > 0 ? r.remote->frames_per_s / r.end_to_end.frames_per_s : 0.0;
     j["remote_breakdown"] = breakdown_json(*r.remote);
   }
+  return j.dump(2) + "\n";
+}
+
+std::string format_learner_table(const TrainConfig& config, const BenchTiming& timing,
+                                 const LearnerStageResult& learner) {
+  std::string out = describe(config) + "\n";
+  out += fmt::format("{} s per run after {} s warm-up\n\n", timing.seconds, timing.warmup_s);
+  out += fmt::format("{:<34} {:>14}  {}\n", "stage", "frames/s", "detail");
+  return out + learner_rows(config, learner);
+}
+
+std::string learner_to_json(const TrainConfig& config, const BenchTiming& timing, const LearnerStageResult& learner) {
+  nlohmann::json j;
+  j["config"] = config_json(config);
+  j["machine"] = machine_json();
+  j["timing"] = {{"warmup_s", timing.warmup_s}, {"seconds", timing.seconds}};
+  add_learner_json(learner, j);
   return j.dump(2) + "\n";
 }
 

@@ -1,21 +1,69 @@
-// Learner stage alone: a feeder thread keeps the TrajectoryStore's queue full
-// of synthetic unrolls; the data-parallel learner trains on them as fast as it
-// can, on the learner devices the placement flags give (as `train` would).
+// Learner stage alone, on the learner devices the placement flags give (as
+// `train` would). V-trace: a feeder thread keeps the TrajectoryStore's queue
+// full of synthetic unrolls. R2D2: the prioritised replay is filled with
+// synthetic sequences first; nothing inserts while the learner samples.
 #include <spdlog/spdlog.h>
 #include <torch/torch.h>
 
 #include "measure_window.h"
 #include "seedrl/inference/env_step.h"
 #include "seedrl/learner/data_parallel.h"
+#include "seedrl/learner/r2d2/r2d2_learner.h"
 #include "seedrl/trainer/placement.h"
+#include "seedrl/trainer/r2d2_setup.h"
 #include "seedrl/trainer/trainer.h"
 
 namespace seedrl::bench {
 
 namespace {
 
-LearnerStageResult run_learner(const TrainConfig& config, const BenchTiming& timing,
-                               const std::vector<torch::Device>& devices) {
+// Synthetic steps: a real observation, action 0 (valid for every action
+// space), zero policy parameters and core state, reward 1.
+struct SyntheticStep {
+  SyntheticStep(const TrainConfig& config, const UnrollLayout& layout)
+      : obs(layout.observation.bytes()), action(layout.action_width, 0.f), policy(layout.policy_size, 0.f),
+        core(std::max(1, layout.core_size), 0.f) {
+    EnvRegistry::builtin().make(config.env, config.env_options)->reset(config.seed, obs.data());
+  }
+  StepRecord record(std::uint64_t t) const {
+    return StepRecord{obs.data(), action.data(), policy.data(), core.data(), core.data(), 1.f,
+                      static_cast<std::uint8_t>(t == 0 ? kFirst : 0)};
+  }
+  std::vector<std::uint8_t> obs;
+  std::vector<float> action, policy, core;
+};
+
+// Runs `step` (one update; false once its input closed) on a thread while the
+// window is measured, then calls `close` to release it. Returns updates/s.
+template <typename Step, typename Close>
+LearnerStageResult count_updates(const BenchTiming& timing, double frames_per_update, Step&& step, Close&& close) {
+  ThreadCount steps;
+  std::atomic<bool> stop{false}, failed{false};
+  std::thread learner_thread([&] {
+    try {
+      std::uint64_t n = 0;
+      while (!stop.load(std::memory_order_relaxed) && step()) steps.value.store(++n);
+    } catch (const std::exception& e) {
+      spdlog::error("bench learner stage: {}", e.what());
+      failed.store(true);
+    }
+  });
+  std::uint64_t n0 = 0, n1 = 0;
+  const double window = measure(timing, [&] { n0 = steps.value.load(); }, [&] { n1 = steps.value.load(); });
+  stop.store(true);
+  close();
+  learner_thread.join();
+  if (failed.load()) throw std::runtime_error("learner stage failed (see the error above)");
+  LearnerStageResult r;
+  const double updates = static_cast<double>(n1 - n0);
+  r.steps_per_s = updates / window;
+  r.frames_per_s = r.steps_per_s * frames_per_update;
+  r.step_ms_mean = updates > 0 ? window * 1e3 / updates : 0;
+  return r;
+}
+
+LearnerStageResult run_vtrace_learner(const TrainConfig& config, const BenchTiming& timing,
+                                      const std::vector<torch::Device>& devices) {
   const EnvSpec spec = EnvRegistry::builtin().make(config.env, config.env_options)->spec();
   const int policy_size = make_policy_distribution(spec.action)->param_size();
   const int B = config.learner.batch_size;
@@ -35,53 +83,66 @@ LearnerStageResult run_learner(const TrainConfig& config, const BenchTiming& tim
                               learner_config, store, publisher, devices);
   learner.publish();
 
-  // Synthetic steps: a real observation, action 0 (valid for every action
-  // space), zero policy parameters and core state, reward 1.
-  std::vector<std::uint8_t> obs(spec.observation.bytes());
-  EnvRegistry::builtin().make(config.env, config.env_options)->reset(config.seed, obs.data());
-  std::vector<float> action(layout.action_width, 0.f), policy(policy_size, 0.f);
-  std::vector<float> core(std::max(1, layout.core_size), 0.f);
+  const SyntheticStep synthetic(config, layout);
   std::thread feeder([&] {
-    StepRecord rec;
-    rec.obs = obs.data();
-    rec.action = action.data();
-    rec.policy = policy.data();
-    rec.core_h = core.data();
-    rec.core_c = core.data();
-    rec.reward = 1.f;
-    for (std::uint64_t t = 0;; ++t) {
-      rec.flags = t == 0 ? kFirst : 0;
+    for (std::uint64_t t = 0;; ++t)
       for (int slot = 0; slot < B; ++slot)
-        if (!store.append(slot, rec, 0)) return;
-    }
+        if (!store.append(slot, synthetic.record(t), 0)) return;
   });
-
-  ThreadCount steps;
-  std::atomic<bool> stop{false}, failed{false};
-  std::thread learner_thread([&] {
-    try {
-      LearnerStats stats;
-      std::uint64_t n = 0;
-      while (!stop.load(std::memory_order_relaxed) && learner.step(stats)) steps.value.store(++n);
-    } catch (const std::exception& e) {
-      spdlog::error("bench learner stage: {}", e.what());
-      failed.store(true);
-    }
-  });
-  std::uint64_t n0 = 0, n1 = 0;
-  const double window = measure(timing, [&] { n0 = steps.value.load(); }, [&] { n1 = steps.value.load(); });
-  stop.store(true);
-  store.close();
+  LearnerStats stats;
+  auto r = count_updates(timing, static_cast<double>(config.unroll_length) * B, [&] { return learner.step(stats); },
+                         [&] { store.close(); });
   feeder.join();
-  learner_thread.join();
-  if (failed.load()) throw std::runtime_error("learner stage failed (see the error above)");
-
-  LearnerStageResult r;
-  const double updates = static_cast<double>(n1 - n0);
-  r.steps_per_s = updates / window;
-  r.frames_per_s = r.steps_per_s * config.unroll_length * B;
-  r.step_ms_mean = updates > 0 ? window * 1e3 / updates : 0;
   return r;
+}
+
+LearnerStageResult run_r2d2_learner(const TrainConfig& config, const BenchTiming& timing,
+                                    const std::vector<torch::Device>& devices) {
+  const EnvSpec spec = EnvRegistry::builtin().make(config.env, config.env_options)->spec();
+  if (!spec.action.is_discrete())
+    throw std::invalid_argument("--algo r2d2: needs discrete actions; " + spec.name + " has " + spec.action.to_string());
+  const int B = config.learner.batch_size;
+  const UnrollLayout layout = r2d2_sequence_layout(config, spec);
+  // Enough sequences that a batch samples from a real sum tree, bounded so
+  // that filling takes moments: sampling costs log(capacity), not capacity.
+  r2d2::ReplayConfig replay_config = r2d2_replay_config(config);
+  const std::int64_t fill = std::min<std::int64_t>(replay_config.capacity, std::max(4 * B, 4096));
+  replay_config.capacity = fill;
+  replay_config.min_fill = std::min<std::int64_t>(fill, B);
+  replay_config.replay_ratio = 0;  // nothing inserts while the learner samples
+  r2d2::Replay replay(layout, replay_config);
+  {
+    // Sequences cut by the TrajectoryStore as inference would cut them, with
+    // priorities spread over a decade.
+    TrajectoryStore cutter(layout, 1, 4, 1);
+    const SyntheticStep synthetic(config, layout);
+    UnrollBatch one;
+    std::int64_t inserted = 0;
+    for (std::uint64_t t = 0; inserted < fill; ++t) {
+      cutter.append(0, synthetic.record(t), 0);
+      while (cutter.queued() > 0 && inserted < fill) {
+        cutter.next_batch(1, one);
+        replay.insert(one, 0, 0.1 + static_cast<double>(inserted % 10) / 10.0);
+        ++inserted;
+      }
+    }
+  }
+  ParamPublisher publisher;
+  LearnerConfig learner_config = config.learner;
+  learner_config.max_frames = std::int64_t{1} << 50;
+  torch::manual_seed(config.seed);
+  r2d2::R2D2Learner learner([&] { return QNet(spec, config.model); }, config.r2d2, learner_config, replay, publisher,
+                            devices);
+  learner.publish();
+  r2d2::R2D2Stats stats;
+  // An update trains on unroll_length steps of each sequence (burn-in excluded), as R2D2Learner counts frames.
+  return count_updates(timing, static_cast<double>(config.unroll_length) * B, [&] { return learner.step(stats); },
+                       [&] { replay.close(); });
+}
+
+LearnerStageResult run_learner(const TrainConfig& config, const BenchTiming& timing,
+                               const std::vector<torch::Device>& devices) {
+  return config.algo == "r2d2" ? run_r2d2_learner(config, timing, devices) : run_vtrace_learner(config, timing, devices);
 }
 
 }  // namespace

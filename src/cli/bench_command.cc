@@ -11,6 +11,8 @@
 #include "seedrl/bench/bench_report.h"
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/pipeline_flags.h"
+#include "seedrl/cli/r2d2_flags.h"
+#include "seedrl/trainer/r2d2_setup.h"
 #include "seedrl/cli/validators.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/util/heap_tuning.h"
@@ -51,6 +53,20 @@ int run_bench(BenchOptions o) {
   const Placement placement = resolve_placement(c);
   configure_torch_runtime(c.torch_threads, placement.inference.front().is_cuda() || placement.learner.front().is_cuda());
   if (!o.json_path.empty()) write_json(o.json_path, "{}\n");  // fail early on an unwritable path
+
+  if (c.algo == "r2d2") {
+    // The actors, inference and end-to-end stages are V-trace's pipeline;
+    // R2D2 is measured at its learner, where its data-parallel scaling shows.
+    if (!o.sweep.empty() || o.remote)
+      throw std::invalid_argument(std::string(o.remote ? "--remote" : "--sweep") +
+                                  ": end-to-end runs are V-trace only; --algo r2d2 measures the learner stage");
+    validate_r2d2_config(c);
+    fmt::print(stderr, "bench: r2d2 learner stage ...\n");
+    const auto learner = bench::bench_learner_stage(c, o.timing);
+    fmt::print("{}", bench::format_learner_table(c, o.timing, learner));
+    if (!o.json_path.empty()) write_json(o.json_path, bench::learner_to_json(c, o.timing, learner));
+    return 0;
+  }
 
   if (!o.sweep.empty()) {
     std::vector<bench::SweepRow> rows;
@@ -107,8 +123,10 @@ CommandRunner add_bench_command(CLI::App& app) {
                   "inference-batch=...");
   cmd->add_flag("--remote", o.remote,
                 "Also run end to end with the same actors as remote actors over loopback, and compare");
+  add_r2d2_learner_flags(*cmd, c);  // --algo r2d2: R2D2's learner stage alone, on 1..N learner devices
   return [cmd, options]() -> int {
     if (!cmd->parsed()) return -1;
+    apply_r2d2_defaults(*cmd, options->config);
     return run_bench(*options);
   };
 }

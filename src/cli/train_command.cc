@@ -5,6 +5,7 @@
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/config_file.h"
 #include "seedrl/cli/pipeline_flags.h"
+#include "seedrl/cli/r2d2_flags.h"
 #include "seedrl/cli/validators.h"
 #include "seedrl/trainer/trainer.h"
 
@@ -69,30 +70,8 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_option("--remote-timeout-s", c.remote_timeout_s, "Silence that ends a remote actor's connection")
       ->check(CLI::Range(0.1, 3600.0));
 
-  // R2D2 (--algo r2d2). --unroll-length, --learning-rate, --adam-eps,
-  // --discount and --batch-size get R2D2's defaults unless given.
+  add_r2d2_learner_flags(*cmd, c);
   auto& r = c.r2d2;
-  cmd->add_option("--algo", c.algo, "Learning algorithm: vtrace | r2d2")->check(CLI::IsMember({"vtrace", "r2d2"}));
-  cmd->add_option("--burn-in", r.burn_in, "R2D2: steps replayed before each sequence's loss to warm the LSTM state")
-      ->check(CLI::Range(0, 100000));
-  cmd->add_option("--sequence-overlap", r.sequence_overlap,
-                  "R2D2: steps shared by consecutive sequences of an env (< --unroll-length)")
-      ->check(CLI::Range(0, 100000));
-  cmd->add_option("--n-step", r.n_step, "R2D2: n of the n-step Q-learning targets")->check(CLI::Range(1, 1000));
-  cmd->add_option("--target-update-period", r.target_update_period, "R2D2: learner steps between target-network copies")
-      ->check(CLI::Range(1, 1 << 30));
-  cmd->add_option("--priority-eta", r.priority_eta, "R2D2: priority mix eta max|td| + (1 - eta) mean|td|")
-      ->check(CLI::Range(0.0, 1.0));
-  cmd->add_option("--replay-capacity", r.replay_capacity, "R2D2: replay size in sequences")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
-  cmd->add_option("--priority-exponent", r.priority_exponent, "R2D2: alpha of the sampling priorities p^alpha")
-      ->check(CLI::Range(0.0, 10.0));
-  cmd->add_option("--importance-exponent", r.importance_exponent, "R2D2: beta of the importance weights")
-      ->check(CLI::Range(0.0, 10.0));
-  cmd->add_option("--replay-ratio", r.replay_ratio, "R2D2: sequences sampled per sequence inserted (0: no limit)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--min-replay", r.min_replay, "R2D2: sequences in replay before learning starts")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   cmd->add_option("--epsilon", r.epsilon, "R2D2: base exploration epsilon of the Ape-X schedule")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--epsilon-alpha", r.epsilon_alpha, "R2D2: alpha of eps_i = eps^(1 + alpha i / (N - 1))")
@@ -104,14 +83,7 @@ CommandRunner add_train_command(CLI::App& app) {
   return [cmd, config, config_file]() -> int {
     if (!cmd->parsed()) return -1;
     if (!config_file->empty()) apply_config_file(*cmd, *config_file);
-    if (config->algo == "r2d2") {
-      auto unset = [&](const char* flag) { return cmd->get_option(flag)->count() == 0; };
-      if (unset("--unroll-length")) config->unroll_length = R2D2SharedDefaults::unroll_length;
-      if (unset("--learning-rate")) config->learner.optimizer.learning_rate = R2D2SharedDefaults::learning_rate;
-      if (unset("--adam-eps")) config->learner.optimizer.adam_eps = R2D2SharedDefaults::adam_eps;
-      if (unset("--discount")) config->learner.loss.discount = R2D2SharedDefaults::discount;
-      if (unset("--batch-size")) config->learner.batch_size = R2D2SharedDefaults::batch_size;
-    }
+    apply_r2d2_defaults(*cmd, *config);
     return train(*config);
   };
 }

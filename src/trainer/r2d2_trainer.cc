@@ -19,6 +19,7 @@
 #include "seedrl/learner/r2d2/replay.h"
 #include "seedrl/net/remote_training.h"
 #include "seedrl/trainer/placement.h"
+#include "seedrl/trainer/r2d2_setup.h"
 #include "seedrl/trainer/trainer.h"
 #include "seedrl/util/heap_tuning.h"
 #include "seedrl/util/signal_watcher.h"
@@ -30,26 +31,10 @@
 
 namespace seedrl {
 
-namespace {
-void validate(const TrainConfig& c) {
-  const auto& r = c.r2d2;
-  if (r.sequence_overlap >= c.unroll_length)
-    throw std::invalid_argument("--sequence-overlap: " + std::to_string(r.sequence_overlap) +
-                                " must be below --unroll-length " + std::to_string(c.unroll_length));
-  if (c.unroll_length < 2) throw std::invalid_argument("--unroll-length: R2D2 needs at least 2");
-  if (r.min_replay > r.replay_capacity)
-    throw std::invalid_argument("--min-replay: " + std::to_string(r.min_replay) + " exceeds --replay-capacity " +
-                                std::to_string(r.replay_capacity));
-  if (c.learner.batch_size > r.replay_capacity)
-    throw std::invalid_argument("--batch-size: larger than --replay-capacity");
-}
-}  // namespace
-
 int train_r2d2(TrainConfig config) {
   resolve_defaults(config);
-  validate(config);
+  validate_r2d2_config(config);
   if (share_one_heap_arena_for(config.actors)) spdlog::info("{} actor threads: one heap arena", config.actors);
-  if (config.model.normalize_obs) throw std::invalid_argument("--normalize-obs: V-trace only (not --algo r2d2)");
   const Placement placement = resolve_placement(config);
   configure_torch_runtime(config.torch_threads,
                           placement.inference.front().is_cuda() || placement.learner.front().is_cuda());
@@ -68,25 +53,10 @@ int train_r2d2(TrainConfig config) {
   const int local_envs = config.num_envs();
   const int train_envs = local_envs + net::remote_slots(config);
   const int eval_envs = rc.eval_envs;
-  // Sequence of burn_in + unroll_length + 1 entries; a new one every
-  // unroll_length - sequence_overlap steps.
-  UnrollLayout layout;
-  layout.observation = spec.observation;
-  layout.action_width = 1;
-  layout.policy_size = 1 + spec.action.num_actions;  // previous action, acting Q-values (q_inference_server.h)
-  layout.core_size = config.model.lstm ? config.model.lstm_size : 0;
-  layout.length = rc.burn_in + config.unroll_length + 1;
-  layout.overlap = layout.length - (config.unroll_length - rc.sequence_overlap);
+  const UnrollLayout layout = r2d2_sequence_layout(config, spec);
   TrajectoryStore store(layout, train_envs, config.queue_capacity, 1);
 
-  r2d2::ReplayConfig replay_config;
-  replay_config.capacity = rc.replay_capacity;
-  replay_config.priority_exponent = rc.priority_exponent;
-  replay_config.importance_exponent = rc.importance_exponent;
-  replay_config.replay_ratio = rc.replay_ratio;
-  replay_config.min_fill = rc.min_replay;
-  replay_config.tolerance = 2 * config.learner.batch_size;
-  replay_config.seed = config.seed;
+  const r2d2::ReplayConfig replay_config = r2d2_replay_config(config);
   r2d2::Replay replay(layout, replay_config);
   spdlog::info("replay: {} sequences of {} steps, {:.1f} MiB ({} bytes per observation, {})", rc.replay_capacity,
                layout.length, replay.byte_size() / 1048576.0, spec.observation.bytes(),
@@ -126,11 +96,15 @@ int train_r2d2(TrainConfig config) {
   InferenceFleetConfig fleet_config = inference_fleet_config(config, spec.observation, train_envs - local_envs);
   fleet_config.eval_envs = eval_envs;
   // One server per inference device. Each has its own selector over every
-  // slot; a slot is served by one device, so its random stream is used once.
+  // slot, seeded apart: a local slot is served by one device, but a remote
+  // slot may meet another device in its next session, and must not replay
+  // the random numbers it drew there.
+  int servers_made = 0;
   InferenceFleet inference(placement.inference, fleet_config, [&](RequestBatcher& batcher, torch::Device device) {
+    const std::uint64_t seed = config.seed + static_cast<std::uint64_t>(servers_made++) * 0x9E3779B97F4A7C15ull;
     auto selector = std::make_unique<r2d2::EpsilonGreedySelector>(spec.action.num_actions, train_envs, eval_envs,
                                                                   rc.epsilon, rc.epsilon_alpha, rc.eval_epsilon,
-                                                                  config.seed, train_envs - local_envs);
+                                                                  seed, train_envs - local_envs);
     return std::make_unique<r2d2::QInferenceServer>(batcher, store, publisher, make_model, std::move(selector),
                                                     train_envs, fleet_config.num_slots(), config.inference_threads,
                                                     device);

@@ -143,3 +143,31 @@ TEST_CASE("seedrl bench measures the learner on 1 and 2 CPU replicas with the sc
   // Frames per update are T x batch whatever the replica count.
   CHECK(s[1].at("frames_per_s").get<double>() == Approx(s[1].at("steps_per_s").get<double>() * 5 * 4).epsilon(1e-9));
 }
+
+TEST_CASE("seedrl bench --algo r2d2 measures R2D2's learner on 1 and 2 CPU replicas", "[cli][bench][r2d2]") {
+  const std::string path = temp_dir("bench_r2d2") + "/bench.json";
+  // Burn-in 3: an update trains on T = 5 steps of each of 4 sequences, burn-in excluded.
+  RunResult r = run_seedrl(with({"bench", "--algo", "r2d2", "--burn-in", "3", "--sequence-overlap", "2", "--learner-devices", "cpu,cpu"},
+                                with(kTiny, {"--json", path})),
+                           180);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("learner (r2d2, synthetic replay)"));
+  CHECK_THAT(r.output, !Catch::Contains("pipeline efficiency"));  // the other stages are V-trace's
+  const auto j = nlohmann::json::parse(read_file(path));
+  INFO(j.dump(2));
+  CHECK(j.at("config").at("algo") == "r2d2");
+  const auto& s = j.at("learner_scaling");
+  REQUIRE(s.size() == 2);
+  for (const auto& point : s) {
+    CHECK(point.at("steps_per_s").get<double>() > 0);
+    CHECK(point.at("frames_per_s").get<double>() == Approx(point.at("steps_per_s").get<double>() * 5 * 4).epsilon(1e-9));
+  }
+  CHECK(s[1].at("scaling_efficiency").get<double>() ==
+        Approx(s[1].at("frames_per_s").get<double>() / (2 * s[0].at("frames_per_s").get<double>())).epsilon(1e-9));
+  CHECK(j.at("learner").at("frames_per_s").get<double>() == Approx(s[1].at("frames_per_s").get<double>()).epsilon(1e-9));
+
+  RunResult sweep = run_seedrl({"bench", "--algo", "r2d2", "--sweep", "actors=1,2"}, 60);
+  CHECK(sweep.status != 0);
+  CHECK_THAT(sweep.output, Catch::Contains("--sweep: end-to-end runs are V-trace only"));
+}

@@ -31,6 +31,11 @@ std::string format_table(const StageReport& r);
 // The same figures as JSON (pretty-printed).
 std::string to_json(const StageReport& r);
 
+// `bench --algo r2d2`: the learner stage alone (with its scaling rows), as a
+// table and as JSON.
+std::string format_learner_table(const TrainConfig& config, const BenchTiming& timing, const LearnerStageResult& learner);
+std::string learner_to_json(const TrainConfig& config, const BenchTiming& timing, const LearnerStageResult& learner);
+
 // --sweep: one setting changed across end-to-end runs.
 struct Sweep {
   std::string key;  // actors | envs-per-actor | inference-batch

@@ -36,8 +36,11 @@ struct InferenceStageResult {
 InferenceStageResult bench_inference_stage(const TrainConfig& config, const BenchTiming& timing);
 
 // Learner stage: a feeder thread appends synthetic steps to a TrajectoryStore
-// so the learner always finds a batch; frames are T * batch per update. The
-// learner is the data-parallel one on the placement's learner devices; with
+// so the learner always finds a batch; frames are T * batch per update. With
+// config.algo "r2d2" it is R2D2's learner sampling a replay filled with
+// synthetic sequences beforehand (frames: unroll_length * batch per update,
+// burn-in excluded). The learner is the data-parallel one on the placement's
+// learner devices; with
 // N > 1 of them the stage runs once on the first 1, 2, ..., N devices, and
 // efficiency(n) = frames/s(n) / (n x frames/s(1)).
 struct LearnerScalingPoint {

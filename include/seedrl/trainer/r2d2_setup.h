@@ -1,0 +1,23 @@
+// What `train --algo r2d2` and `bench --algo r2d2` set up the same way from a
+// TrainConfig: the flag checks, the replayed sequence's layout and the
+// replay's settings.
+#pragma once
+
+#include "seedrl/env/spec.h"
+#include "seedrl/learner/r2d2/replay.h"
+#include "seedrl/trainer/train_config.h"
+#include "seedrl/trajectory/trajectory_store.h"
+
+namespace seedrl {
+
+// Throws std::invalid_argument naming the flag at fault.
+void validate_r2d2_config(const TrainConfig& config);
+
+// A sequence of burn_in + unroll_length + 1 entries, a new one every
+// unroll_length - sequence_overlap steps; the policy field holds the previous
+// action and the acting Q-values (q_inference_server.h).
+UnrollLayout r2d2_sequence_layout(const TrainConfig& config, const EnvSpec& spec);
+
+r2d2::ReplayConfig r2d2_replay_config(const TrainConfig& config);
+
+}  // namespace seedrl

@@ -1,0 +1,45 @@
+#include "seedrl/cli/r2d2_flags.h"
+
+#include <cstdint>
+
+namespace seedrl {
+
+void add_r2d2_learner_flags(CLI::App& cmd, TrainConfig& c) {
+  auto& r = c.r2d2;
+  cmd.add_option("--algo", c.algo, "Learning algorithm: vtrace | r2d2")->check(CLI::IsMember({"vtrace", "r2d2"}));
+  cmd.add_option("--burn-in", r.burn_in, "R2D2: steps replayed before each sequence's loss to warm the LSTM state")
+      ->check(CLI::Range(0, 100000));
+  cmd.add_option("--sequence-overlap", r.sequence_overlap,
+                 "R2D2: steps shared by consecutive sequences of an env (< --unroll-length)")
+      ->check(CLI::Range(0, 100000));
+  cmd.add_option("--n-step", r.n_step, "R2D2: n of the n-step Q-learning targets")->check(CLI::Range(1, 1000));
+  cmd.add_option("--target-update-period", r.target_update_period, "R2D2: learner steps between target-network copies")
+      ->check(CLI::Range(1, 1 << 30));
+  cmd.add_option("--priority-eta", r.priority_eta, "R2D2: priority mix eta max|td| + (1 - eta) mean|td|")
+      ->check(CLI::Range(0.0, 1.0));
+  cmd.add_option("--replay-capacity", r.replay_capacity, "R2D2: replay size in sequences")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  cmd.add_option("--priority-exponent", r.priority_exponent, "R2D2: alpha of the sampling priorities p^alpha")
+      ->check(CLI::Range(0.0, 10.0));
+  cmd.add_option("--importance-exponent", r.importance_exponent, "R2D2: beta of the importance weights")
+      ->check(CLI::Range(0.0, 10.0));
+  cmd.add_option("--replay-ratio", r.replay_ratio, "R2D2: sequences sampled per sequence inserted (0: no limit)")
+      ->check(CLI::NonNegativeNumber);
+  cmd.add_option("--min-replay", r.min_replay, "R2D2: sequences in replay before learning starts")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+}
+
+void apply_r2d2_defaults(const CLI::App& cmd, TrainConfig& c) {
+  if (c.algo != "r2d2") return;
+  auto unset = [&](const char* flag) {
+    const CLI::Option* o = cmd.get_option_no_throw(flag);
+    return o == nullptr || o->count() == 0;
+  };
+  if (unset("--unroll-length")) c.unroll_length = R2D2SharedDefaults::unroll_length;
+  if (unset("--learning-rate")) c.learner.optimizer.learning_rate = R2D2SharedDefaults::learning_rate;
+  if (unset("--adam-eps")) c.learner.optimizer.adam_eps = R2D2SharedDefaults::adam_eps;
+  if (unset("--discount")) c.learner.loss.discount = R2D2SharedDefaults::discount;
+  if (unset("--batch-size")) c.learner.batch_size = R2D2SharedDefaults::batch_size;
+}
+
+}  // namespace seedrl
