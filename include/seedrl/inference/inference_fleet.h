@@ -6,8 +6,8 @@
 // reaches every device. Local actor a submits to device a % N, so an env's
 // slot always meets the same recurrent-state table. A remote connection is
 // given one device for its whole session (the least loaded one, see
-// RemoteActorServer), so every device indexes every remote slot. A second local pool (R2D2's evaluation envs, one per
-// thread) is spread the same way.
+// RemoteActorServer), so every device indexes every remote slot. A second
+// local pool (R2D2's evaluation envs, one per thread) is spread the same way.
 #pragma once
 
 #include <chrono>
