@@ -19,18 +19,11 @@ namespace seedrl::bench {
 EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& timing, bool remote) {
   const Placement placement = resolve_placement(config);  // as train() places it
   const EnvSpec spec = EnvRegistry::builtin().make(config.env, config.env_options)->spec();
-  const int policy_size = make_policy_distribution(spec.action)->param_size();
+  const UnrollLayout layout = vtrace_unroll_layout(config, spec);
   torch::manual_seed(config.seed);
-  auto make_model = [&] { return AgentNet(spec, config.model, policy_size); };
+  auto make_model = [&] { return AgentNet(spec, config.model, layout.policy_size); };
   const int num_envs = config.num_envs();
 
-  UnrollLayout layout;
-  layout.observation = spec.observation;
-  layout.action_width = spec.action.width();
-  layout.policy_size = policy_size;
-  layout.core_size = config.model.lstm ? config.model.lstm_size : 0;
-  layout.length = config.unroll_length + 1;
-  layout.overlap = 1;
   TrajectoryStore store(layout, num_envs, config.queue_capacity, config.learner.batch_size);
   ParamPublisher publisher;
   LearnerConfig learner_config = config.learner;

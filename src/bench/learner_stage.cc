@@ -65,21 +65,14 @@ LearnerStageResult count_updates(const BenchTiming& timing, double frames_per_up
 LearnerStageResult run_vtrace_learner(const TrainConfig& config, const BenchTiming& timing,
                                       const std::vector<torch::Device>& devices) {
   const EnvSpec spec = EnvRegistry::builtin().make(config.env, config.env_options)->spec();
-  const int policy_size = make_policy_distribution(spec.action)->param_size();
   const int B = config.learner.batch_size;
-  UnrollLayout layout;
-  layout.observation = spec.observation;
-  layout.action_width = spec.action.width();
-  layout.policy_size = policy_size;
-  layout.core_size = config.model.lstm ? config.model.lstm_size : 0;
-  layout.length = config.unroll_length + 1;
-  layout.overlap = 1;
+  const UnrollLayout layout = vtrace_unroll_layout(config, spec);
   TrajectoryStore store(layout, B, config.queue_capacity, B);
   ParamPublisher publisher;
   LearnerConfig learner_config = config.learner;
   learner_config.max_frames = std::int64_t{1} << 50;  // keep the learning rate from decaying to 0
   torch::manual_seed(config.seed);
-  DataParallelLearner learner([&] { return AgentNet(spec, config.model, policy_size); }, spec.action,
+  DataParallelLearner learner([&] { return AgentNet(spec, config.model, layout.policy_size); }, spec.action,
                               learner_config, store, publisher, devices);
   learner.publish();
 
@@ -99,8 +92,6 @@ LearnerStageResult run_vtrace_learner(const TrainConfig& config, const BenchTimi
 LearnerStageResult run_r2d2_learner(const TrainConfig& config, const BenchTiming& timing,
                                     const std::vector<torch::Device>& devices) {
   const EnvSpec spec = EnvRegistry::builtin().make(config.env, config.env_options)->spec();
-  if (!spec.action.is_discrete())
-    throw std::invalid_argument("--algo r2d2: needs discrete actions; " + spec.name + " has " + spec.action.to_string());
   const int B = config.learner.batch_size;
   const UnrollLayout layout = r2d2_sequence_layout(config, spec);
   // Enough sequences that a batch samples from a real sum tree, bounded so

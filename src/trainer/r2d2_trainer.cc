@@ -43,8 +43,6 @@ int train_r2d2(TrainConfig config) {
 
   const auto& registry = EnvRegistry::builtin();
   const EnvSpec spec = registry.make(config.env, config.env_options)->spec();
-  if (!spec.action.is_discrete())
-    throw std::invalid_argument("--algo r2d2: needs discrete actions; " + spec.name + " has " + spec.action.to_string());
   torch::manual_seed(config.seed);
   auto make_model = [&] { return QNet(spec, config.model); };
 

@@ -26,6 +26,17 @@
 
 namespace seedrl {
 
+UnrollLayout vtrace_unroll_layout(const TrainConfig& config, const EnvSpec& spec) {
+  UnrollLayout layout;
+  layout.observation = spec.observation;
+  layout.action_width = spec.action.width();
+  layout.policy_size = make_policy_distribution(spec.action)->param_size();
+  layout.core_size = config.model.lstm ? config.model.lstm_size : 0;
+  layout.length = config.unroll_length + 1;
+  layout.overlap = 1;
+  return layout;
+}
+
 int train(TrainConfig config) {
   net::validate_remote_flags(config);
   if (config.algo == "r2d2") return train_r2d2(std::move(config));
@@ -42,20 +53,12 @@ int train(TrainConfig config) {
 
   const auto& registry = EnvRegistry::builtin();
   const EnvSpec spec = registry.make(config.env, config.env_options)->spec();
-  auto dist = make_policy_distribution(spec.action);
-  const int policy_size = dist->param_size();
+  const UnrollLayout layout = vtrace_unroll_layout(config, spec);
   torch::manual_seed(config.seed);
-  auto make_model = [&] { return AgentNet(spec, config.model, policy_size); };
+  auto make_model = [&] { return AgentNet(spec, config.model, layout.policy_size); };
 
   // Remote actors (if any) lease slots after the local ones.
   const int num_envs = config.num_envs() + net::remote_slots(config);
-  UnrollLayout layout;
-  layout.observation = spec.observation;
-  layout.action_width = spec.action.width();
-  layout.policy_size = policy_size;
-  layout.core_size = config.model.lstm ? config.model.lstm_size : 0;
-  layout.length = config.unroll_length + 1;
-  layout.overlap = 1;
   TrajectoryStore store(layout, num_envs, config.queue_capacity, config.learner.batch_size);
   ParamPublisher publisher;
   DataParallelOptions dp_options;

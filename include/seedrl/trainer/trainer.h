@@ -7,12 +7,18 @@
 
 #include "seedrl/env/play.h"
 #include "seedrl/trainer/train_config.h"
+#include "seedrl/trajectory/trajectory_store.h"
 
 namespace seedrl {
 
 // Returns the process exit status: 0 done, 130 interrupted (after a final
 // checkpoint), 1 failed.
 int train(TrainConfig config);
+
+// V-trace's unroll: unroll_length + 1 entries (the last bootstraps and starts
+// the next unroll), the policy distribution's parameters and the LSTM state.
+// `train` and the bench stages build their TrajectoryStore with it.
+UnrollLayout vtrace_unroll_layout(const TrainConfig& config, const EnvSpec& spec);
 
 // A checkpoint's policy as a PlayPolicy, with the run config it was trained
 // with (env name, env options, model). Samples actions, or takes the most
