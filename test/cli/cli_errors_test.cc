@@ -46,7 +46,7 @@ TEST_CASE("a config file's bad value is reported like the flag", "[cli]") {
 TEST_CASE("help output (--help) shows every command's defaults", "[cli]") {
   RunResult r = run_seedrl({"train", "--help"}, 30);
   CHECK(r.status == 0);
-  CHECK_THAT(r.output, Catch::Contains("--max-frames") && Catch::Contains("2000000"));
+  CHECK_THAT(r.output, Catch::Contains("--max-frames") && Catch::Contains("3000000"));
   CHECK_THAT(r.output, Catch::Contains("--inference-timeout-us"));
   RunResult e = run_seedrl({"eval", "--help"}, 30);
   CHECK(e.status == 0);

@@ -32,7 +32,7 @@ struct VTraceLossConfig {
 
 struct LearnerConfig {
   int batch_size = 32;
-  std::int64_t max_frames = 2'000'000;  // learning rate reaches 0 here
+  std::int64_t max_frames = 3'000'000;  // learning rate reaches 0 here
   // Gradient steps taken on each batch. Passes after the first are off-policy
   // by the updates already made; V-trace's clipped importance weights correct
   // for that, as they do for policy lag.
