@@ -86,6 +86,8 @@ bool RequestBatcher::claim_rows(std::span<EnvStep> steps, Completion& completion
       row = b->size++;
       b->steps[row] = &step;
       b->completions[row] = &completion;
+      completion.batch_answered = &b->answered;
+      completion.batch_generation = b->answered.load(std::memory_order_relaxed) & Completion::kGeneration;
       b->slots_ptr[row] = step.slot;
       b->first_ptr[row] = (step.flags & kFirst) ? 1 : 0;
       if (row == 0) b->opened = std::chrono::steady_clock::now();
@@ -187,9 +189,22 @@ void RequestBatcher::wait_for_rows(InferenceBatch* b) {
                     [size](std::uint32_t w) { return (w & ~InferenceBatch::kWaiting) >= size; });
 }
 
+namespace {
+// After every row of `b` is counted off: a new generation, and one wake-up
+// for all the actors that sleep on it. Only the thread that answers a batch
+// changes its generation; actors only set the sleepers bit.
+void announce_answered(InferenceBatch& b) {
+  std::uint32_t v = b.answered.load(std::memory_order_relaxed);
+  while (!b.answered.compare_exchange_weak(v, (v + 1) & Completion::kGeneration, std::memory_order_acq_rel)) {
+  }
+  if (v & Completion::kAnswerSleepers) futex_wake_all(b.answered);
+}
+}  // namespace
+
 void RequestBatcher::complete(InferenceBatch* batch) {
   // close() leaves running batches alone, so no lock is needed to answer.
   for (int i = 0; i < batch->size; ++i) batch->completions[i]->count_off();
+  announce_answered(*batch);
   {
     std::lock_guard lock(mu_);
     batch->state = InferenceBatch::State::kFree;
@@ -211,6 +226,7 @@ void RequestBatcher::close() {
       b->completions[i]->pending.fetch_or(Completion::kClosed, std::memory_order_acq_rel);
       b->completions[i]->count_off();
     }
+    announce_answered(*b);
     b->size = 0;
   }
   ready_cv_.notify_all();

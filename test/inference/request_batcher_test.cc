@@ -179,6 +179,71 @@ TEST_CASE("close() answers running batches before their actors may leave", "[inf
   CHECK(early.load() == 0);
 }
 
+TEST_CASE("actors asleep on a batch are woken together by its answer", "[inference][batcher]") {
+  const int actors = 64;
+  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, actors, std::chrono::seconds(10), 2, false);
+  std::atomic<int> answered{0};
+  std::vector<std::thread> threads;
+  for (int a = 0; a < actors; ++a)
+    threads.emplace_back([&, a] {
+      if (submit_one(batcher, a, 3)) answered.fetch_add(1);
+    });
+  InferenceBatch* b = batcher.next_batch();
+  REQUIRE(b != nullptr);
+  REQUIRE(b->size == actors);
+  // Long enough for every actor to pass its spins and yields and sleep.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const std::uint32_t generation = b->answered.load() & Completion::kGeneration;
+  CHECK((b->answered.load() & Completion::kAnswerSleepers) != 0);
+  int sleeping_on_own_word = 0;  // those would each cost the answer a system call
+  for (int i = 0; i < b->size; ++i)
+    sleeping_on_own_word += (b->completions[i]->pending.load() & Completion::kSleeping) != 0;
+  CHECK(sleeping_on_own_word == 0);
+  CHECK(answered.load() == 0);
+  const float* obs = b->obs.data_ptr<float>();
+  for (int i = 0; i < b->size; ++i) b->steps[i]->action[0] = obs[i * 2] * 1000.f + obs[i * 2 + 1];
+  batcher.complete(b);
+  for (auto& t : threads) t.join();
+  CHECK(answered.load() == actors);
+  CHECK((b->answered.load() & Completion::kGeneration) == generation + 1);
+  CHECK((b->answered.load() & Completion::kAnswerSleepers) == 0);
+  batcher.close();
+}
+
+TEST_CASE("an actor whose rows span two batches waits for both whatever their order", "[inference][batcher]") {
+  // Batch size 1: the actor's two envs land in batches A and B. Answering its
+  // last batch (B) first must not release it while A is unanswered.
+  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, 1, std::chrono::seconds(10), 4, false);
+  float obs[2][2] = {{0, 0}, {1, 0}};
+  float action[2] = {-1, -1};
+  EnvStep st[2] = {EnvStep{0, 0, 0.f, obs[0], &action[0]}, EnvStep{1, 0, 0.f, obs[1], &action[1]}};
+  std::atomic<bool> returned{false};
+  std::atomic<bool> ok{false};
+  std::thread actor([&] {
+    Completion done;
+    ok.store(batcher.submit(st, done));
+    returned.store(true);
+  });
+  InferenceBatch* a = batcher.next_batch();
+  InferenceBatch* b = batcher.next_batch();
+  REQUIRE(a != nullptr);
+  REQUIRE(b != nullptr);
+  CHECK(a->slots[0].item<std::int64_t>() == 0);
+  CHECK(b->slots[0].item<std::int64_t>() == 1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the actor sleeps on B
+  b->steps[0]->action[0] = 11.f;
+  batcher.complete(b);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  CHECK_FALSE(returned.load());
+  a->steps[0]->action[0] = 10.f;
+  batcher.complete(a);
+  actor.join();
+  CHECK(ok.load());
+  CHECK(action[0] == 10.f);
+  CHECK(action[1] == 11.f);
+  batcher.close();
+}
+
 TEST_CASE("batches are sealed at half of the live envs, never waiting on absent ones", "[inference][batcher]") {
   // Room for 1000 rows and a 10 s timeout: only the live-env target can seal.
   RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, 1000, std::chrono::seconds(10), 8, false);

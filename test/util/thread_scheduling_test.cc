@@ -98,3 +98,30 @@ TEST_CASE("futex_wait sleeps until the word changes and futex_wake_one wakes it"
   for (auto& w : woke) woken += w.load();
   CHECK(woken == kThreads);
 }
+
+TEST_CASE("futex_wake_all wakes every thread asleep on one word in one call", "[util][scheduling]") {
+  // The batcher wakes a whole batch's actors this way.
+  constexpr int kThreads = 32;
+  std::atomic<std::uint32_t> word{0};
+  std::atomic<int> woke{0}, about_to_sleep{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i)
+    threads.emplace_back([&] {
+      about_to_sleep.fetch_add(1);
+      seedrl::futex_wait(word, 0);  // once: a second sleep would hide a missed wake-up
+      woke.fetch_add(1);
+    });
+  while (about_to_sleep.load() < kThreads) std::this_thread::yield();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  CHECK(woke.load() == 0);
+  seedrl::futex_wake_all(word);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (woke.load() < kThreads && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  CHECK(woke.load() == kThreads);
+  while (woke.load() < kThreads) {  // release any left behind so the test ends
+    seedrl::futex_wake_all(word);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  for (auto& t : threads) t.join();
+}

@@ -53,19 +53,48 @@ struct Completion {
   // Sleeps until every row is counted off; false if the batcher was closed.
   // First it spins briefly and yields a few times: an actor that is not yet
   // asleep when its answer comes costs the inference thread (which bounds
-  // throughput) no wake-up system call, and a yielding actor hands its core
-  // to other runnable threads (at its lowered priority, to the inference and
-  // learner threads first). Measured on 2 cores, fewer or no yields were
-  // slower with 32 actors and more were slower with 4096.
+  // throughput) no wake-up, and a yielding actor hands its core to other
+  // runnable threads (at its lowered priority, to the inference and learner
+  // threads first). Measured on 2 cores, fewer or no yields were slower with
+  // 32 actors and more were slower with 4096. Then it sleeps on its last
+  // row's batch, so that one system call wakes a whole batch's actors; only
+  // if an earlier batch of its rows is still unanswered (several inference
+  // threads) does it sleep on `pending` and cost a wake-up of its own.
   bool wait() {
     for (int spin = 0; spin < 16; ++spin) {
       const std::uint32_t p = pending.load(std::memory_order_acquire);
       if ((p & kCount) == 0) return !(p & kClosed);
       if (spin < 12) cpu_relax(); else std::this_thread::yield();
     }
+    if (batch_answered) sleep_until_answered(*batch_answered, batch_generation);
     const std::uint32_t p = futex_sleep_until(pending, kSleeping, [](std::uint32_t v) { return (v & kCount) == 0; });
     return !(p & kClosed);
   }
+
+  // Set when a row is claimed: the answer word of the batch holding this
+  // actor's last row (InferenceBatch::answered) and its generation then.
+  std::atomic<std::uint32_t>* batch_answered = nullptr;
+  std::uint32_t batch_generation = 0;
+  static constexpr std::uint32_t kAnswerSleepers = 0x80000000u;  // in InferenceBatch::answered
+  static constexpr std::uint32_t kGeneration = 0x7FFFFFFFu;
+
+ private:
+  // Until the batch's generation moves on (all of its rows answered) or this
+  // actor's rows are all answered anyway.
+  void sleep_until_answered(std::atomic<std::uint32_t>& word, std::uint32_t generation) {
+    for (;;) {
+      std::uint32_t v = word.load(std::memory_order_acquire);
+      if ((v & kGeneration) != generation) return;
+      if ((pending.load(std::memory_order_acquire) & kCount) == 0) return;
+      if (!(v & kAnswerSleepers)) {
+        if (!word.compare_exchange_weak(v, v | kAnswerSleepers, std::memory_order_acq_rel)) continue;
+        v |= kAnswerSleepers;
+      }
+      futex_wait(word, v);
+    }
+  }
+
+ public:
   bool closed() const { return pending.load(std::memory_order_acquire) & kClosed; }
 };
 
@@ -81,6 +110,9 @@ struct InferenceBatch {
   // sleeps on it for the last ones.
   static constexpr std::uint32_t kWaiting = 0x80000000u;
   std::atomic<std::uint32_t> written{0};
+  // A generation bumped once every row is answered (Completion::kGeneration),
+  // plus Completion::kAnswerSleepers while actors sleep on it.
+  std::atomic<std::uint32_t> answered{0};
   // Guarded by the batcher's lock. Filling: open or ready, not yet taken by
   // an inference thread; Running: taken, complete() will answer its rows.
   enum class State : std::uint8_t { kFree, kFilling, kRunning } state = State::kFree;

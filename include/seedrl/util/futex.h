@@ -46,6 +46,15 @@ inline void futex_wake_one(std::atomic<std::uint32_t>& word) {
 #endif
 }
 
+// Wakes every thread sleeping in futex_wait on `word`, in one system call.
+inline void futex_wake_all(std::atomic<std::uint32_t>& word) {
+#ifdef __linux__
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAKE_PRIVATE, 0x7fffffff, nullptr, nullptr, 0);
+#else
+  word.notify_all();
+#endif
+}
+
 // Sleeps until `done(value of word)` holds. Before each sleep it sets
 // `sleeping_bit` in `word`, which tells the writer to call futex_wake_one.
 // Returns the value that satisfied `done`.
