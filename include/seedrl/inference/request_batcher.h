@@ -66,7 +66,13 @@ struct Completion {
       if ((p & kCount) == 0) return !(p & kClosed);
       if (spin < 12) cpu_relax(); else std::this_thread::yield();
     }
-    if (batch_answered) sleep_until_answered(*batch_answered, batch_generation);
+    if (batch_answered) {
+      // Until the batch's generation moves on (all of its rows answered) or
+      // this actor's rows are all answered anyway.
+      futex_sleep_until(*batch_answered, kAnswerSleepers, [this](std::uint32_t v) {
+        return (v & kGeneration) != batch_generation || (pending.load(std::memory_order_acquire) & kCount) == 0;
+      });
+    }
     const std::uint32_t p = futex_sleep_until(pending, kSleeping, [](std::uint32_t v) { return (v & kCount) == 0; });
     return !(p & kClosed);
   }
@@ -78,23 +84,6 @@ struct Completion {
   static constexpr std::uint32_t kAnswerSleepers = 0x80000000u;  // in InferenceBatch::answered
   static constexpr std::uint32_t kGeneration = 0x7FFFFFFFu;
 
- private:
-  // Until the batch's generation moves on (all of its rows answered) or this
-  // actor's rows are all answered anyway.
-  void sleep_until_answered(std::atomic<std::uint32_t>& word, std::uint32_t generation) {
-    for (;;) {
-      std::uint32_t v = word.load(std::memory_order_acquire);
-      if ((v & kGeneration) != generation) return;
-      if ((pending.load(std::memory_order_acquire) & kCount) == 0) return;
-      if (!(v & kAnswerSleepers)) {
-        if (!word.compare_exchange_weak(v, v | kAnswerSleepers, std::memory_order_acq_rel)) continue;
-        v |= kAnswerSleepers;
-      }
-      futex_wait(word, v);
-    }
-  }
-
- public:
   bool closed() const { return pending.load(std::memory_order_acquire) & kClosed; }
 };
 
