@@ -10,6 +10,7 @@
 
 #include "seedrl/bench/bench_report.h"
 #include "seedrl/cli/commands.h"
+#include "seedrl/cli/env_defaults.h"
 #include "seedrl/cli/pipeline_flags.h"
 #include "seedrl/cli/r2d2_flags.h"
 #include "seedrl/trainer/r2d2_setup.h"
@@ -127,6 +128,7 @@ CommandRunner add_bench_command(CLI::App& app) {
   return [cmd, options]() -> int {
     if (!cmd->parsed()) return -1;
     apply_r2d2_defaults(*cmd, options->config);
+    apply_env_defaults(*cmd, options->config);
     return run_bench(*options);
   };
 }

@@ -1,9 +1,11 @@
 #include <memory>
 
 #include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
 
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/config_file.h"
+#include "seedrl/cli/env_defaults.h"
 #include "seedrl/cli/pipeline_flags.h"
 #include "seedrl/cli/r2d2_flags.h"
 #include "seedrl/cli/validators.h"
@@ -50,9 +52,9 @@ CommandRunner add_train_command(CLI::App& app) {
                   "Policy gradient as PPO's clipped surrogate with this clip on pi/mu (0: off; APPO)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--baseline-cost", l.loss.baseline_cost, "Weight of the value loss")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--entropy-cost", l.loss.entropy_cost, "Weight of the entropy bonus")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--entropy-cost", l.loss.entropy_cost, "Weight of the entropy bonus (cartpole: 0.001)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--reward-clip", l.loss.reward_clip, "Clip rewards to [-c, c] (0: off)")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--reward-scale", l.loss.reward_scale, "Multiply rewards by this in the learner, after clipping")
+  cmd->add_option("--reward-scale", l.loss.reward_scale, "Multiply rewards by this in the learner, after clipping (cartpole: 0.1)")
       ->check(CLI::PositiveNumber);
 
   cmd->add_option("--logdir", c.logdir, "Directory for metrics, TensorBoard events and checkpoints");
@@ -84,6 +86,8 @@ CommandRunner add_train_command(CLI::App& app) {
     if (!cmd->parsed()) return -1;
     if (!config_file->empty()) apply_config_file(*cmd, *config_file);
     apply_r2d2_defaults(*cmd, *config);
+    const std::string env_defaults = apply_env_defaults(*cmd, *config);
+    if (!env_defaults.empty()) spdlog::info("{} defaults: {} (flags and --config override)", config->env, env_defaults);
     return train(*config);
   };
 }

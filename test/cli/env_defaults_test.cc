@@ -1,0 +1,65 @@
+// `seedrl train`'s per-env defaults (cli/env_defaults): CartPole gets its own
+// reward scale and entropy cost unless the command line or --config sets them,
+// and no other env or algorithm is touched. Read back from the run's checkpoint,
+// which records the configuration the learner actually used.
+#include <catch2/catch.hpp>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "run_binary.h"
+#include "seedrl/io/checkpoint.h"
+
+using namespace seedrl::test;
+
+namespace {
+
+struct Used {
+  double reward_scale, entropy_cost;
+  std::string output;
+};
+
+Used train_briefly(const std::string& name, std::vector<std::string> extra) {
+  const std::string dir = temp_dir(name);
+  std::vector<std::string> args{"train", "--max-frames", "2000", "--actors", "4", "--batch-size", "2",
+                                "--unroll-length", "5", "--logdir", dir};
+  args.insert(args.end(), extra.begin(), extra.end());
+  RunResult r = run_seedrl(args, 120);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const auto loss =
+      nlohmann::json::parse(seedrl::read_checkpoint_header(seedrl::checkpoint_path(dir)).config_json).at("loss");
+  return {loss.at("reward_scale").get<double>(), loss.at("entropy_cost").get<double>(), r.output};
+}
+
+}  // namespace
+
+TEST_CASE("cartpole trains with its own reward scale and entropy cost by default", "[cli][train]") {
+  const Used u = train_briefly("env_defaults_cartpole", {"--env", "cartpole"});
+  CHECK(u.reward_scale == Approx(0.1));
+  CHECK(u.entropy_cost == Approx(0.001));
+  CHECK_THAT(u.output, Catch::Contains("cartpole defaults: --reward-scale 0.1 --entropy-cost 0.001"));
+}
+
+TEST_CASE("a flag or a config key overrides cartpole's defaults one by one", "[cli][train]") {
+  const Used flag = train_briefly("env_defaults_flag", {"--env", "cartpole", "--entropy-cost", "0.02"});
+  CHECK(flag.entropy_cost == Approx(0.02));
+  CHECK(flag.reward_scale == Approx(0.1));
+
+  const std::string dir = temp_dir("env_defaults_toml");
+  std::ofstream(dir + "/run.toml") << "reward-scale = 1.0\n";
+  const Used toml = train_briefly("env_defaults_config", {"--env", "cartpole", "--config", dir + "/run.toml"});
+  CHECK(toml.reward_scale == Approx(1.0));
+  CHECK(toml.entropy_cost == Approx(0.001));
+}
+
+TEST_CASE("other envs and R2D2 keep the global defaults", "[cli][train]") {
+  const Used u = train_briefly("env_defaults_other", {"--env", "pendulum"});
+  CHECK(u.reward_scale == Approx(1.0));
+  CHECK(u.entropy_cost == Approx(0.01));
+  CHECK_THAT(u.output, !Catch::Contains("defaults: --"));
+
+  const Used r2d2 = train_briefly("env_defaults_r2d2", {"--env", "cartpole", "--algo", "r2d2", "--burn-in", "2", "--sequence-overlap", "2", "--min-replay", "4"});
+  CHECK(r2d2.reward_scale == Approx(1.0));
+  CHECK(r2d2.entropy_cost == Approx(0.01));
+}
