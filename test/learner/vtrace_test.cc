@@ -53,6 +53,7 @@ Unroll random_unroll(int T, int B, std::mt19937& gen) {
 
 struct Reference {
   std::vector<std::vector<double>> vs, adv;
+  std::vector<std::vector<double>> adv_unweighted;  // adv without the ρ^pg weight
 };
 
 // vs_s = V(x_s) + sum_{t>=s} (prod_{i=s}^{t-1} γ_i c_i) δ_t, where the sum
@@ -62,6 +63,7 @@ Reference reference(const Unroll& x, double gamma, double rho_bar, double c_bar,
   Reference r;
   r.vs.assign(T, std::vector<double>(B));
   r.adv.assign(T, std::vector<double>(B));
+  r.adv_unweighted.assign(T, std::vector<double>(B));
   auto last = [&](int t, int b) { return (x.flags[t][b] & (kTerminated | kTruncated)) != 0; };
   auto disc = [&](int t, int b) { return (x.flags[t + 1][b] & kTerminated) ? 0.0 : gamma; };
   auto delta = [&](int t, int b) {
@@ -82,14 +84,15 @@ Reference reference(const Unroll& x, double gamma, double rho_bar, double c_bar,
     }
     for (int s = 0; s < T; ++s) {
       if (last(s, b)) {
-        r.adv[s][b] = 0;
+        r.adv[s][b] = r.adv_unweighted[s][b] = 0;
         continue;
       }
       // vs_{s+1}: the target at the next entry, V(x_T) at the end.
       double next = s + 1 < T ? r.vs[s + 1][b] : x.values[T][b];
       if (s + 1 < T && last(s + 1, b)) next = x.values[s + 1][b];
       const double rho = std::min(pg_rho_bar, std::exp(x.log_rhos[s][b]));
-      r.adv[s][b] = rho * (x.rewards[s + 1][b] + disc(s, b) * next - x.values[s][b]);
+      r.adv_unweighted[s][b] = x.rewards[s + 1][b] + disc(s, b) * next - x.values[s][b];
+      r.adv[s][b] = rho * r.adv_unweighted[s][b];
     }
   }
   return r;
@@ -106,6 +109,14 @@ torch::Tensor to_tensor(const std::vector<std::vector<double>>& v, int rows) {
 }  // namespace
 
 TEST_CASE("v-trace matches a double-precision reference across episode ends", "[learner][vtrace]") {
+  // Both implementations: the CPU loop vtrace() uses here and the tensor-op
+  // one it uses on accelerators.
+  using Impl = VTraceReturns (*)(const torch::Tensor&, const torch::Tensor&, const torch::Tensor&,
+                                 const torch::Tensor&, const torch::Tensor&, const torch::Tensor&,
+                                 const VTraceOptions&);
+  const auto [name, impl] = GENERATE(table<const char*, Impl>(
+      {{"vtrace (CPU loop)", &vtrace}, {"vtrace_loop", &vtrace_loop}, {"vtrace_tensor_ops", &vtrace_tensor_ops}}));
+  INFO(name);
   std::mt19937 gen(42);
   struct Params {
     double gamma, rho_bar, c_bar, lambda, pg_rho_bar;
@@ -122,15 +133,17 @@ TEST_CASE("v-trace matches a double-precision reference across episode ends", "[
     Transitions tr = make_transitions(flags, to_tensor(x.rewards, T + 1), c.gamma, 0.0);
     auto values = to_tensor(x.values, T + 1);
     VTraceOptions o{c.rho_bar, c.c_bar, c.pg_rho_bar, c.lambda};
-    auto out = vtrace(to_tensor(x.log_rhos, T), tr.discounts, tr.rewards, values.slice(0, 0, T), values[T],
+    auto out = impl(to_tensor(x.log_rhos, T), tr.discounts, tr.rewards, values.slice(0, 0, T), values[T],
                       tr.valid, o);
     auto vs = out.vs.to(torch::kFloat64);
     auto adv = out.pg_advantages.to(torch::kFloat64);
+    auto adv_unweighted = out.advantages.to(torch::kFloat64);
     for (int t = 0; t < T; ++t) {
       for (int b = 0; b < B; ++b) {
         INFO("t=" << t << " b=" << b << " flags=" << int(x.flags[t][b]));
         CHECK(vs[t][b].item<double>() == Approx(ref.vs[t][b]).margin(1e-4));
         CHECK(adv[t][b].item<double>() == Approx(ref.adv[t][b]).margin(1e-4));
+        CHECK(adv_unweighted[t][b].item<double>() == Approx(ref.adv_unweighted[t][b]).margin(1e-4));
       }
     }
   }

@@ -29,10 +29,24 @@ struct VTraceReturns {
 
 // log_rhos = log π(a_t|x_t) − log μ(a_t|x_t); discounts = γ_t (0 at terminals);
 // rewards r_t of transition t; values V(x_t); bootstrap_value V(x_T) [B];
-// valid [T, B] in {0, 1}. Computed without gradient.
+// valid [T, B] in {0, 1}. Computed without gradient. On CPU tensors this is
+// one pass over the data (vtrace_loop); on an accelerator, whole-tensor ops
+// with a T-step recursion (vtrace_tensor_ops).
 VTraceReturns vtrace(const torch::Tensor& log_rhos, const torch::Tensor& discounts,
                      const torch::Tensor& rewards, const torch::Tensor& values,
                      const torch::Tensor& bootstrap_value, const torch::Tensor& valid,
                      const VTraceOptions& options);
+
+// The two implementations behind vtrace(), exposed so both are tested on CPU.
+// The loop costs microseconds where the ~5T small tensor ops of the other cost
+// ~140 us per CartPole update (T 20, B 32) on CPU, about a tenth of the update.
+VTraceReturns vtrace_loop(const torch::Tensor& log_rhos, const torch::Tensor& discounts,
+                          const torch::Tensor& rewards, const torch::Tensor& values,
+                          const torch::Tensor& bootstrap_value, const torch::Tensor& valid,
+                          const VTraceOptions& options);
+VTraceReturns vtrace_tensor_ops(const torch::Tensor& log_rhos, const torch::Tensor& discounts,
+                                const torch::Tensor& rewards, const torch::Tensor& values,
+                                const torch::Tensor& bootstrap_value, const torch::Tensor& valid,
+                                const VTraceOptions& options);
 
 }  // namespace seedrl
