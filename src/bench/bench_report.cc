@@ -1,6 +1,7 @@
 #include "seedrl/bench/bench_report.h"
 
 #include <algorithm>
+#include <sched.h>
 #include <stdexcept>
 #include <thread>
 
@@ -22,6 +23,22 @@ double slowest_stage_fps(const StageReport& r, std::string* name) {
 double pipeline_efficiency(const StageReport& r) {
   const double slowest = slowest_stage_fps(r);
   return slowest > 0 ? r.end_to_end.frames_per_s / slowest : 0;
+}
+
+CpuSharingBound cpu_sharing_bound(const StageReport& r, int cores) {
+  CpuSharingBound b;
+  b.cores = cores;
+  b.cpu_us_per_frame = r.env.cpu_us_per_frame + r.inference.cpu_us_per_frame + r.learner.cpu_us_per_frame;
+  if (b.cpu_us_per_frame > 0) b.frames_per_s = cores * 1e6 / b.cpu_us_per_frame;
+  if (b.frames_per_s > 0) b.efficiency = r.end_to_end.frames_per_s / b.frames_per_s;
+  return b;
+}
+
+int usable_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 namespace {
@@ -120,6 +137,13 @@ std::string format_table(const StageReport& r) {
                        e.frames_per_s > 0 ? 100 * r.remote->frames_per_s / e.frames_per_s : 0.0, r.remote->batch_mean);
   out += fmt::format("\npipeline efficiency {:.2f} (end-to-end / slowest stage: {} at {:.0f} frames/s)\n",
                      pipeline_efficiency(r), slowest_name, slowest);
+  const CpuSharingBound bound = cpu_sharing_bound(r, usable_cores());
+  out += fmt::format("CPU per frame (core-us): env {:.3f}, inference {:.2f}, learner {:.2f}; end-to-end {:.2f}\n",
+                     r.env.cpu_us_per_frame, r.inference.cpu_us_per_frame, r.learner.cpu_us_per_frame,
+                     e.cpu_us_per_frame);
+  out += fmt::format("CPU-sharing bound {:.0f} frames/s ({} cores / {:.2f} core-us, the stages' sum); "
+                     "end-to-end reaches {:.2f} of it\n",
+                     bound.frames_per_s, bound.cores, bound.cpu_us_per_frame, bound.efficiency);
   out += "\nwhere end-to-end time goes\n";
   out += fmt::format("  actor threads      {:5.1f}% stepping envs, {:5.1f}% waiting for actions\n",
                      100 * e.actor_step_fraction, 100 * e.actor_wait_fraction);
@@ -154,6 +178,15 @@ std::string to_json(const StageReport& r) {
   j["slowest_stage"] = slowest_name;
   j["slowest_stage_frames_per_s"] = slowest;
   j["pipeline_efficiency"] = pipeline_efficiency(r);
+  const CpuSharingBound bound = cpu_sharing_bound(r, usable_cores());
+  j["cpu_us_per_frame"] = {{"env", r.env.cpu_us_per_frame},
+                           {"inference", r.inference.cpu_us_per_frame},
+                           {"learner", r.learner.cpu_us_per_frame},
+                           {"end_to_end", r.end_to_end.cpu_us_per_frame}};
+  j["cpu_sharing_bound"] = {{"cores", bound.cores},
+                            {"stages_cpu_us_per_frame", bound.cpu_us_per_frame},
+                            {"frames_per_s", bound.frames_per_s},
+                            {"efficiency", bound.efficiency}};
   j["breakdown"] = breakdown_json(r.end_to_end);
   j["policy_lag"] = r.end_to_end.policy_lag_mean;
   if (r.remote) {

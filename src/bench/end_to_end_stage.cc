@@ -114,7 +114,8 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
     return s;
   };
   Snapshot a, b;
-  const double window = measure(timing, [&] { a = snapshot(); }, [&] { b = snapshot(); });
+  const Window measured = measure(timing, [&] { a = snapshot(); }, [&] { b = snapshot(); });
+  const double window = measured.seconds;
 
   actors.request_stop();
   if (remote_actors) {
@@ -138,6 +139,7 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
   EndToEndResult r;
   r.frames_per_s = static_cast<double>(b.frames - a.frames) / window;
   r.learner_frames_per_s = static_cast<double>(b.learner_frames - a.learner_frames) / window;
+  r.cpu_us_per_frame = measured.cpu_us_per(static_cast<double>(b.frames - a.frames));
   // Remote actor threads keep no step/wait clocks here: their shares stay 0.
   const double actor_ns = window * 1e9 * actor_config.actors;
   if (actor_ns > 0) {

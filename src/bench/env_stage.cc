@@ -73,11 +73,12 @@ EnvStageResult bench_env_stage(const TrainConfig& config, const BenchTiming& tim
   }
   start.count_down();
   std::uint64_t f0 = 0, f1 = 0;
-  const double window = measure(timing, [&] { f0 = sum(frames); }, [&] { f1 = sum(frames); });
+  const Window window = measure(timing, [&] { f0 = sum(frames); }, [&] { f1 = sum(frames); });
   stop.store(true);
   for (auto& t : threads) t.join();
   if (failures.load() > 0) throw std::runtime_error("env stage failed (see the error above)");
-  return {static_cast<double>(f1 - f0) / window};
+  const auto stepped = static_cast<double>(f1 - f0);
+  return {stepped / window.seconds, window.cpu_us_per(stepped)};
 }
 
 }  // namespace seedrl::bench

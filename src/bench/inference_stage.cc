@@ -88,7 +88,7 @@ InferenceStageResult bench_inference_stage(const TrainConfig& config, const Benc
     return Snapshot{sum(requests), t.batches, t.rows, t.forward_ns};
   };
   Snapshot s0, s1;
-  const double window = measure(
+  const Window window = measure(
       timing,
       [&] {
         s0 = snapshot();
@@ -105,7 +105,9 @@ InferenceStageResult bench_inference_stage(const TrainConfig& config, const Benc
   std::vector<float> all;
   for (int a = 0; a < A; ++a) all.insert(all.end(), latencies[a].begin(), latencies[a].begin() + recorded[a]);
   InferenceStageResult r;
-  r.requests_per_s = static_cast<double>(s1.requests - s0.requests) / window;
+  const auto answered = static_cast<double>(s1.requests - s0.requests);
+  r.requests_per_s = answered / window.seconds;
+  r.cpu_us_per_frame = window.cpu_us_per(answered);
   r.latency_p50_us = percentile(all, 0.50);
   r.latency_p90_us = percentile(all, 0.90);
   r.latency_p99_us = percentile(all, 0.99);

@@ -49,16 +49,17 @@ LearnerStageResult count_updates(const BenchTiming& timing, double frames_per_up
     }
   });
   std::uint64_t n0 = 0, n1 = 0;
-  const double window = measure(timing, [&] { n0 = steps.value.load(); }, [&] { n1 = steps.value.load(); });
+  const Window window = measure(timing, [&] { n0 = steps.value.load(); }, [&] { n1 = steps.value.load(); });
   stop.store(true);
   close();
   learner_thread.join();
   if (failed.load()) throw std::runtime_error("learner stage failed (see the error above)");
   LearnerStageResult r;
   const double updates = static_cast<double>(n1 - n0);
-  r.steps_per_s = updates / window;
+  r.steps_per_s = updates / window.seconds;
   r.frames_per_s = r.steps_per_s * frames_per_update;
-  r.step_ms_mean = updates > 0 ? window * 1e3 / updates : 0;
+  r.step_ms_mean = updates > 0 ? window.seconds * 1e3 / updates : 0;
+  r.cpu_us_per_frame = window.cpu_us_per(updates * frames_per_update);
   return r;
 }
 
@@ -152,6 +153,7 @@ LearnerStageResult bench_learner_stage(const TrainConfig& config, const BenchTim
       all.frames_per_s = r.frames_per_s;
       all.steps_per_s = r.steps_per_s;
       all.step_ms_mean = r.step_ms_mean;
+      all.cpu_us_per_frame = r.cpu_us_per_frame;
     }
   }
   return all;

@@ -8,6 +8,8 @@
 #include <thread>
 #include <vector>
 
+#include <time.h>
+
 #include "seedrl/bench/stage_bench.h"
 
 namespace seedrl::bench {
@@ -31,16 +33,33 @@ inline double seconds_between(Clock::time_point a, Clock::time_point b) {
 
 inline void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
 
+// CPU time of every thread of this process, in seconds.
+inline double process_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// The measured window: its length, and the CPU time the whole process used in
+// it (the stage's threads; the sleeping caller adds nothing).
+struct Window {
+  double seconds = 0;
+  double cpu_seconds = 0;
+  // CPU core-microseconds per frame for `frames` frames in the window.
+  double cpu_us_per(double frames) const { return frames > 0 ? cpu_seconds * 1e6 / frames : 0; }
+};
+
 // Sleeps through the warm-up, calls `at_start` and `at_end` around the
-// measured window, and returns the window's length in seconds.
+// measured window, and returns the window.
 template <typename AtStart, typename AtEnd>
-double measure(const BenchTiming& timing, AtStart&& at_start, AtEnd&& at_end) {
+Window measure(const BenchTiming& timing, AtStart&& at_start, AtEnd&& at_end) {
   sleep_s(timing.warmup_s);
   at_start();
   const auto t0 = Clock::now();
+  const double cpu0 = process_cpu_seconds();
   sleep_s(timing.seconds);
   at_end();
-  return seconds_between(t0, Clock::now());
+  return {seconds_between(t0, Clock::now()), process_cpu_seconds() - cpu0};
 }
 
 }  // namespace seedrl::bench

@@ -61,6 +61,31 @@ TEST_CASE("seedrl bench writes every stage figure as positive JSON", "[cli][benc
   CHECK(j["slowest_stage_frames_per_s"].get<double>() == Approx(slowest_fps));
   CHECK(j["pipeline_efficiency"].get<double>() ==
         Approx(j["end_to_end_frames_per_s"].get<double>() / slowest_fps));
+
+  // CPU per frame, from the process CPU clock: positive, and no stage can
+  // have used more cores than the machine has (cpu_us x frames/s = cores busy).
+  const auto& cpu = j.at("cpu_us_per_frame");
+  const auto& bound = j.at("cpu_sharing_bound");
+  const double cores = bound.at("cores").get<double>();
+  REQUIRE(cores >= 1);
+  const std::pair<const char*, double> stage_fps[] = {
+      {"env", j["env_steps_per_s"].get<double>()},
+      {"inference", inf["requests_per_s"].get<double>()},
+      {"learner", j["learner"]["frames_per_s"].get<double>()},
+      {"end_to_end", j["end_to_end_frames_per_s"].get<double>()}};
+  for (const auto& [stage, fps] : stage_fps) {
+    INFO(stage);
+    const double us = cpu.at(stage).get<double>();
+    CHECK(us > 0);
+    CHECK(us * fps / 1e6 <= cores * 1.05 + 0.05);
+  }
+  // The bound is cores over the stages' summed CPU time per frame.
+  const double sum = cpu["env"].get<double>() + cpu["inference"].get<double>() + cpu["learner"].get<double>();
+  CHECK(bound.at("stages_cpu_us_per_frame").get<double>() == Approx(sum));
+  CHECK(bound.at("frames_per_s").get<double>() == Approx(cores * 1e6 / sum));
+  CHECK(bound.at("efficiency").get<double>() ==
+        Approx(j["end_to_end_frames_per_s"].get<double>() / (cores * 1e6 / sum)));
+  CHECK_THAT(r.output, Catch::Contains("CPU-sharing bound"));
 }
 
 TEST_CASE("seedrl bench sweep runs each value end to end", "[cli][bench]") {

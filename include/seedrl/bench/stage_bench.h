@@ -21,6 +21,7 @@ struct BenchTiming {
 // random actions; no inference. Frames are env steps (resets not counted).
 struct EnvStageResult {
   double frames_per_s = 0;
+  double cpu_us_per_frame = 0;  // CPU core-microseconds per frame, all threads
 };
 EnvStageResult bench_env_stage(const TrainConfig& config, const BenchTiming& timing);
 
@@ -32,6 +33,7 @@ struct InferenceStageResult {
   double latency_p50_us = 0, latency_p90_us = 0, latency_p99_us = 0;
   double batch_mean = 0;     // rows per batch
   double forward_ms_mean = 0;  // per batch
+  double cpu_us_per_frame = 0;  // per request (one env step's action)
 };
 InferenceStageResult bench_inference_stage(const TrainConfig& config, const BenchTiming& timing);
 
@@ -51,6 +53,7 @@ struct LearnerStageResult {
   double frames_per_s = 0;  // on every learner device
   double steps_per_s = 0;
   double step_ms_mean = 0;
+  double cpu_us_per_frame = 0;  // learner and feeder threads
   std::vector<LearnerScalingPoint> scaling;  // empty with one learner device
 };
 LearnerStageResult bench_learner_stage(const TrainConfig& config, const BenchTiming& timing);
@@ -72,6 +75,7 @@ struct EndToEndResult {
   double learner_step_ms_mean = 0, learner_wait_fraction = 0;
   double policy_lag_mean = 0;  // learner updates between acting and learning
   std::int64_t learner_steps = 0;
+  double cpu_us_per_frame = 0;  // every thread of the pipeline
 };
 // With `remote`, the actors are remote actors (`seedrl actor` threads in this
 // process) connected to a remote-actor server over loopback.
