@@ -1,7 +1,5 @@
 #include "seedrl/cli/env_defaults.h"
 
-#include <fmt/format.h>
-
 namespace seedrl {
 namespace {
 
@@ -22,25 +20,17 @@ constexpr VTraceEnvDefaults kVTraceEnvDefaults[] = {
 
 }  // namespace
 
-std::string apply_env_defaults(const CLI::App& cmd, TrainConfig& c) {
-  if (c.algo != "vtrace") return "";
+void apply_env_defaults(const CLI::App& cmd, TrainConfig& c) {
+  if (c.algo != "vtrace") return;
   auto unset = [&](const char* flag) {
     const CLI::Option* o = cmd.get_option_no_throw(flag);
     return o == nullptr || o->count() == 0;
   };
-  std::string applied;
   for (const auto& d : kVTraceEnvDefaults) {
     if (c.env != d.env) continue;
-    if (unset("--reward-scale")) {
-      c.learner.loss.reward_scale = d.reward_scale;
-      applied += fmt::format(" --reward-scale {}", d.reward_scale);
-    }
-    if (unset("--entropy-cost")) {
-      c.learner.loss.entropy_cost = d.entropy_cost;
-      applied += fmt::format(" --entropy-cost {}", d.entropy_cost);
-    }
+    if (unset("--reward-scale")) c.learner.loss.reward_scale = d.reward_scale;
+    if (unset("--entropy-cost")) c.learner.loss.entropy_cost = d.entropy_cost;
   }
-  return applied.empty() ? applied : applied.substr(1);
 }
 
 }  // namespace seedrl

@@ -1,7 +1,6 @@
 #include <memory>
 
 #include <CLI/CLI.hpp>
-#include <spdlog/spdlog.h>
 
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/config_file.h"
@@ -86,8 +85,7 @@ CommandRunner add_train_command(CLI::App& app) {
     if (!cmd->parsed()) return -1;
     if (!config_file->empty()) apply_config_file(*cmd, *config_file);
     apply_r2d2_defaults(*cmd, *config);
-    const std::string env_defaults = apply_env_defaults(*cmd, *config);
-    if (!env_defaults.empty()) spdlog::info("{} defaults: {} (flags and --config override)", config->env, env_defaults);
+    apply_env_defaults(*cmd, *config);
     return train(*config);
   };
 }

@@ -85,6 +85,10 @@ int train(TrainConfig config) {
   spdlog::info("env {} obs {} action {} | {} actors x {} envs | inference batch {} | unroll {} batch {}",
                spec.name, spec.observation.to_string(), spec.action.to_string(), config.actors,
                config.envs_per_actor, config.inference_batch, config.unroll_length, config.learner.batch_size);
+  const auto& loss = config.learner.loss;
+  spdlog::info("v-trace: {} learning rate {} (to 0 at {} frames) | discount {} | entropy cost {} | reward scale {}",
+               config.learner.optimizer.name, config.learner.optimizer.learning_rate, config.learner.max_frames,
+               loss.discount, loss.entropy_cost, loss.reward_scale);
 
   std::atomic<std::int64_t> frames{counters.frames};
   EpisodeStats episodes;

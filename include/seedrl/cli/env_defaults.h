@@ -4,8 +4,6 @@
 // defaults must be what that env learns well with, not a compromise for all.
 #pragma once
 
-#include <string>
-
 #include <CLI/CLI.hpp>
 
 #include "seedrl/trainer/train_config.h"
@@ -13,8 +11,8 @@
 namespace seedrl {
 
 // Applies the env's defaults to the flags `command` did not receive (a flag
-// absent from `command` counts as not received) and returns them as flags
-// ("--reward-scale 0.1 --entropy-cost 0.001"), or "" when none applied.
-std::string apply_env_defaults(const CLI::App& command, TrainConfig& config);
+// absent from `command` counts as not received). `train` prints the values it
+// trains with at start.
+void apply_env_defaults(const CLI::App& command, TrainConfig& config);
 
 }  // namespace seedrl
