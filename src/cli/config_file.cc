@@ -31,4 +31,9 @@ void apply_config_file(CLI::App& command, const std::string& path) {
   }
 }
 
+bool flag_given(const CLI::App& command, const std::string& flag) {
+  const CLI::Option* o = command.get_option_no_throw(flag);
+  return o != nullptr && o->count() > 0;
+}
+
 }  // namespace seedrl

@@ -1,5 +1,7 @@
 #include "seedrl/cli/env_defaults.h"
 
+#include "seedrl/cli/config_file.h"
+
 namespace seedrl {
 namespace {
 
@@ -22,14 +24,10 @@ constexpr VTraceEnvDefaults kVTraceEnvDefaults[] = {
 
 void apply_env_defaults(const CLI::App& cmd, TrainConfig& c) {
   if (c.algo != "vtrace") return;
-  auto unset = [&](const char* flag) {
-    const CLI::Option* o = cmd.get_option_no_throw(flag);
-    return o == nullptr || o->count() == 0;
-  };
   for (const auto& d : kVTraceEnvDefaults) {
     if (c.env != d.env) continue;
-    if (unset("--reward-scale")) c.learner.loss.reward_scale = d.reward_scale;
-    if (unset("--entropy-cost")) c.learner.loss.entropy_cost = d.entropy_cost;
+    if (!flag_given(cmd, "--reward-scale")) c.learner.loss.reward_scale = d.reward_scale;
+    if (!flag_given(cmd, "--entropy-cost")) c.learner.loss.entropy_cost = d.entropy_cost;
   }
 }
 

@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "seedrl/cli/config_file.h"
+
 namespace seedrl {
 
 void add_r2d2_learner_flags(CLI::App& cmd, TrainConfig& c) {
@@ -31,15 +33,11 @@ void add_r2d2_learner_flags(CLI::App& cmd, TrainConfig& c) {
 
 void apply_r2d2_defaults(const CLI::App& cmd, TrainConfig& c) {
   if (c.algo != "r2d2") return;
-  auto unset = [&](const char* flag) {
-    const CLI::Option* o = cmd.get_option_no_throw(flag);
-    return o == nullptr || o->count() == 0;
-  };
-  if (unset("--unroll-length")) c.unroll_length = R2D2SharedDefaults::unroll_length;
-  if (unset("--learning-rate")) c.learner.optimizer.learning_rate = R2D2SharedDefaults::learning_rate;
-  if (unset("--adam-eps")) c.learner.optimizer.adam_eps = R2D2SharedDefaults::adam_eps;
-  if (unset("--discount")) c.learner.loss.discount = R2D2SharedDefaults::discount;
-  if (unset("--batch-size")) c.learner.batch_size = R2D2SharedDefaults::batch_size;
+  if (!flag_given(cmd, "--unroll-length")) c.unroll_length = R2D2SharedDefaults::unroll_length;
+  if (!flag_given(cmd, "--learning-rate")) c.learner.optimizer.learning_rate = R2D2SharedDefaults::learning_rate;
+  if (!flag_given(cmd, "--adam-eps")) c.learner.optimizer.adam_eps = R2D2SharedDefaults::adam_eps;
+  if (!flag_given(cmd, "--discount")) c.learner.loss.discount = R2D2SharedDefaults::discount;
+  if (!flag_given(cmd, "--batch-size")) c.learner.batch_size = R2D2SharedDefaults::batch_size;
 }
 
 }  // namespace seedrl

@@ -16,4 +16,9 @@ namespace seedrl {
 // Throws std::invalid_argument naming the file and the key or flag at fault.
 void apply_config_file(CLI::App& command, const std::string& path);
 
+// Whether `flag` ("--entropy-cost") got a value from the command line or, once
+// apply_config_file has run, from the file. A flag `command` lacks counts as
+// not given, so defaults shared by several commands can skip the check.
+bool flag_given(const CLI::App& command, const std::string& flag);
+
 }  // namespace seedrl
