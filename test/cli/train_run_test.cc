@@ -21,7 +21,7 @@ nlohmann::json summary(const std::string& logdir) {
 TEST_CASE("a short CartPole run learns and writes its outputs", "[cli][train][slow]") {
   const std::string dir = temp_dir("train_learns");
   RunResult r = run_seedrl({"train", "--env", "cartpole", "--max-frames", "400000", "--actors", "32",
-                            "--logdir", dir, "--log-interval-s", "1", "--seed", "3"},
+                            "--logdir", dir, "--log-interval-s", "0.1", "--seed", "3"},
                            240);
   INFO(r.output);
   REQUIRE(r.status == 0);
@@ -56,7 +56,7 @@ TEST_CASE("a short CartPole run learns and writes its outputs", "[cli][train][sl
 
 TEST_CASE("the LSTM agent and many actor threads run end to end", "[cli][train][slow]") {
   const std::string dir = temp_dir("train_lstm");
-  RunResult r = run_seedrl({"train", "--lstm", "--actors", "2048", "--max-frames", "100000", "--logdir", dir,
+  RunResult r = run_seedrl({"train", "--lstm", "--actors", "2048", "--envs-per-actor", "1", "--max-frames", "100000", "--logdir", dir,
                             "--unroll-length", "10"},
                            240);
   INFO(r.output);
@@ -67,15 +67,15 @@ TEST_CASE("the LSTM agent and many actor threads run end to end", "[cli][train][
 
 TEST_CASE("a TOML config file sets flags by name", "[cli][train]") {
   const std::string dir = temp_dir("train_config");
-  std::ofstream(dir + "/run.toml") << "max-frames = 20000\nactors = 8\nunroll-length = 10\nbatch-size = 4\n"
+  std::ofstream(dir + "/run.toml") << "max-frames = 20000\nactors = 8\nenvs-per-actor = 2\nunroll-length = 10\nbatch-size = 4\n"
                                    << "logdir = \"" << dir << "/logs\"\n";
   RunResult r = run_seedrl({"train", "--config", dir + "/run.toml"}, 120);
   INFO(r.output);
   REQUIRE(r.status == 0);
-  CHECK_THAT(r.output, Catch::Contains("8 actors"));
+  CHECK_THAT(r.output, Catch::Contains("8 actors x 2 envs"));
   const double frames = summary(dir + "/logs")["frames"].get<double>();
   CHECK(frames >= 20000);
-  CHECK(frames < 20000 + 8 + 1);
+  CHECK(frames < 20000 + 8 * 2 + 1);  // each env may take one step past the limit
 }
 
 TEST_CASE("Ctrl-C checkpoints, and --resume continues to --max-frames", "[cli][train][slow]") {

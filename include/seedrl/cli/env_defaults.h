@@ -1,4 +1,4 @@
-// Per-env V-trace hyper-parameters that replace the global defaults when
+// Per-env V-trace hyper-parameters (and envs per actor thread) that replace the global defaults when
 // neither the command line nor --config sets them, as apply_r2d2_defaults does
 // for --algo r2d2. `seedrl train --env cartpole` is the quick start, so the
 // defaults must be what that env learns well with, not a compromise for all.
