@@ -43,8 +43,9 @@ VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, cons
   auto actions = batch.actions.to(device, nb).slice(0, 0, T);
   auto target_params = out.policy.slice(0, 0, T);
   auto behaviour_params = batch.policy.to(device, nb).slice(0, 0, T);
-  auto target_logp = dist.log_prob(target_params, actions);
+  auto [target_logp, target_entropy] = dist.log_prob_and_entropy(target_params, actions);
   auto behaviour_logp = dist.log_prob(behaviour_params, actions);
+  auto log_rhos = (target_logp - behaviour_logp).detach();
 
   Transitions tr = make_transitions(flags, batch.rewards.to(device, nb), config.discount, config.reward_clip,
                                    config.reward_scale);
@@ -52,7 +53,7 @@ VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, cons
   auto values = out.value.slice(0, 0, T);
   auto bootstrap = out.value[T];
 
-  auto vt = vtrace((target_logp - behaviour_logp).detach(), tr.discounts, tr.rewards, values.detach(),
+  auto vt = vtrace(log_rhos, tr.discounts, tr.rewards, values.detach(),
                    bootstrap.detach(), valid, config.vtrace);
   auto n = normalizer > 0 ? torch::scalar_tensor(normalizer, valid.options()) : valid.sum().clamp_min(1.0);
   VTraceLosses l;
@@ -64,9 +65,9 @@ VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, cons
     l.pg = -(vt.pg_advantages * target_logp * valid).sum() / n;
   }
   l.baseline = 0.5 * ((vt.vs - values).pow(2) * valid).sum() / n;
-  l.entropy = (dist.entropy(target_params) * valid).sum() / n;
+  l.entropy = (target_entropy * valid).sum() / n;
   l.total = l.pg + config.baseline_cost * l.baseline - config.entropy_cost * l.entropy;
-  l.mean_rho = ((target_logp - behaviour_logp).detach().exp() * valid).sum() / n;
+  l.mean_rho = (log_rhos.exp() * valid).sum() / n;
   return l;
 }
 

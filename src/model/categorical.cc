@@ -22,12 +22,14 @@ class Categorical final : public PolicyDistribution {
   torch::Tensor log_prob(const torch::Tensor& logits, const torch::Tensor& actions) const override {
     return torch::log_softmax(logits, -1).gather(-1, actions.to(torch::kLong)).squeeze(-1);
   }
-  torch::Tensor entropy(const torch::Tensor& logits) const override {
+  torch::Tensor entropy(const torch::Tensor& logits) const override { return entropy_of(torch::log_softmax(logits, -1)); }
+  LogProbEntropy log_prob_and_entropy(const torch::Tensor& logits, const torch::Tensor& actions) const override {
     auto logp = torch::log_softmax(logits, -1);
-    return -(logp.exp() * logp).sum(-1);
+    return {logp.gather(-1, actions.to(torch::kLong)).squeeze(-1), entropy_of(logp)};
   }
 
  private:
+  static torch::Tensor entropy_of(const torch::Tensor& logp) { return -(logp.exp() * logp).sum(-1); }
   int n_;
 };
 

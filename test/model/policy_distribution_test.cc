@@ -27,6 +27,12 @@ TEST_CASE("categorical log-prob and entropy match a hand computation", "[model][
   for (int a = 0; a < 3; ++a) CHECK(lp[a].item<double>() == Approx(l[a] - std::log(z)).epsilon(1e-6));
   CHECK(dist->entropy(logits)[0].item<double>() == Approx(entropy).epsilon(1e-6));
   CHECK(dist->mode(logits)[0][0].item<float>() == 1.f);
+  // The learner's combined call (one log-softmax) gives the same numbers.
+  auto both = dist->log_prob_and_entropy(logits, actions);
+  for (int a = 0; a < 3; ++a) {
+    CHECK(both.log_prob[a].item<double>() == Approx(l[a] - std::log(z)).epsilon(1e-6));
+    CHECK(both.entropy[a].item<double>() == Approx(entropy).epsilon(1e-6));
+  }
 }
 
 TEST_CASE("categorical samples follow the softmax", "[model][distribution]") {
@@ -61,6 +67,9 @@ TEST_CASE("gaussian log-prob and entropy match the closed form in double precisi
   double h = 0;
   for (double s : log_std) h += 0.5 * std::log(2 * kPi * std::exp(1.0) * std::exp(2 * s));
   CHECK(dist->entropy(params)[0].item<double>() == Approx(h).epsilon(1e-12));
+  auto both = dist->log_prob_and_entropy(params, actions);
+  CHECK(both.log_prob[1].item<double>() == Approx(lp[1].item<double>()).epsilon(1e-12));
+  CHECK(both.entropy[0].item<double>() == Approx(h).epsilon(1e-12));
   auto mode = dist->mode(params);
   CHECK(mode[0][0].item<double>() == mean[0]);
   CHECK(mode[0][1].item<double>() == mean[1]);

@@ -37,6 +37,14 @@ class PolicyDistribution {
   // params [..., P], actions [..., action_width] -> [...]
   virtual torch::Tensor log_prob(const torch::Tensor& params, const torch::Tensor& actions) const = 0;
   virtual torch::Tensor entropy(const torch::Tensor& params) const = 0;
+  // Both, as the learner's loss needs them; a distribution that computes them
+  // from shared terms (the categorical's log-softmax) does it once.
+  struct LogProbEntropy {
+    torch::Tensor log_prob, entropy;
+  };
+  virtual LogProbEntropy log_prob_and_entropy(const torch::Tensor& params, const torch::Tensor& actions) const {
+    return {log_prob(params, actions), entropy(params)};
+  }
 };
 
 // Categorical for discrete specs, diagonal Gaussian for continuous ones.
