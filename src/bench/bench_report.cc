@@ -80,6 +80,7 @@ nlohmann::json breakdown_json(const EndToEndResult& e) {
           {"record_ms_mean", e.record_ms_mean},
           {"batch_mean", e.batch_mean},
           {"inference_timeout_fraction", e.inference_timeout_fraction},
+          {"inference_graph_fraction", e.inference_graph_fraction},
           {"inference_idle_fraction", e.inference_idle_fraction},
           {"inference_push_wait_fraction", e.inference_push_wait_fraction},
           {"learner_step_ms_mean", e.learner_step_ms_mean},
@@ -150,6 +151,8 @@ std::string format_table(const StageReport& r) {
   out += fmt::format("  inference batch    fill {:.3f} ms, forward {:.3f} ms, record {:.3f} ms; {:.1f} rows, {:.0f}% on timeout\n",
                      e.batch_fill_ms_mean, e.forward_ms_mean, e.record_ms_mean, e.batch_mean,
                      100 * e.inference_timeout_fraction);
+  if (e.inference_graph_fraction > 0)
+    out += fmt::format("  inference graphs   {:.0f}% of batches replayed as CUDA graphs\n", 100 * e.inference_graph_fraction);
   out += fmt::format("  inference threads  {:5.1f}% waiting for a batch, {:5.1f}% blocked on the full unroll queue\n",
                      100 * e.inference_idle_fraction, 100 * e.inference_push_wait_fraction);
   out += fmt::format("  learner            {:.2f} ms per update ({} updates), {:5.1f}% waiting for unrolls\n",

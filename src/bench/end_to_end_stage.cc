@@ -151,6 +151,8 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
   r.forward_ms_mean = ms_per(b.inf.forward_ns - a.inf.forward_ns, batches);
   r.record_ms_mean = ms_per(b.inf.record_ns - a.inf.record_ns, batches);
   r.batch_mean = batches > 0 ? static_cast<double>(b.inf.rows - a.inf.rows) / batches : 0;
+  r.inference_graph_fraction =
+      batches > 0 ? static_cast<double>(b.inf.graph_batches - a.inf.graph_batches) / static_cast<double>(batches) : 0;
   r.inference_timeout_fraction =
       b.inf.sealed > a.inf.sealed ? static_cast<double>(b.inf.timeouts - a.inf.timeouts) / static_cast<double>(b.inf.sealed - a.inf.sealed) : 0;
   const double inference_ns = window * 1e9 * config.inference_threads * inference.size();

@@ -9,6 +9,7 @@ InferenceTotals& InferenceTotals::operator+=(const InferenceTotals& o) {
   rows += o.rows;
   forward_ns += o.forward_ns;
   record_ns += o.record_ns;
+  graph_batches += o.graph_batches;
   sealed += o.sealed;
   timeouts += o.timeouts;
   fill_ns += o.fill_ns;
@@ -28,6 +29,7 @@ InferenceFleet::InferenceFleet(const std::vector<torch::Device>& devices, const 
     batchers_.back()->track_live_envs(local_envs(d), config_.batch_auto);  // remote envs add themselves
     batcher_ptrs_.push_back(batchers_.back().get());
     servers_.push_back(make_server(*batchers_.back(), devices_[d]));
+    servers_.back()->use_cuda_graphs(config_.cuda_graphs);
   }
 }
 
@@ -67,6 +69,7 @@ InferenceTotals InferenceFleet::totals(int device) const {
   t.rows = is.rows.load();
   t.forward_ns = is.forward_ns.load();
   t.record_ns = is.record_ns.load();
+  t.graph_batches = is.graph_batches.load();
   t.sealed = b.batches();
   t.timeouts = b.timeouts();
   t.fill_ns = b.fill_ns();

@@ -4,6 +4,7 @@
 
 #include <torch/torch.h>
 
+#include "seedrl/inference/forward_graphs.h"
 #include "seedrl/util/clock.h"
 #include "seedrl/util/device_stream.h"
 
@@ -46,6 +47,11 @@ void InferenceServer::run() {
   model->eval();
   std::int64_t version = publisher_.sync(*model, -1);
   const bool core = model->has_core();
+  ForwardGraphs graphs(device_, cuda_graphs_);
+  const ForwardGraphs::Fn forward = [&model](const std::vector<torch::Tensor>& in) {
+    NetOutput o = model->forward(in[0], in[1], CoreState{in[2], in[3]});
+    return std::vector<torch::Tensor>{o.policy, o.state.h, o.state.c};
+  };
   while (InferenceBatch* batch = batcher_.next_batch()) {
     const auto t0 = std::chrono::steady_clock::now();
     version = publisher_.sync(*model, version);
@@ -56,12 +62,12 @@ void InferenceServer::run() {
     auto slots_host = batch->slots.narrow(0, 0, n);
     const torch::Tensor slots = core ? slots_host.to(device_, non_blocking) : torch::Tensor();
     const CoreState state = core_.gather(slots, first);
-    NetOutput out = model->forward(obs, first.unsqueeze(0), state);
-    auto policy = out.policy[0];
+    const auto out = graphs.run(n, {obs, first.unsqueeze(0), state.h, state.c}, forward);
+    auto policy = out[0][0];
     auto actions = selector_ ? selector_->select(policy, slots_host)
                              : dist_->sample(policy).to(torch::kCPU).contiguous();
     auto policy_cpu = policy.to(torch::kCPU).contiguous();
-    const CoreState pre = core_.step(slots, state, out.state);  // host copy of `state`
+    const CoreState pre = core_.step(slots, state, CoreState{out[1], out[2]});  // host copy of `state`
     const auto t1 = std::chrono::steady_clock::now();
     stats_.forward_ns.fetch_add(ns_since(t0), std::memory_order_relaxed);
 
@@ -89,6 +95,7 @@ void InferenceServer::run() {
     }
     stats_.record_ns.fetch_add(ns_since(t1), std::memory_order_relaxed);
     stats_.batches.fetch_add(1, std::memory_order_relaxed);
+    if (graphs.replayed_last()) stats_.graph_batches.fetch_add(1, std::memory_order_relaxed);
     stats_.rows.fetch_add(n, std::memory_order_relaxed);
     batcher_.complete(batch);
   }

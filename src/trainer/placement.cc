@@ -138,8 +138,12 @@ Placement resolve_placement(const std::string& devices, const std::string& infer
 
 Placement resolve_placement(const TrainConfig& config) {
   const int visible_gpus = torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;
-  return resolve_placement(config.devices, config.inference_devices, config.learner_devices, visible_gpus,
-                           config.device);
+  Placement p = resolve_placement(config.devices, config.inference_devices, config.learner_devices, visible_gpus,
+                                 config.device);
+  if (config.cuda_graphs && std::none_of(p.inference.begin(), p.inference.end(), [](auto& d) { return d.is_cuda(); }))
+    throw std::invalid_argument("--cuda-graphs: inference runs on " + join(p.inference) +
+                                "; CUDA graphs need a CUDA inference device");
+  return p;
 }
 
 InferenceFleetConfig inference_fleet_config(const TrainConfig& config, const ArraySpec& observation,
@@ -153,6 +157,7 @@ InferenceFleetConfig inference_fleet_config(const TrainConfig& config, const Arr
   f.local_actors = config.actors;
   f.envs_per_actor = config.envs_per_actor;
   f.remote_envs = remote_envs;
+  f.cuda_graphs = config.cuda_graphs;
   return f;
 }
 

@@ -47,6 +47,7 @@ std::string to_json(const TrainConfig& c) {
   j["inference_batch"] = c.inference_batch;
   j["inference_timeout_us"] = c.inference_timeout_us;
   j["inference_threads"] = c.inference_threads;
+  j["cuda_graphs"] = c.cuda_graphs;
   j["device"] = c.device;
   j["devices"] = c.devices;
   j["inference_devices"] = c.inference_devices;
@@ -117,6 +118,7 @@ TrainConfig train_config_from_json(const std::string& text) {
     c.inference_batch = j.at("inference_batch");
     c.inference_timeout_us = j.at("inference_timeout_us");
     c.inference_threads = j.at("inference_threads");
+    c.cuda_graphs = j.value("cuda_graphs", c.cuda_graphs);
     c.device = j.at("device");
     c.devices = j.value("devices", c.devices);
     c.inference_devices = j.value("inference_devices", c.inference_devices);

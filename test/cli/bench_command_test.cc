@@ -53,6 +53,7 @@ TEST_CASE("seedrl bench writes every stage figure as positive JSON", "[cli][benc
     CHECK(b.at(key).get<double>() >= 0);
     CHECK(b.at(key).get<double>() <= 1.1);
   }
+  CHECK(b.at("inference_graph_fraction").get<double>() == 0);  // no CUDA graphs on CPU
   CHECK(j.at("policy_lag").get<double>() >= 0);
   const std::string slowest = j.at("slowest_stage");
   const double slowest_fps = slowest == "env"         ? j["env_steps_per_s"].get<double>()

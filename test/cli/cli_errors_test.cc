@@ -28,8 +28,11 @@ TEST_CASE("train rejects bad values with one line naming the flag", "[cli]") {
   check_error({"train", "--learning-rate", "-0.1"}, "--learning-rate");
   check_error({"train", "--batch-size", "abc"}, "--batch-size");
   check_error({"train", "--optimizer", "sgd"}, "--optimizer");
-  // R2D2 has no data-parallel learner yet: device lists are refused, not ignored.
+  // A GPU listed twice is refused, not silently deduplicated.
   check_error({"train", "--algo", "r2d2", "--inference-devices", "cuda:0,cuda:0"}, "--inference-devices");
+  // CUDA graphs without a CUDA inference device would silently do nothing.
+  check_error({"train", "--cuda-graphs", "--device", "cpu"}, "--cuda-graphs");
+  check_error({"bench", "--cuda-graphs", "--inference-devices", "cpu,cpu"}, "--cuda-graphs");
   check_error({"bench", "--learner-devices", "gpu"}, "--learner-devices");
   check_error({"train", "--device", "tpu"}, "--device");
   check_error({"train", "--config", "/nonexistent/run.toml"}, "/nonexistent/run.toml");

@@ -47,8 +47,10 @@ double max_policy_error(AgentNet& reference, const UnrollBatch& batch, int b) {
 
 // Runs the fleet on `devices` with actors spread over them; each recorded
 // step must match the CPU reference to `tolerance`.
-void check_fleet(const std::vector<torch::Device>& devices, bool lstm, double tolerance) {
-  INFO("lstm " << lstm << " on " << devices.front() << "," << devices.back());
+// With `cuda_graphs`, forwards are replayed as CUDA graphs once their batch
+// size recurs, so later weight versions are checked through the graphs.
+void check_fleet(const std::vector<torch::Device>& devices, bool lstm, double tolerance, bool cuda_graphs = false) {
+  INFO("lstm " << lstm << " cuda graphs " << cuda_graphs << " on " << devices.front() << "," << devices.back());
   const EnvSpec spec = EnvRegistry::builtin().make("cartpole", {})->spec();
   ModelConfig model;
   model.hidden = {16};
@@ -78,6 +80,7 @@ void check_fleet(const std::vector<torch::Device>& devices, bool lstm, double to
   fc.timeout = std::chrono::microseconds(200);
   fc.local_actors = kActors;
   fc.envs_per_actor = kEnvsPerActor;
+  fc.cuda_graphs = cuda_graphs;
   InferenceFleet fleet(devices, fc, &store, publisher, make_model, spec.action);
   REQUIRE(fleet.size() == 2);
   CHECK(fleet.local_envs(0) == 6);  // actors 0, 2, 4
@@ -131,6 +134,12 @@ void check_fleet(const std::vector<torch::Device>& devices, bool lstm, double to
   CHECK(fleet.totals(0).rows > 0);
   CHECK(fleet.totals(1).rows > 0);
   CHECK(fleet.totals().rows == fleet.totals(0).rows + fleet.totals(1).rows);
+  if (cuda_graphs) {
+    CHECK(fleet.totals(0).graph_batches > 0);
+    CHECK(fleet.totals(1).graph_batches > 0);
+  } else {
+    CHECK(fleet.totals().graph_batches == 0);
+  }
 }
 
 }  // namespace
@@ -144,8 +153,9 @@ TEST_CASE("two inference devices serve their actors with the newest weights", "[
 TEST_CASE("inference devices on GPUs serve their actors with the newest weights", "[.gpu][inference][fleet]") {
   REQUIRE(torch::cuda::is_available());
   const int last = static_cast<int>(torch::cuda::device_count()) - 1;
-  check_fleet({torch::Device(torch::kCUDA, 0), torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(last))},
-              GENERATE(false, true), 1e-4);
+  const bool lstm = GENERATE(false, true), graphs = GENERATE(false, true);
+  check_fleet({torch::Device(torch::kCUDA, 0), torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(last))}, lstm,
+              1e-4, graphs);
 }
 
 TEST_CASE("seedrl train with two CPU inference devices learns CartPole", "[inference][fleet][slow]") {

@@ -69,6 +69,7 @@ struct EndToEndResult {
   double batch_fill_ms_mean = 0, forward_ms_mean = 0, record_ms_mean = 0;
   double batch_mean = 0;
   double inference_timeout_fraction = 0;  // batches run partial on timeout
+  double inference_graph_fraction = 0;    // batches whose forward was a CUDA graph replay (--cuda-graphs)
   // Share of inference-thread time waiting for a batch / blocked on a full unroll queue.
   double inference_idle_fraction = 0, inference_push_wait_fraction = 0;
   // Learner: mean update time (including waiting for unrolls) and the share waiting.

@@ -10,6 +10,7 @@ namespace seedrl {
 
 struct InferenceStats {
   std::atomic<std::uint64_t> batches{0}, rows{0}, forward_ns{0}, record_ns{0};
+  std::atomic<std::uint64_t> graph_batches{0};  // forwards replayed as CUDA graphs
 };
 
 class DeviceInference {
@@ -21,6 +22,12 @@ class DeviceInference {
   // Forgets a slot's per-env state (its remote actor went away).
   virtual void reset_slot(int slot) = 0;
   virtual const InferenceStats& stats() const = 0;
+  // Replay CUDA graphs of the forward for batch sizes that recur
+  // (inference/forward_graphs.h); set before start(). No effect on CPU.
+  void use_cuda_graphs(bool on) { cuda_graphs_ = on; }
+
+ protected:
+  bool cuda_graphs_ = false;
 };
 
 }  // namespace seedrl

@@ -33,6 +33,7 @@ struct InferenceFleetConfig {
   int envs_per_actor = 1;
   int remote_envs = 0;      // slots after the local ones, each connection served by one device
   int eval_envs = 0;        // slots after the remote ones: actor threads of one env each, spread e % N
+  bool cuda_graphs = false; // inference forwards replayed as CUDA graphs (inference/forward_graphs.h)
   // Slots every device's server must index.
   int num_slots() const { return local_actors * envs_per_actor + remote_envs + eval_envs; }
 };
@@ -40,6 +41,7 @@ struct InferenceFleetConfig {
 // Counters of the inference side, summed over threads (and devices).
 struct InferenceTotals {
   std::uint64_t batches = 0, rows = 0, forward_ns = 0, record_ns = 0;  // InferenceServer
+  std::uint64_t graph_batches = 0;                                     // of them CUDA graph replays
   std::uint64_t sealed = 0, timeouts = 0, fill_ns = 0, idle_ns = 0;    // RequestBatcher
   InferenceTotals& operator+=(const InferenceTotals& o);
 };

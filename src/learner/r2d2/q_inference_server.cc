@@ -4,6 +4,7 @@
 
 #include <torch/torch.h>
 
+#include "seedrl/inference/forward_graphs.h"
 #include "seedrl/util/clock.h"
 #include "seedrl/util/device_stream.h"
 
@@ -46,6 +47,11 @@ void QInferenceServer::run() {
   std::int64_t version = publisher_.sync(*model, -1);
   const bool core = model->has_core();
   const int H = core ? model->core_size() : 0;
+  ForwardGraphs graphs(device_, cuda_graphs_);
+  const ForwardGraphs::Fn forward = [&model](const std::vector<torch::Tensor>& in) {
+    QOutput o = model->forward(in[0], in[1], in[2], in[3], CoreState{in[4], in[5]});
+    return std::vector<torch::Tensor>{o.q, o.state.h, o.state.c};
+  };
   // Per-thread input rows, allocated once.
   const int cap = batcher_.batch_size();
   auto prev_a_host = torch::empty({cap}, torch::kFloat32);
@@ -71,19 +77,20 @@ void QInferenceServer::run() {
     auto pr = prev_r_host.narrow(0, 0, n).to(device_, nb).unsqueeze(0);
     const torch::Tensor slots = core ? slots_host.to(device_, nb) : torch::Tensor();
     const CoreState state = core_.gather(slots, first);
-    QOutput out = model->forward(obs, first.unsqueeze(0), pa, pr, state);
-    auto actions = selector_->select(out.q[0], slots_host);
-    const CoreState pre = core_.step(slots, state, out.state);  // host copy of `state`
+    const auto out = graphs.run(n, {obs, first.unsqueeze(0), pa, pr, state.h, state.c}, forward);
+    const torch::Tensor q = out[0];
+    auto actions = selector_->select(q[0], slots_host);
+    const CoreState pre = core_.step(slots, state, CoreState{out[1], out[2]});  // host copy of `state`
     const auto t1 = std::chrono::steady_clock::now();
     stats_.forward_ns.fetch_add(ns_since(t0), std::memory_order_relaxed);
 
     const float* a = actions.data_ptr<float>();
     // [previous action, Q-values] per row: what the store records as "policy"
     // (rows allocated once, at the first batch, when the action count is known).
-    if (!record_host.defined()) record_host = torch::empty({cap, 1 + out.q.size(-1)}, torch::kFloat32);
+    if (!record_host.defined()) record_host = torch::empty({cap, 1 + q.size(-1)}, torch::kFloat32);
     auto record = record_host.narrow(0, 0, n);
     record.select(1, 0).copy_(prev_a_host.narrow(0, 0, n));
-    record.narrow(1, 1, out.q.size(-1)).copy_(out.q[0]);
+    record.narrow(1, 1, q.size(-1)).copy_(q[0]);
     const float* rec_policy = record_host.data_ptr<float>();
     const int P = static_cast<int>(record_host.size(1));
     const auto* obs_rows = static_cast<const std::uint8_t*>(batch->obs.data_ptr());
@@ -107,6 +114,7 @@ void QInferenceServer::run() {
     }
     stats_.record_ns.fetch_add(ns_since(t1), std::memory_order_relaxed);
     stats_.batches.fetch_add(1, std::memory_order_relaxed);
+    if (graphs.replayed_last()) stats_.graph_batches.fetch_add(1, std::memory_order_relaxed);
     stats_.rows.fetch_add(n, std::memory_order_relaxed);
     batcher_.complete(batch);
   }
