@@ -1,5 +1,6 @@
 #include "seedrl/learner/data_parallel.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <c10/core/DeviceGuard.h>
@@ -29,6 +30,9 @@ DataParallelLearner::DataParallelLearner(const ModelFactory& make_model, const A
     : config_(config), store_(store), publisher_(publisher), options_(options), devices_(devices) {
   const int n = static_cast<int>(devices.size());
   check_batch_splits(config_.batch_size, n, "unrolls");
+  // Learner batches in page-locked memory, so that copying them to the GPUs is asynchronous.
+  if (std::any_of(devices.begin(), devices.end(), [](const torch::Device& d) { return d.is_cuda(); }))
+    store_.gather_contiguous(/*pinned=*/true);
   if (n > 1) group_ = std::make_unique<ReplicaGroup>(devices, options_.timeout);
   for (int r = 0; r < n; ++r) {
     auto rep = std::make_unique<Replica>(Replica{devices[r], make_model(), make_policy_distribution(action), nullptr,

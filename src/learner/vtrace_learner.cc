@@ -132,6 +132,8 @@ VTraceLearner::VTraceLearner(AgentNet model, const ActionSpec& action, const Lea
   model_->to(device_);
   model_->train();
   optimizer_ = make_optimizer(config_.optimizer, model_->parameters());
+  // Learner batches in page-locked memory, so that copying them to the GPU is asynchronous.
+  if (device_.is_cuda()) store_.gather_contiguous(/*pinned=*/true);
 }
 
 void VTraceLearner::publish() { publisher_.publish(*model_, steps_); }

@@ -120,6 +120,21 @@ bool TrajectoryStore::append(int slot, const StepRecord& step, std::int64_t poli
 
 void TrajectoryStore::drop_partial(int slot) { slots_[slot].pos = 0; }
 
+void TrajectoryStore::gather_contiguous(bool pinned) {
+  contiguous_ = true;
+  pinned_ = pinned;
+}
+
+torch::Tensor TrajectoryStore::gather(const torch::Tensor& pool, const torch::Tensor& index) const {
+  if (!contiguous_) return pool.index_select(0, index).transpose(0, 1);
+  // Selecting along dim 1 of the pool's time-major view writes [L, B, ...] in order.
+  const auto time_major = pool.transpose(0, 1);
+  auto sizes = time_major.sizes().vec();
+  sizes[1] = index.size(0);
+  auto out = torch::empty(sizes, pool.options().pinned_memory(pinned_));
+  return torch::index_select_out(out, time_major, 1, index);
+}
+
 bool TrajectoryStore::next_batch(int batch, UnrollBatch& out) {
   std::vector<std::int64_t>& idx = batch_idx_;
   idx.resize(batch);
@@ -134,15 +149,23 @@ bool TrajectoryStore::next_batch(int batch, UnrollBatch& out) {
   }
   learner_wait_ns_.fetch_add(ns_since(t0), std::memory_order_relaxed);
   auto index = torch::from_blob(idx.data(), {batch}, torch::kInt64);
-  // One gather per field, then time-major.
-  out.obs = obs_.index_select(0, index).transpose(0, 1);
-  out.actions = actions_.index_select(0, index).transpose(0, 1);
-  out.policy = policy_.index_select(0, index).transpose(0, 1);
-  out.rewards = rewards_.index_select(0, index).transpose(0, 1);
-  out.flags = flags_.index_select(0, index).transpose(0, 1);
+  // One gather per field.
+  out.obs = gather(obs_, index);
+  out.actions = gather(actions_, index);
+  out.policy = gather(policy_, index);
+  out.rewards = gather(rewards_, index);
+  out.flags = gather(flags_, index);
   if (layout_.core_size > 0) {
-    out.core_h = core_h_.index_select(0, index);
-    out.core_c = core_c_.index_select(0, index);
+    if (pinned_) {
+      const auto opts = core_h_.options().pinned_memory(true);
+      out.core_h = torch::empty({batch, layout_.core_size}, opts);
+      out.core_c = torch::empty({batch, layout_.core_size}, opts);
+      torch::index_select_out(out.core_h, core_h_, 0, index);
+      torch::index_select_out(out.core_c, core_c_, 0, index);
+    } else {
+      out.core_h = core_h_.index_select(0, index);
+      out.core_c = core_c_.index_select(0, index);
+    }
   }
   out.versions = torch::empty({batch}, torch::kInt64);
   out.slots = torch::empty({batch}, torch::kInt64);

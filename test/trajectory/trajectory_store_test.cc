@@ -3,6 +3,7 @@
 #include <chrono>
 #include <thread>
 
+#include <torch/cuda.h>
 #include <torch/torch.h>
 
 #include "seedrl/inference/env_step.h"
@@ -44,6 +45,10 @@ struct FakeStep {
 TEST_CASE("unrolls overlap by one entry and carry the core state of their first entry", "[trajectory]") {
   const int L = 4;  // T = 3
   TrajectoryStore store(small_layout(L, 1, 2), 2, 16, 4);
+  // Both gathers: transposed views of batch-major tensors, and contiguous time-major ones.
+  const bool contiguous = GENERATE(false, true);
+  INFO("contiguous gather " << contiguous);
+  if (contiguous) store.gather_contiguous(/*pinned=*/false);
   FakeStep f;
   // Slot 0 ends an episode at step 4 (terminated) and resets at 5; slot 1 runs plain.
   for (int i = 0; i < 10; ++i) {
@@ -56,6 +61,10 @@ TEST_CASE("unrolls overlap by one entry and carry the core state of their first 
   UnrollBatch b;
   REQUIRE(store.next_batch(6, b));
   REQUIRE(b.obs.sizes() == torch::IntArrayRef({L, 6, 1}));
+  if (contiguous) {
+    for (const auto& field : {b.obs, b.actions, b.policy, b.rewards, b.flags, b.core_h, b.core_c})
+      CHECK(field.is_contiguous());
+  }
   int seen[2] = {0, 0};
   for (int j = 0; j < 6; ++j) {
     const int slot = static_cast<int>(b.slots[j].item<std::int64_t>());
@@ -126,4 +135,22 @@ TEST_CASE("a full queue blocks the producer until the learner takes a batch", "[
   CHECK(appended.load() == 3);
   store.close();
   CHECK_FALSE(store.next_batch(1, b));
+}
+
+// Hidden: bench/cuda/run-on-gpu.sh runs it on a GPU machine.
+TEST_CASE("pinned contiguous batches copy to the GPU intact", "[.gpu][trajectory]") {
+  REQUIRE(torch::cuda::is_available());
+  TrajectoryStore store(small_layout(4, 1, 2), 2, 16, 4);
+  store.gather_contiguous(/*pinned=*/true);
+  FakeStep f;
+  for (int i = 0; i < 10; ++i)
+    for (int slot = 0; slot < 2; ++slot) REQUIRE(store.append(slot, f.record(slot, i, i == 0 ? kFirst : 0), i));
+  UnrollBatch b;
+  REQUIRE(store.next_batch(6, b));
+  for (const auto& field : {b.obs, b.actions, b.policy, b.rewards, b.flags, b.core_h, b.core_c}) {
+    CHECK(field.is_pinned());
+    CHECK(field.is_contiguous());
+    const auto on_gpu = field.to(torch::Device(torch::kCUDA, 0), /*non_blocking=*/true);
+    CHECK(torch::equal(on_gpu.cpu(), field));
+  }
 }

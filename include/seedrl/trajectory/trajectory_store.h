@@ -63,6 +63,13 @@ class TrajectoryStore {
 
   // Learner side: blocks for `batch` unrolls; false once closed.
   bool next_batch(int batch, UnrollBatch& out);
+  // Learner side, before it starts: gather each batch field straight into a
+  // contiguous time-major tensor (instead of a transposed view of a
+  // batch-major one), in page-locked memory when `pinned` (a CUDA build, for a
+  // learner on a GPU), so that the learner's copy to the GPU is one
+  // asynchronous transfer. Pinned blocks come from LibTorch's caching host
+  // allocator, which keeps a block from reuse until the copies reading it are done.
+  void gather_contiguous(bool pinned);
 
   void close() { ready_.close(); free_.close(); }
   const UnrollLayout& layout() const { return layout_; }
@@ -97,6 +104,9 @@ class TrajectoryStore {
   std::atomic<std::uint64_t> completed_{0}, push_wait_ns_{0}, learner_wait_ns_{0};
   torch::Tensor batch_index_;
   std::vector<std::int64_t> batch_idx_;  // learner side only: indices of the batch being gathered
+  bool contiguous_ = false, pinned_ = false;  // gather_contiguous()
+  // Rows `index` of a pool [U, L, ...] as a batch [L, B, ...].
+  torch::Tensor gather(const torch::Tensor& pool, const torch::Tensor& index) const;
 };
 
 }  // namespace seedrl
