@@ -58,23 +58,23 @@ ReplayConfig bench_config(std::int64_t capacity) {
   return c;
 }
 
-// A replay of `capacity` sequences with random priorities.
-Replay& filled(Replay& replay, const seedrl::UnrollLayout& l, std::int64_t capacity, seedrl::Rng& rng) {
-  const auto batch = random_sequences(l, 64);
-  for (std::int64_t i = 0; i < capacity; ++i) replay.insert(batch, static_cast<int>(i % 64), rng.uniform(0.01, 2.0));
-  return replay;
-}
+// A replay of `capacity` MinAtar-shaped sequences with random priorities.
+struct FilledReplay {
+  seedrl::UnrollLayout layout = minatar_layout();
+  seedrl::Rng rng;
+  Replay replay;
+  FilledReplay(std::int64_t capacity, std::uint64_t seed) : rng(seed), replay(layout, bench_config(capacity)) {
+    const auto batch = random_sequences(layout, 64);
+    for (std::int64_t i = 0; i < capacity; ++i) replay.insert(batch, static_cast<int>(i % 64), rng.uniform(0.01, 2.0));
+  }
+};
 
 void BM_ReplaySample(benchmark::State& state) {
   torch::set_num_threads(1);
-  const std::int64_t capacity = state.range(0);
-  const auto l = minatar_layout();
-  seedrl::Rng rng(3);
-  Replay replay(l, bench_config(capacity));
-  filled(replay, l, capacity, rng);
+  FilledReplay f(state.range(0), 3);
   ReplaySample s;
   for (auto _ : state) {
-    replay.sample(kBatch, s);
+    f.replay.sample(kBatch, s);
     benchmark::DoNotOptimize(s.batch.obs.data_ptr());
   }
   state.SetItemsProcessed(state.iterations() * kBatch);
@@ -83,17 +83,13 @@ void BM_ReplaySample(benchmark::State& state) {
 }
 
 void BM_ReplayUpdatePriorities(benchmark::State& state) {
-  const std::int64_t capacity = state.range(0);
-  const auto l = minatar_layout();
-  seedrl::Rng rng(4);
-  Replay replay(l, bench_config(capacity));
-  filled(replay, l, capacity, rng);
+  FilledReplay f(state.range(0), 4);
   ReplaySample s;
-  replay.sample(kBatch, s);
+  f.replay.sample(kBatch, s);
   std::vector<double> priorities(kBatch);
   for (auto _ : state) {
-    for (auto& p : priorities) p = rng.uniform(0.01, 2.0);
-    replay.update_priorities(s, priorities);
+    for (auto& p : priorities) p = f.rng.uniform(0.01, 2.0);
+    f.replay.update_priorities(s, priorities);
   }
   state.SetItemsProcessed(state.iterations() * kBatch);
 }
@@ -101,7 +97,6 @@ void BM_ReplayUpdatePriorities(benchmark::State& state) {
 void BM_ReplayInsert(benchmark::State& state) {
   const std::int64_t capacity = state.range(0);
   const auto l = minatar_layout();
-  seedrl::Rng rng(5);
   Replay replay(l, bench_config(capacity));
   const auto batch = random_sequences(l, 64);
   int i = 0;
