@@ -125,14 +125,20 @@ void TrajectoryStore::gather_contiguous(bool pinned) {
   pinned_ = pinned;
 }
 
+namespace {
+// index_select into a new tensor, page-locked when `pinned`.
+torch::Tensor select_into(const torch::Tensor& src, std::int64_t dim, const torch::Tensor& index, bool pinned) {
+  auto sizes = src.sizes().vec();
+  sizes[dim] = index.size(0);
+  auto out = torch::empty(sizes, src.options().pinned_memory(pinned));
+  return torch::index_select_out(out, src, dim, index);
+}
+}  // namespace
+
 torch::Tensor TrajectoryStore::gather(const torch::Tensor& pool, const torch::Tensor& index) const {
   if (!contiguous_) return pool.index_select(0, index).transpose(0, 1);
   // Selecting along dim 1 of the pool's time-major view writes [L, B, ...] in order.
-  const auto time_major = pool.transpose(0, 1);
-  auto sizes = time_major.sizes().vec();
-  sizes[1] = index.size(0);
-  auto out = torch::empty(sizes, pool.options().pinned_memory(pinned_));
-  return torch::index_select_out(out, time_major, 1, index);
+  return select_into(pool.transpose(0, 1), 1, index, pinned_);
 }
 
 bool TrajectoryStore::next_batch(int batch, UnrollBatch& out) {
@@ -156,16 +162,8 @@ bool TrajectoryStore::next_batch(int batch, UnrollBatch& out) {
   out.rewards = gather(rewards_, index);
   out.flags = gather(flags_, index);
   if (layout_.core_size > 0) {
-    if (pinned_) {
-      const auto opts = core_h_.options().pinned_memory(true);
-      out.core_h = torch::empty({batch, layout_.core_size}, opts);
-      out.core_c = torch::empty({batch, layout_.core_size}, opts);
-      torch::index_select_out(out.core_h, core_h_, 0, index);
-      torch::index_select_out(out.core_c, core_c_, 0, index);
-    } else {
-      out.core_h = core_h_.index_select(0, index);
-      out.core_c = core_c_.index_select(0, index);
-    }
+    out.core_h = select_into(core_h_, 0, index, pinned_);
+    out.core_c = select_into(core_c_, 0, index, pinned_);
   }
   out.versions = torch::empty({batch}, torch::kInt64);
   out.slots = torch::empty({batch}, torch::kInt64);
