@@ -110,7 +110,7 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
     s.actor_wait_ns = actors.wait_ns();
     s.inf = inference.totals();
     s.push_wait_ns = store.push_wait_ns();
-    s.learner_wait_ns = store.learner_wait_ns();
+    s.learner_wait_ns = learner.batch_wait_ns();
     return s;
   };
   Snapshot a, b;

@@ -7,6 +7,7 @@
 #include <torch/torch.h>
 
 #include "seedrl/learner/batch_shards.h"
+#include "seedrl/trajectory/batch_prefetcher.h"
 #include "seedrl/learner/gradient_buckets.h"
 #include "seedrl/learner/replica_sync.h"
 #include "seedrl/learner/replica_group.h"
@@ -32,7 +33,7 @@ DataParallelLearner::DataParallelLearner(const ModelFactory& make_model, const A
   check_batch_splits(config_.batch_size, n, "unrolls");
   // Learner batches in page-locked memory, so that copying them to the GPUs is asynchronous.
   if (std::any_of(devices.begin(), devices.end(), [](const torch::Device& d) { return d.is_cuda(); }))
-    store_.gather_contiguous(/*pinned=*/true);
+    store_.pin_batches(true);
   if (n > 1) group_ = std::make_unique<ReplicaGroup>(devices, options_.timeout);
   for (int r = 0; r < n; ++r) {
     auto rep = std::make_unique<Replica>(Replica{devices[r], make_model(), make_policy_distribution(action), nullptr,
@@ -85,9 +86,18 @@ void DataParallelLearner::sync_replicas() {
 }
 
 bool DataParallelLearner::step(LearnerStats& stats) {
-  if (!store_.next_batch(config_.batch_size, batch_)) return false;
+  if (options_.prefetch) {
+    if (!prefetcher_) prefetcher_ = std::make_unique<BatchPrefetcher>(store_, config_.batch_size);
+    if (!prefetcher_->next(batch_)) return false;
+  } else if (!store_.next_batch(config_.batch_size, batch_)) {
+    return false;
+  }
   update(batch_, stats);
   return true;
+}
+
+std::uint64_t DataParallelLearner::batch_wait_ns() const {
+  return prefetcher_ ? prefetcher_->wait_ns() : store_.learner_wait_ns();
 }
 
 void DataParallelLearner::update(const UnrollBatch& batch, LearnerStats& stats) {

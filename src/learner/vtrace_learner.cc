@@ -133,7 +133,7 @@ VTraceLearner::VTraceLearner(AgentNet model, const ActionSpec& action, const Lea
   model_->train();
   optimizer_ = make_optimizer(config_.optimizer, model_->parameters());
   // Learner batches in page-locked memory, so that copying them to the GPU is asynchronous.
-  if (device_.is_cuda()) store_.gather_contiguous(/*pinned=*/true);
+  if (device_.is_cuda()) store_.pin_batches(true);
 }
 
 void VTraceLearner::publish() { publisher_.publish(*model_, steps_); }

@@ -120,33 +120,57 @@ bool TrajectoryStore::append(int slot, const StepRecord& step, std::int64_t poli
 
 void TrajectoryStore::drop_partial(int slot) { slots_[slot].pos = 0; }
 
-void TrajectoryStore::gather_contiguous(bool pinned) {
-  contiguous_ = true;
-  pinned_ = pinned;
+torch::Tensor TrajectoryStore::gather(const torch::Tensor& pool) const {
+  // An entry's fields are contiguous in the pool, and the output is written in
+  // order: one memcpy per (step, unroll). LibTorch's index_select along the
+  // batch dimension of the pool's time-major view ran at a tenth of this speed
+  // (an 84x84x4 Atari batch of 64: 85 ms).
+  const auto L = pool.size(1);
+  const auto B = static_cast<std::int64_t>(batch_idx_.size());
+  auto sizes = pool.sizes().vec();
+  sizes[0] = L;
+  sizes[1] = B;
+  auto out = torch::empty(sizes, pool.options().pinned_memory(pinned_));
+  const std::size_t entry = static_cast<std::size_t>(pool.stride(1)) * pool.element_size();
+  const auto* src = static_cast<const std::uint8_t*>(pool.data_ptr());
+  auto* dst = static_cast<std::uint8_t*>(out.data_ptr());
+  for (std::int64_t t = 0; t < L; ++t) {
+    for (const std::int64_t u : batch_idx_) {
+      std::memcpy(dst, src + (static_cast<std::size_t>(u) * L + t) * entry, entry);
+      dst += entry;
+    }
+  }
+  return out;
 }
 
-namespace {
-// index_select into a new tensor, page-locked when `pinned`.
-torch::Tensor select_into(const torch::Tensor& src, std::int64_t dim, const torch::Tensor& index, bool pinned) {
-  auto sizes = src.sizes().vec();
-  sizes[dim] = index.size(0);
-  auto out = torch::empty(sizes, src.options().pinned_memory(pinned));
-  return torch::index_select_out(out, src, dim, index);
-}
-}  // namespace
-
-torch::Tensor TrajectoryStore::gather(const torch::Tensor& pool, const torch::Tensor& index) const {
-  if (!contiguous_) return pool.index_select(0, index).transpose(0, 1);
-  // Selecting along dim 1 of the pool's time-major view writes [L, B, ...] in order.
-  return select_into(pool.transpose(0, 1), 1, index, pinned_);
+torch::Tensor TrajectoryStore::gather_core(const torch::Tensor& pool) const {
+  const auto H = pool.size(1);
+  auto out = torch::empty({static_cast<std::int64_t>(batch_idx_.size()), H}, pool.options().pinned_memory(pinned_));
+  const auto* src = pool.data_ptr<float>();
+  auto* dst = out.data_ptr<float>();
+  for (const std::int64_t u : batch_idx_) {
+    std::memcpy(dst, src + u * H, sizeof(float) * H);
+    dst += H;
+  }
+  return out;
 }
 
-bool TrajectoryStore::next_batch(int batch, UnrollBatch& out) {
+std::optional<int> TrajectoryStore::pop_ready(const std::atomic<bool>* cancel) {
+  if (cancel == nullptr) return ready_.pop();
+  // A timed wait: the queue's close() is the only thing that wakes a waiter.
+  while (!cancel->load(std::memory_order_relaxed)) {
+    if (auto u = ready_.pop_for(std::chrono::milliseconds(20))) return u;
+    if (ready_.closed()) return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+bool TrajectoryStore::next_batch(int batch, UnrollBatch& out, const std::atomic<bool>* cancel) {
   std::vector<std::int64_t>& idx = batch_idx_;
   idx.resize(batch);
   const auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < batch; ++i) {
-    auto u = ready_.pop();
+    auto u = pop_ready(cancel);
     if (!u) {
       for (int j = 0; j < i; ++j) free_.push(static_cast<int>(idx[j]));
       return false;
@@ -154,16 +178,14 @@ bool TrajectoryStore::next_batch(int batch, UnrollBatch& out) {
     idx[i] = *u;
   }
   learner_wait_ns_.fetch_add(ns_since(t0), std::memory_order_relaxed);
-  auto index = torch::from_blob(idx.data(), {batch}, torch::kInt64);
-  // One gather per field.
-  out.obs = gather(obs_, index);
-  out.actions = gather(actions_, index);
-  out.policy = gather(policy_, index);
-  out.rewards = gather(rewards_, index);
-  out.flags = gather(flags_, index);
+  out.obs = gather(obs_);
+  out.actions = gather(actions_);
+  out.policy = gather(policy_);
+  out.rewards = gather(rewards_);
+  out.flags = gather(flags_);
   if (layout_.core_size > 0) {
-    out.core_h = select_into(core_h_, 0, index, pinned_);
-    out.core_c = select_into(core_c_, 0, index, pinned_);
+    out.core_h = gather_core(core_h_);
+    out.core_c = gather_core(core_c_);
   }
   out.versions = torch::empty({batch}, torch::kInt64);
   out.slots = torch::empty({batch}, torch::kInt64);

@@ -45,10 +45,6 @@ struct FakeStep {
 TEST_CASE("unrolls overlap by one entry and carry the core state of their first entry", "[trajectory]") {
   const int L = 4;  // T = 3
   TrajectoryStore store(small_layout(L, 1, 2), 2, 16, 4);
-  // Both gathers: transposed views of batch-major tensors, and contiguous time-major ones.
-  const bool contiguous = GENERATE(false, true);
-  INFO("contiguous gather " << contiguous);
-  if (contiguous) store.gather_contiguous(/*pinned=*/false);
   FakeStep f;
   // Slot 0 ends an episode at step 4 (terminated) and resets at 5; slot 1 runs plain.
   for (int i = 0; i < 10; ++i) {
@@ -61,10 +57,9 @@ TEST_CASE("unrolls overlap by one entry and carry the core state of their first 
   UnrollBatch b;
   REQUIRE(store.next_batch(6, b));
   REQUIRE(b.obs.sizes() == torch::IntArrayRef({L, 6, 1}));
-  if (contiguous) {
-    for (const auto& field : {b.obs, b.actions, b.policy, b.rewards, b.flags, b.core_h, b.core_c})
-      CHECK(field.is_contiguous());
-  }
+  // Every field is written time-major, ready for one copy to a device.
+  for (const auto& field : {b.obs, b.actions, b.policy, b.rewards, b.flags, b.core_h, b.core_c})
+    CHECK(field.is_contiguous());
   int seen[2] = {0, 0};
   for (int j = 0; j < 6; ++j) {
     const int slot = static_cast<int>(b.slots[j].item<std::int64_t>());
@@ -86,6 +81,48 @@ TEST_CASE("unrolls overlap by one entry and carry the core state of their first 
   }
   CHECK(seen[0] == 7);
   CHECK(seen[1] == 7);
+}
+
+TEST_CASE("a batch of image unrolls matches a byte-by-byte reference", "[trajectory]") {
+  // uint8 [3, 2, 5] observations and 3 policy parameters, 5 slots interleaved.
+  UnrollLayout layout;
+  layout.observation = ArraySpec{{3, 2, 5}, DType::kUInt8};
+  layout.action_width = 2;
+  layout.policy_size = 3;
+  layout.length = 4;
+  layout.overlap = 1;
+  const int slots = 5, bytes = 30;
+  TrajectoryStore store(layout, slots, 16, 8);
+  auto byte_of = [](int slot, int i, int k) { return static_cast<std::uint8_t>((slot * 53 + i * 7 + k * 3) % 251); };
+  std::vector<std::uint8_t> obs(bytes);
+  float action[2], policy[3];
+  for (int i = 0; i < 7; ++i) {  // two unrolls per slot: [0..3], [3..6]
+    for (int slot = 0; slot < slots; ++slot) {
+      for (int k = 0; k < bytes; ++k) obs[k] = byte_of(slot, i, k);
+      action[0] = slot + 0.25f * i;
+      action[1] = -action[0];
+      for (int p = 0; p < 3; ++p) policy[p] = 100.f * slot + 10.f * i + p;
+      REQUIRE(store.append(slot, StepRecord{obs.data(), action, policy, nullptr, nullptr, 1.f * i, 0}, i));
+    }
+  }
+  UnrollBatch b;
+  REQUIRE(store.next_batch(8, b));
+  REQUIRE(b.obs.sizes() == torch::IntArrayRef({4, 8, 3, 2, 5}));
+  REQUIRE(b.obs.is_contiguous());
+  const auto* o = b.obs.data_ptr<std::uint8_t>();
+  const auto* a = b.actions.data_ptr<float>();
+  const auto* p = b.policy.data_ptr<float>();
+  for (int j = 0; j < 8; ++j) {
+    const int slot = static_cast<int>(b.slots[j].item<std::int64_t>());
+    const int start = static_cast<int>(b.versions[j].item<std::int64_t>());
+    for (int t = 0; t < 4; ++t) {
+      const int i = start + t;
+      for (int k = 0; k < bytes; ++k) REQUIRE(o[(t * 8 + j) * bytes + k] == byte_of(slot, i, k));
+      REQUIRE(a[(t * 8 + j) * 2 + 1] == -(slot + 0.25f * i));
+      for (int q = 0; q < 3; ++q) REQUIRE(p[(t * 8 + j) * 3 + q] == 100.f * slot + 10.f * i + q);
+      REQUIRE(b.rewards[t][j].item<float>() == 1.f * i);
+    }
+  }
 }
 
 TEST_CASE("a burn-in overlap repeats the last entries and their core state", "[trajectory]") {
@@ -138,10 +175,10 @@ TEST_CASE("a full queue blocks the producer until the learner takes a batch", "[
 }
 
 // Hidden: bench/cuda/run-on-gpu.sh runs it on a GPU machine.
-TEST_CASE("pinned contiguous batches copy to the GPU intact", "[.gpu][trajectory]") {
+TEST_CASE("pinned batches copy to the GPU intact", "[.gpu][trajectory]") {
   REQUIRE(torch::cuda::is_available());
   TrajectoryStore store(small_layout(4, 1, 2), 2, 16, 4);
-  store.gather_contiguous(/*pinned=*/true);
+  store.pin_batches(true);
   FakeStep f;
   for (int i = 0; i < 10; ++i)
     for (int slot = 0; slot < 2; ++slot) REQUIRE(store.append(slot, f.record(slot, i, i == 0 ? kFirst : 0), i));

@@ -28,6 +28,7 @@ namespace seedrl {
 
 class ReplicaGroup;
 class GradientBuckets;
+class BatchPrefetcher;
 
 class DataParallelLearner {
  public:
@@ -43,8 +44,12 @@ class DataParallelLearner {
   DataParallelLearner& operator=(const DataParallelLearner&) = delete;
 
   // Runs one update on the next batch; false once the store is closed.
-  // Throws std::runtime_error when the replicas diverged.
+  // Throws std::runtime_error when the replicas diverged. The first call
+  // starts a BatchPrefetcher (options.prefetch), which gathers each next
+  // batch while the update on the current one runs.
   bool step(LearnerStats& stats);
+  // Time step() spent waiting for a batch (the learner starved of data).
+  std::uint64_t batch_wait_ns() const;
   // One update on a given batch of any size >= replicas() (step() without the store).
   void update(const UnrollBatch& batch, LearnerStats& stats);
   // Publishes replica 0's weights.
@@ -86,7 +91,8 @@ class DataParallelLearner {
     bool checksum = false;
     std::int64_t step = 0;
   } job_;
-  std::unique_ptr<ReplicaThreads> threads_;  // last: joined before the replicas go
+  std::unique_ptr<ReplicaThreads> threads_;  // joined before the replicas go
+  std::unique_ptr<BatchPrefetcher> prefetcher_;  // last: stopped first
 };
 
 }  // namespace seedrl

@@ -2,13 +2,14 @@
 // `length` entries where consecutive unrolls of one env share `overlap`
 // entries (V-trace: T+1 entries, overlap 1 — the bootstrap step; R2D2: burn-in
 // overlap). All unroll memory is preallocated as one pool per field, so the
-// hot path only memcpy's rows; the learner gathers a batch with one
-// index_select per field. Finished unrolls go through a bounded queue: a full
+// hot path only memcpy's rows; the learner gathers each field of a batch
+// straight into a contiguous time-major tensor, one memcpy per entry. Finished unrolls go through a bounded queue: a full
 // queue blocks the inference thread that finished them (back-pressure).
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include <torch/types.h>
@@ -61,15 +62,15 @@ class TrajectoryStore {
   // begins a fresh one.
   void drop_partial(int slot);
 
-  // Learner side: blocks for `batch` unrolls; false once closed.
-  bool next_batch(int batch, UnrollBatch& out);
-  // Learner side, before it starts: gather each batch field straight into a
-  // contiguous time-major tensor (instead of a transposed view of a
-  // batch-major one), in page-locked memory when `pinned` (a CUDA build, for a
-  // learner on a GPU), so that the learner's copy to the GPU is one
-  // asynchronous transfer. Pinned blocks come from LibTorch's caching host
-  // allocator, which keeps a block from reuse until the copies reading it are done.
-  void gather_contiguous(bool pinned);
+  // Learner side: blocks for `batch` unrolls; false once closed, or once
+  // `cancel` (when given) is set: it is checked every few milliseconds.
+  bool next_batch(int batch, UnrollBatch& out, const std::atomic<bool>* cancel = nullptr);
+  // Learner side, before it starts: gather batches into page-locked memory
+  // (a CUDA build, for a learner on a GPU), so that the learner's copy to the
+  // GPU is one asynchronous transfer. Pinned blocks come from LibTorch's
+  // caching host allocator, which keeps a block from reuse until the copies
+  // reading it are done.
+  void pin_batches(bool pinned) { pinned_ = pinned; }
 
   void close() { ready_.close(); free_.close(); }
   const UnrollLayout& layout() const { return layout_; }
@@ -87,6 +88,7 @@ class TrajectoryStore {
     std::int64_t version = 0;
   };
   void write_entry(int unroll, int pos, const StepRecord& step);
+  std::optional<int> pop_ready(const std::atomic<bool>* cancel);
   void copy_entry(int src_unroll, int src_pos, int dst_unroll, int dst_pos);
 
   UnrollLayout layout_;
@@ -102,11 +104,12 @@ class TrajectoryStore {
   std::vector<std::int64_t> unroll_version_, unroll_slot_;
   BoundedQueue<int> ready_, free_;
   std::atomic<std::uint64_t> completed_{0}, push_wait_ns_{0}, learner_wait_ns_{0};
-  torch::Tensor batch_index_;
   std::vector<std::int64_t> batch_idx_;  // learner side only: indices of the batch being gathered
-  bool contiguous_ = false, pinned_ = false;  // gather_contiguous()
-  // Rows `index` of a pool [U, L, ...] as a batch [L, B, ...].
-  torch::Tensor gather(const torch::Tensor& pool, const torch::Tensor& index) const;
+  bool pinned_ = false;  // pin_batches()
+  // Unrolls batch_idx_ of a pool [U, L, ...] as a new contiguous batch [L, B, ...].
+  torch::Tensor gather(const torch::Tensor& pool) const;
+  // Rows batch_idx_ of a core-state pool [U, H] as a new [B, H].
+  torch::Tensor gather_core(const torch::Tensor& pool) const;
 };
 
 }  // namespace seedrl
