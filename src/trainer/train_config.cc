@@ -185,6 +185,8 @@ TrainConfig train_config_from_json(const std::string& text) {
   }
 }
 
+int expected_policy_lag(int envs, int batch_size) { return envs / std::max(1, batch_size); }
+
 ActorPoolConfig actor_pool_config(const TrainConfig& config) {
   ActorPoolConfig a;
   a.env = config.env;

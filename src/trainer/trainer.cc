@@ -85,6 +85,10 @@ int train(TrainConfig config) {
   spdlog::info("env {} obs {} action {} | {} actors x {} envs | inference batch {} | unroll {} batch {}",
                spec.name, spec.observation.to_string(), spec.action.to_string(), config.actors,
                config.envs_per_actor, config.inference_batch, config.unroll_length, config.learner.batch_size);
+  if (const int lag = expected_policy_lag(num_envs, config.learner.batch_size); lag > kPolicyLagWarning)
+    spdlog::warn("--batch-size: {} envs feed batches of {} unrolls, so the learner will see each unroll about {} "
+                 "updates after it was acted (policy lag); a larger --batch-size or fewer envs keeps it lower",
+                 num_envs, config.learner.batch_size, lag);
   const auto& loss = config.learner.loss;
   spdlog::info("v-trace: {} learning rate {} (to 0 at {} frames) | discount {} | entropy cost {} | reward scale {}",
                config.learner.optimizer.name, config.learner.optimizer.learning_rate, config.learner.max_frames,

@@ -30,6 +30,8 @@ TEST_CASE("a short CartPole run learns and writes its outputs", "[cli][train][sl
   for (const char* key : {"wall_seconds", "fps", "episodes", "episode_return_mean"}) CHECK(s.contains(key));
   // A uniform random policy averages about 22; learning is well above it.
   CHECK(s["episode_return_mean"].get<double>() >= 100);
+  // 32 x 8 envs and batches of 32: a lag of 8 updates, no warning.
+  CHECK(r.output.find("policy lag") == std::string::npos);
   // metrics.jsonl: one object per interval with the required keys.
   std::ifstream in(dir + "/metrics.jsonl");
   std::string line;
@@ -63,6 +65,18 @@ TEST_CASE("the LSTM agent and many actor threads run end to end", "[cli][train][
   REQUIRE(r.status == 0);
   CHECK(summary(dir)["frames"].get<double>() >= 100000);
   CHECK(summary(dir)["learner_steps"].get<double>() > 0);
+}
+
+TEST_CASE("train warns when its envs far outnumber a batch's unrolls", "[cli][train]") {
+  const std::string dir = temp_dir("train_lag_warning");
+  // 16 x 64 = 1024 envs, batches of 2 unrolls: each unroll waits ~512 updates.
+  RunResult r = run_seedrl({"train", "--env", "cartpole", "--actors", "16", "--envs-per-actor", "64", "--batch-size",
+                            "2", "--max-frames", "20000", "--logdir", dir},
+                           120);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("--batch-size: 1024 envs feed batches of 2 unrolls") != std::string::npos);
+  CHECK(r.output.find("about 512 updates") != std::string::npos);
 }
 
 TEST_CASE("a TOML config file sets flags by name", "[cli][train]") {

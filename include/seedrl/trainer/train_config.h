@@ -68,6 +68,14 @@ int default_actors();
 // Fills the "auto" values (actors, inference batch, queue capacity).
 void resolve_defaults(TrainConfig& config);
 
+// V-trace: every env keeps one unroll in flight and each update takes
+// batch_size of them, so an unroll is about envs / batch_size updates old
+// when the learner reaches it. Past kPolicyLagWarning that lag hurts
+// learning (CartPole with 4096 x 8 envs and batches of 32, lag ~1,000:
+// the mean return fell from ~250 to ~10 before it recovered), and train warns.
+constexpr int kPolicyLagWarning = 256;
+int expected_policy_lag(int envs, int batch_size);
+
 // The actor threads' settings of a run: env, actors, envs per actor, seed and
 // the frame budget at which they stop.
 ActorPoolConfig actor_pool_config(const TrainConfig& config);
