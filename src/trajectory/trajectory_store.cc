@@ -135,7 +135,7 @@ torch::Tensor TrajectoryStore::gather(const torch::Tensor& pool) const {
   const auto* src = static_cast<const std::uint8_t*>(pool.data_ptr());
   auto* dst = static_cast<std::uint8_t*>(out.data_ptr());
   for (std::int64_t t = 0; t < L; ++t) {
-    for (const std::int64_t u : batch_idx_) {
+    for (const int u : batch_idx_) {
       std::memcpy(dst, src + (static_cast<std::size_t>(u) * L + t) * entry, entry);
       dst += entry;
     }
@@ -148,34 +148,22 @@ torch::Tensor TrajectoryStore::gather_core(const torch::Tensor& pool) const {
   auto out = torch::empty({static_cast<std::int64_t>(batch_idx_.size()), H}, pool.options().pinned_memory(pinned_));
   const auto* src = pool.data_ptr<float>();
   auto* dst = out.data_ptr<float>();
-  for (const std::int64_t u : batch_idx_) {
-    std::memcpy(dst, src + u * H, sizeof(float) * H);
+  for (const int u : batch_idx_) {
+    std::memcpy(dst, src + static_cast<std::int64_t>(u) * H, sizeof(float) * H);
     dst += H;
   }
   return out;
 }
 
-std::optional<int> TrajectoryStore::pop_ready(const std::atomic<bool>* cancel) {
-  if (cancel == nullptr) return ready_.pop();
-  // A timed wait: the queue's close() is the only thing that wakes a waiter.
-  while (!cancel->load(std::memory_order_relaxed)) {
-    if (auto u = ready_.pop_for(std::chrono::milliseconds(20))) return u;
-    if (ready_.closed()) return std::nullopt;
-  }
-  return std::nullopt;
-}
-
 bool TrajectoryStore::next_batch(int batch, UnrollBatch& out, const std::atomic<bool>* cancel) {
-  std::vector<std::int64_t>& idx = batch_idx_;
+  std::vector<int>& idx = batch_idx_;
   idx.resize(batch);
   const auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < batch; ++i) {
-    auto u = pop_ready(cancel);
-    if (!u) {
-      for (int j = 0; j < i; ++j) free_.push(static_cast<int>(idx[j]));
-      return false;
-    }
-    idx[i] = *u;
+  // One wake-up when the whole batch is queued, not one per finished unroll.
+  const std::size_t got = ready_.pop_n(idx.data(), idx.size(), cancel);
+  if (got < idx.size()) {
+    for (std::size_t j = 0; j < got; ++j) free_.push(idx[j]);
+    return false;
   }
   learner_wait_ns_.fetch_add(ns_since(t0), std::memory_order_relaxed);
   out.obs = gather(obs_);
@@ -196,7 +184,7 @@ bool TrajectoryStore::next_batch(int batch, UnrollBatch& out, const std::atomic<
     versions[i] = unroll_version_[idx[i]];
     slots[i] = unroll_slot_[idx[i]];
   }
-  for (int i = 0; i < batch; ++i) free_.push(static_cast<int>(idx[i]));
+  for (int i = 0; i < batch; ++i) free_.push(idx[i]);
   return true;
 }
 

@@ -20,8 +20,8 @@ class BatchPrefetcher {
   // Starts the gathering thread; from now on it is the store's only
   // next_batch() caller.
   BatchPrefetcher(TrajectoryStore& store, int batch_size, int depth = 1);
-  // Stops and joins the thread; the store stays open, and unrolls the thread
-  // had taken for a batch it did not finish go back to the store's free list.
+  // Stops and joins the thread; the store stays open, and unrolls queued for
+  // a batch the thread did not take stay queued.
   ~BatchPrefetcher();
   BatchPrefetcher(const BatchPrefetcher&) = delete;
   BatchPrefetcher& operator=(const BatchPrefetcher&) = delete;

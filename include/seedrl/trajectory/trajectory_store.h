@@ -9,7 +9,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #include <torch/types.h>
@@ -62,8 +61,10 @@ class TrajectoryStore {
   // begins a fresh one.
   void drop_partial(int slot);
 
-  // Learner side: blocks for `batch` unrolls; false once closed, or once
-  // `cancel` (when given) is set: it is checked every few milliseconds.
+  // Learner side: blocks until `batch` unrolls are queued and takes them;
+  // false once closed, or once `cancel` (when given) is set: it is checked
+  // every 20 ms; a cancelled call takes no unroll when the queue can hold a
+  // whole batch.
   bool next_batch(int batch, UnrollBatch& out, const std::atomic<bool>* cancel = nullptr);
   // Learner side, before it starts: gather batches into page-locked memory
   // (a CUDA build, for a learner on a GPU), so that the learner's copy to the
@@ -88,7 +89,6 @@ class TrajectoryStore {
     std::int64_t version = 0;
   };
   void write_entry(int unroll, int pos, const StepRecord& step);
-  std::optional<int> pop_ready(const std::atomic<bool>* cancel);
   void copy_entry(int src_unroll, int src_pos, int dst_unroll, int dst_pos);
 
   UnrollLayout layout_;
@@ -104,7 +104,7 @@ class TrajectoryStore {
   std::vector<std::int64_t> unroll_version_, unroll_slot_;
   BoundedQueue<int> ready_, free_;
   std::atomic<std::uint64_t> completed_{0}, push_wait_ns_{0}, learner_wait_ns_{0};
-  std::vector<std::int64_t> batch_idx_;  // learner side only: indices of the batch being gathered
+  std::vector<int> batch_idx_;  // learner side only: indices of the batch being gathered
   bool pinned_ = false;  // pin_batches()
   // Unrolls batch_idx_ of a pool [U, L, ...] as a new contiguous batch [L, B, ...].
   torch::Tensor gather(const torch::Tensor& pool) const;

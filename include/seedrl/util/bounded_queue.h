@@ -4,6 +4,9 @@
 // and pop never allocate.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <mutex>
@@ -26,8 +29,10 @@ class BoundedQueue {
     if (closed_) return false;
     ring_[(head_ + size_) % ring_.size()] = std::move(value);
     ++size_;
+    const bool batch_ready = batch_want_ > 0 && size_ >= batch_want_;
     lock.unlock();
     not_empty_.notify_one();
+    if (batch_ready) batch_ready_.notify_one();
     return true;
   }
 
@@ -49,6 +54,32 @@ class BoundedQueue {
     return take(lock);
   }
 
+  // Takes `n` items into out[0, n), in order, blocking until they have been
+  // pushed. The caller wakes once `n` are queued (or the queue is full), not
+  // on every push, so a consumer of whole batches costs the producers no
+  // wake-up per item. One pop_n caller at a time. Returns how many it took:
+  // n, or fewer (the caller owns them) once closed or once `cancel` is set,
+  // which is checked every 20 ms.
+  std::size_t pop_n(T* out, std::size_t n, const std::atomic<bool>* cancel = nullptr) {
+    std::unique_lock lock(mu_);
+    std::size_t got = 0;
+    const auto cancelled = [cancel] { return cancel != nullptr && cancel->load(std::memory_order_relaxed); };
+    while (got < n) {
+      batch_want_ = std::min(n - got, ring_.size());
+      const auto ready = [&] { return closed_ || size_ >= batch_want_ || cancelled(); };
+      if (cancel == nullptr) {
+        batch_ready_.wait(lock, ready);
+      } else {
+        while (!ready()) batch_ready_.wait_for(lock, std::chrono::milliseconds(20));
+      }
+      if (closed_ || cancelled()) break;
+      for (; got < n && size_ > 0; --size_, head_ = (head_ + 1) % ring_.size()) out[got++] = std::move(ring_[head_]);
+      not_full_.notify_all();
+    }
+    batch_want_ = 0;
+    return got;
+  }
+
   std::optional<T> try_pop() {
     std::unique_lock lock(mu_);
     if (closed_ || size_ == 0) return std::nullopt;
@@ -62,6 +93,7 @@ class BoundedQueue {
     }
     not_full_.notify_all();
     not_empty_.notify_all();
+    batch_ready_.notify_all();
   }
 
   // Drains remaining items after close (for reclaiming buffers).
@@ -93,9 +125,10 @@ class BoundedQueue {
   }
 
   mutable std::mutex mu_;
-  std::condition_variable not_full_, not_empty_;
+  std::condition_variable not_full_, not_empty_, batch_ready_;
   std::vector<T> ring_;
   std::size_t head_ = 0, size_ = 0;
+  std::size_t batch_want_ = 0;  // what a waiting pop_n needs queued; 0: none waits
   bool closed_ = false;
 };
 
