@@ -31,9 +31,11 @@ DataParallelLearner::DataParallelLearner(const ModelFactory& make_model, const A
     : config_(config), store_(store), publisher_(publisher), options_(options), devices_(devices) {
   const int n = static_cast<int>(devices.size());
   check_batch_splits(config_.batch_size, n, "unrolls");
+  const bool any_cuda = std::any_of(devices.begin(), devices.end(), [](const torch::Device& d) { return d.is_cuda(); });
   // Learner batches in page-locked memory, so that copying them to the GPUs is asynchronous.
-  if (std::any_of(devices.begin(), devices.end(), [](const torch::Device& d) { return d.is_cuda(); }))
-    store_.pin_batches(true);
+  if (any_cuda) store_.pin_batches(true);
+  prefetch_ = options_.prefetch == DataParallelOptions::Prefetch::kAlways ||
+              (options_.prefetch == DataParallelOptions::Prefetch::kAuto && any_cuda);
   if (n > 1) group_ = std::make_unique<ReplicaGroup>(devices, options_.timeout);
   for (int r = 0; r < n; ++r) {
     auto rep = std::make_unique<Replica>(Replica{devices[r], make_model(), make_policy_distribution(action), nullptr,
@@ -86,7 +88,7 @@ void DataParallelLearner::sync_replicas() {
 }
 
 bool DataParallelLearner::step(LearnerStats& stats) {
-  if (options_.prefetch) {
+  if (prefetch_) {
     if (!prefetcher_) prefetcher_ = std::make_unique<BatchPrefetcher>(store_, config_.batch_size);
     if (!prefetcher_->next(batch_)) return false;
   } else if (!store_.next_batch(config_.batch_size, batch_)) {

@@ -178,6 +178,58 @@ TEST_CASE("two Gloo replicas train exactly like one learner on the concatenated 
   for (std::size_t i = 0; i < p0.size(); ++i) CHECK(torch::equal(p0[i], p1[i]));
 }
 
+TEST_CASE("a learner stepping through its prefetch thread trains like updates on the same batches",
+          "[learner][data_parallel]") {
+  Fixture f;
+  LearnerConfig config;
+  config.batch_size = 4;
+  config.max_frames = 10'000;
+  config.optimizer.name = "adam";
+  config.optimizer.learning_rate = 1e-3;
+  // Two stores fed the same steps: the prefetching learner reads one, the
+  // reference takes batches from the other and hands them to update().
+  UnrollLayout layout = f.store->layout();
+  const int slots = 4, K = 5;
+  TrajectoryStore fed(layout, slots, K * config.batch_size, config.batch_size);
+  TrajectoryStore reference_store(layout, slots, K * config.batch_size, config.batch_size);
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  float obs[4], action, policy[2];
+  for (int i = 0; i < K * f.T + 1; ++i) {
+    for (int slot = 0; slot < slots; ++slot) {
+      for (float& x : obs) x = u(gen);
+      action = u(gen) > 0 ? 1.f : 0.f;
+      for (float& p : policy) p = u(gen);
+      const auto flags = static_cast<std::uint8_t>(i == 0 ? kFirst : (u(gen) > 0.9f ? kTerminated : 0));
+      const StepRecord rec{obs, &action, policy, nullptr, nullptr, 1.f, flags};
+      REQUIRE(fed.append(slot, rec, 0));
+      REQUIRE(reference_store.append(slot, rec, 0));
+    }
+  }
+  DataParallelOptions options;
+  options.prefetch = DataParallelOptions::Prefetch::kAlways;
+  DataParallelLearner prefetching([&] { return f.clone(); }, f.spec.action, config, fed, f.publisher, {torch::kCPU},
+                                  options);
+  options.prefetch = DataParallelOptions::Prefetch::kNever;
+  DataParallelLearner reference([&] { return f.clone(); }, f.spec.action, config, reference_store, f.publisher,
+                                {torch::kCPU}, options);
+  for (int k = 0; k < K; ++k) {
+    LearnerStats s1, s2;
+    REQUIRE(prefetching.step(s1));
+    REQUIRE(reference.step(s2));
+    CHECK(s1.total_loss == s2.total_loss);
+  }
+  CHECK(prefetching.steps() == K);
+  CHECK(max_relative_difference(*prefetching.model(), *reference.model()) == 0.0);
+  CHECK(max_relative_difference(*prefetching.model(), *f.init) > 1e-4);
+  // Both stores are drained: nothing was skipped or repeated.
+  CHECK(fed.queued() == 0);
+  CHECK(reference_store.queued() == 0);
+  fed.close();
+  LearnerStats s;
+  CHECK_FALSE(prefetching.step(s));
+}
+
 TEST_CASE("epochs take that many optimizer steps on the same batch", "[learner][vtrace]") {
   Fixture f;
   LearnerConfig once, twice;

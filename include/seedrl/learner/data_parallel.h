@@ -44,9 +44,9 @@ class DataParallelLearner {
   DataParallelLearner& operator=(const DataParallelLearner&) = delete;
 
   // Runs one update on the next batch; false once the store is closed.
-  // Throws std::runtime_error when the replicas diverged. The first call
-  // starts a BatchPrefetcher (options.prefetch), which gathers each next
-  // batch while the update on the current one runs.
+  // Throws std::runtime_error when the replicas diverged. With prefetching
+  // (options.prefetch) the first call starts a BatchPrefetcher, which gathers
+  // each next batch while the update on the current one runs.
   bool step(LearnerStats& stats);
   // Time step() spent waiting for a batch (the learner starved of data).
   std::uint64_t batch_wait_ns() const;
@@ -83,6 +83,7 @@ class DataParallelLearner {
   std::vector<std::unique_ptr<Replica>> replicas_;
   UnrollBatch batch_;
   std::int64_t steps_ = 0, frames_ = 0;
+  bool prefetch_ = false;
 
   // The update every replica runs; written before threads_->run, read inside it.
   struct Job {

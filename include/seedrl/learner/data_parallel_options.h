@@ -10,7 +10,11 @@ struct DataParallelOptions {
   int checksum_every = 100;                   // updates between replica checksums (0: never)
   std::int64_t bucket_bytes = 1 << 20;        // gradient bucket size
   std::chrono::milliseconds timeout{120000};  // a collective that takes longer fails the run
-  bool prefetch = true;                       // gather the next batch during the update (V-trace)
+  // Gather the next batch on a thread of its own during the update (V-trace).
+  // Auto: when a learner device is a GPU, whose update is short beside the
+  // gather (an Atari batch of 64: 23 ms on one CPU core); on CPU the update
+  // dwarfs it, and the extra thread only competes for the cores.
+  enum class Prefetch { kAuto, kAlways, kNever } prefetch = Prefetch::kAuto;
 };
 
 }  // namespace seedrl
