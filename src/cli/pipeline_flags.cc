@@ -5,7 +5,7 @@
 namespace seedrl {
 
 void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
-  cmd.add_option("--envs-per-actor", c.envs_per_actor, "Environments stepped by each actor thread (cartpole with v-trace: 8)")
+  cmd.add_option("--envs-per-actor", c.envs_per_actor, "Environments stepped by each actor thread (v-trace: cartpole 8, minatar games 4)")
       ->check(CLI::Range(1, 1 << 16));
   cmd.add_option("--actor-nice", c.actor_nice,
                  "Actor threads run SCHED_BATCH at this nice increment, so that thousands of them do not "

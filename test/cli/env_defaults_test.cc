@@ -1,6 +1,7 @@
 // `seedrl train`'s per-env defaults (cli/env_defaults): CartPole gets its own
-// reward scale, entropy cost and envs per actor unless the command line or --config sets them,
-// and no other env or algorithm is touched. Read back from the run's checkpoint,
+// reward scale, entropy cost and envs per actor, MinAtar games their envs per
+// actor, unless the command line or --config sets them; no other env or
+// algorithm is touched. Read back from the run's checkpoint,
 // which records the configuration the learner actually used.
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -61,6 +62,16 @@ TEST_CASE("a flag or a config key overrides cartpole's defaults one by one", "[c
   CHECK(toml.reward_scale == Approx(1.0));
   CHECK(toml.entropy_cost == Approx(0.001));
   CHECK(toml.envs_per_actor == 2);
+}
+
+TEST_CASE("minatar games run 4 envs per actor thread and keep the global loss defaults", "[cli][train]") {
+  const Used u = train_briefly("env_defaults_minatar", {"--env", "minatar:breakout"});
+  CHECK(u.envs_per_actor == 4);
+  CHECK(u.reward_scale == Approx(1.0));
+  CHECK(u.entropy_cost == Approx(0.01));
+  CHECK_THAT(u.output, Catch::Contains("4 actors x 4 envs"));
+  const Used flag = train_briefly("env_defaults_minatar_flag", {"--env", "minatar:asterix", "--envs-per-actor", "2"});
+  CHECK(flag.envs_per_actor == 2);
 }
 
 TEST_CASE("other envs and R2D2 keep the global defaults", "[cli][train]") {
