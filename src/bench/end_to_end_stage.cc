@@ -25,6 +25,7 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
   const int num_envs = config.num_envs();
 
   TrajectoryStore store(layout, num_envs, config.queue_capacity, config.learner.batch_size);
+  store.stagger_unrolls();  // as train does
   ParamPublisher publisher;
   LearnerConfig learner_config = config.learner;
   learner_config.max_frames = std::int64_t{1} << 50;  // keep the learning rate from decaying to 0

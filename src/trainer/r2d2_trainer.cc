@@ -53,6 +53,7 @@ int train_r2d2(TrainConfig config) {
   const int eval_envs = rc.eval_envs;
   const UnrollLayout layout = r2d2_sequence_layout(config, spec);
   TrajectoryStore store(layout, train_envs, config.queue_capacity, 1);
+  store.stagger_unrolls();
 
   const r2d2::ReplayConfig replay_config = r2d2_replay_config(config);
   r2d2::Replay replay(layout, replay_config);

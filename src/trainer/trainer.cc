@@ -60,6 +60,7 @@ int train(TrainConfig config) {
   // Remote actors (if any) lease slots after the local ones.
   const int num_envs = config.num_envs() + net::remote_slots(config);
   TrajectoryStore store(layout, num_envs, config.queue_capacity, config.learner.batch_size);
+  store.stagger_unrolls();
   ParamPublisher publisher;
   DataParallelOptions dp_options;
   dp_options.checksum_every = config.replica_checksum_every;

@@ -71,8 +71,17 @@ void TrajectoryStore::copy_entry(int su, int sp, int du, int dp) {
   flags_ptr_[d] = flags_ptr_[s];
 }
 
+void TrajectoryStore::stagger_unrolls() {
+  const int stride = layout_.length - layout_.overlap;
+  for (std::size_t s = 0; s < slots_.size(); ++s) slots_[s].skip = static_cast<int>(s % stride);
+}
+
 bool TrajectoryStore::append(int slot, const StepRecord& step, std::int64_t policy_version) {
   SlotState& st = slots_[slot];
+  if (st.skip > 0) {
+    --st.skip;
+    return true;
+  }
   const int H = layout_.core_size;
   if (st.unroll < 0) {
     auto u = free_.pop();

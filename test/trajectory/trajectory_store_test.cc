@@ -125,6 +125,33 @@ TEST_CASE("a batch of image unrolls matches a byte-by-byte reference", "[traject
   }
 }
 
+TEST_CASE("staggered slots finish their unrolls in different rounds", "[trajectory]") {
+  const int L = 5, slots = 8;  // a new unroll every 4 steps
+  TrajectoryStore store(small_layout(L, 1, 2), slots, 64, 8);
+  store.stagger_unrolls();
+  FakeStep f;
+  std::vector<int> finished_in_round;
+  for (int i = 0; i < 16; ++i) {
+    const auto before = store.unrolls_completed();
+    for (int slot = 0; slot < slots; ++slot) REQUIRE(store.append(slot, f.record(slot, i, i == 0 ? kFirst : 0), i));
+    finished_in_round.push_back(static_cast<int>(store.unrolls_completed() - before));
+  }
+  // Without staggering all 8 would finish in rounds 4, 8 and 12. Slot s skips
+  // s mod 4 steps, so two slots finish in each round from round 4 on.
+  for (int i = 0; i < 4; ++i) CHECK(finished_in_round[i] == 0);
+  for (int i = 4; i < 16; ++i) CHECK(finished_in_round[i] == 2);
+  UnrollBatch b;
+  REQUIRE(store.next_batch(8, b));  // the first unroll of every slot
+  for (int j = 0; j < 8; ++j) {
+    const int slot = static_cast<int>(b.slots[j].item<std::int64_t>());
+    const int start = slot % 4;
+    // Recording starts at the first step not skipped, with that step's core state.
+    for (int t = 0; t < L; ++t) CHECK(b.obs[t][j][0].item<float>() == slot * 1000.f + start + t);
+    CHECK(b.core_h[j][0].item<float>() == 100.f + start + slot * 1000.f);
+    CHECK(b.versions[j].item<std::int64_t>() == start);
+  }
+}
+
 TEST_CASE("a burn-in overlap repeats the last entries and their core state", "[trajectory]") {
   // R2D2-style: length 6, overlap 3.
   TrajectoryStore store(small_layout(6, 3, 2), 1, 8, 2);
