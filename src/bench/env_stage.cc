@@ -4,24 +4,11 @@
 #include <spdlog/spdlog.h>
 
 #include "measure_window.h"
+#include "seedrl/env/random_action.h"
 #include "seedrl/env/registry.h"
 #include "seedrl/util/rng.h"
 
 namespace seedrl::bench {
-
-namespace {
-
-// Writes a uniform random action for `spec` into `values` / `index`.
-void random_action(const ActionSpec& spec, Rng& rng, float* values, std::int32_t& index) {
-  if (spec.is_discrete()) {
-    index = static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(spec.num_actions)));
-    values[0] = static_cast<float>(index);
-    return;
-  }
-  for (int d = 0; d < spec.dim; ++d) values[d] = static_cast<float>(rng.uniform(spec.low[d], spec.high[d]));
-}
-
-}  // namespace
 
 EnvStageResult bench_env_stage(const TrainConfig& config, const BenchTiming& timing) {
   const int A = config.actors, K = config.envs_per_actor;
@@ -58,9 +45,7 @@ EnvStageResult bench_env_stage(const TrainConfig& config, const BenchTiming& tim
               done[k] = 0;
               continue;
             }
-            Action act{0, action.data()};
-            random_action(spec.action, rng, action.data(), act.index);
-            const StepResult r = envs[k]->step(act, o);
+            const StepResult r = envs[k]->step(sample_random_action(spec.action, rng, action.data()), o);
             done[k] = r.terminated || r.truncated;
             ++stepped;
           }

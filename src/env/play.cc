@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "seedrl/env/random_action.h"
 #include "seedrl/util/rng.h"
 
 namespace seedrl {
@@ -79,13 +80,7 @@ PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::u
 PlayPolicy make_simple_policy(const std::string& spec, const ActionSpec& a, std::uint64_t seed) {
   if (spec == "random") {
     auto rng = std::make_shared<Rng>(derive_seed(seed, 0x706c6179));
-    return [rng, a](const void*, bool, float, float* action) {
-      if (a.is_discrete()) {
-        action[0] = static_cast<float>(rng->below(static_cast<std::uint64_t>(a.num_actions)));
-      } else {
-        for (int i = 0; i < a.dim; ++i) action[i] = static_cast<float>(rng->uniform(a.low[i], a.high[i]));
-      }
-    };
+    return [rng, a](const void*, bool, float, float* action) { sample_random_action(a, *rng, action); };
   }
   if (spec.rfind("const:", 0) == 0) {
     float value;

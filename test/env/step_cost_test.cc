@@ -1,0 +1,43 @@
+// The start-up probe that tells cheap envs from expensive ones
+// (--learner-cores auto reserves learner CPUs only for cheap ones).
+#include <catch2/catch.hpp>
+
+#include "seedrl/env/registry.h"
+#include "seedrl/env/step_cost.h"
+
+using namespace seedrl;
+
+namespace {
+constexpr double kExpensive = 10'000;  // trainer/learner_cores.h: kExpensiveEnvStepNs
+}
+
+TEST_CASE("the step-cost probe puts classic and MinAtar envs far below an expensive step", "[env][step_cost]") {
+  // ~30-230 ns each on a 2-core VM: two orders of magnitude of headroom for a loaded machine.
+  for (const char* name : {"cartpole", "minatar:breakout", "minatar:space_invaders"}) {
+    auto env = EnvRegistry::builtin().make(name, {});
+    const double ns = measure_step_ns(*env, 1);
+    INFO(name << ": " << ns << " ns");
+    CHECK(ns > 0);
+    CHECK(ns < kExpensive / 10);
+  }
+}
+
+TEST_CASE("the step-cost probe keeps to its step and time budgets", "[env][step_cost]") {
+  auto env = EnvRegistry::builtin().make("cartpole", {});
+  // One step at most: its own wall time, well under a millisecond.
+  CHECK(measure_step_ns(*env, 1, 1, 10.0) < 1e6);
+  // A zero time budget still steps once and returns a finite figure.
+  const double ns = measure_step_ns(*env, 1, 1 << 30, 0.0);
+  CHECK(ns > 0);
+  CHECK(ns < 1e6);
+}
+
+#if SEEDRL_HAVE_MUJOCO
+TEST_CASE("the step-cost probe finds a MuJoCo step expensive", "[env][step_cost][mujoco]") {
+  // Hopper: 4 physics substeps a step, ~56 us on a 2-core VM; no machine steps it in 10.
+  auto env = EnvRegistry::builtin().make("mujoco:hopper", {});
+  const double ns = measure_step_ns(*env, 1);
+  INFO(ns << " ns");
+  CHECK(ns >= kExpensive);
+}
+#endif
