@@ -11,14 +11,21 @@
 #include "seedrl/net/remote_actor_runner.h"
 #include "seedrl/net/remote_actor_server.h"
 #include "seedrl/net/remote_training.h"
+#include "seedrl/trainer/learner_cores.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/trainer.h"
+#include "seedrl/util/cpu_affinity.h"
 
 namespace seedrl::bench {
 
 EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& timing, bool remote) {
   const Placement placement = resolve_placement(config);  // as train() places it
-  const EnvSpec spec = EnvRegistry::builtin().make(config.env, config.env_options)->spec();
+  const EnvPtr probe = EnvRegistry::builtin().make(config.env, config.env_options);
+  const EnvSpec spec = probe->spec();
+  // As train() keeps its learner threads' CPUs (and restores ours after).
+  const LearnerCores cores = learner_cores_for(config, static_cast<int>(placement.learner.size()), *probe);
+  ScopedThreadCpus other_threads(cores.others);
+  spdlog::info("bench: cpus: {}", cores.description);
   const UnrollLayout layout = vtrace_unroll_layout(config, spec);
   torch::manual_seed(config.seed);
   auto make_model = [&] { return AgentNet(spec, config.model, layout.policy_size); };
@@ -29,7 +36,10 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
   ParamPublisher publisher;
   LearnerConfig learner_config = config.learner;
   learner_config.max_frames = std::int64_t{1} << 50;  // keep the learning rate from decaying to 0
-  DataParallelLearner learner(make_model, spec.action, learner_config, store, publisher, placement.learner);
+  DataParallelOptions dp_options;
+  dp_options.learner_cpus = cores.learner;
+  DataParallelLearner learner(make_model, spec.action, learner_config, store, publisher, placement.learner,
+                              dp_options);
   learner.publish();
 
   std::atomic<std::int64_t> frames{0};
@@ -70,6 +80,7 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
   std::atomic<double> lag_sum{0};
   std::atomic<bool> learner_failed{false};
   std::thread learner_thread([&] {
+    if (cores.reserved()) set_thread_cpus(cores.learner[0]);
     try {
       LearnerStats s;
       std::uint64_t n = 0, ns = 0;

@@ -46,7 +46,7 @@ DataParallelLearner::DataParallelLearner(const ModelFactory& make_model, const A
     if (group_) rep->buckets = std::make_unique<GradientBuckets>(*group_, r, rep->model->parameters(), options_.bucket_bytes);
     replicas_.push_back(std::move(rep));
   }
-  threads_ = std::make_unique<ReplicaThreads>(n);
+  threads_ = std::make_unique<ReplicaThreads>(n, options_.learner_cpus);
   if (group_) {
     // Every replica starts from replica 0's weights.
     threads_->run([this](int rank) { broadcast_module(*group_, rank, *replicas_[rank]->model); });

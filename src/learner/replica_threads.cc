@@ -2,10 +2,19 @@
 
 #include <ATen/Parallel.h>
 
+#include "seedrl/util/cpu_affinity.h"
+
 namespace seedrl {
 
-ReplicaThreads::ReplicaThreads(int ranks) : ranks_(ranks), errors_(static_cast<std::size_t>(ranks)) {
-  for (int r = 1; r < ranks_; ++r) threads_.emplace_back([this, r] { loop(r); });
+ReplicaThreads::ReplicaThreads(int ranks, std::vector<std::vector<int>> cpus)
+    : ranks_(ranks), errors_(static_cast<std::size_t>(ranks)) {
+  for (int r = 1; r < ranks_; ++r) {
+    std::vector<int> mine = r < static_cast<int>(cpus.size()) ? cpus[r] : std::vector<int>{};
+    threads_.emplace_back([this, r, mine] {
+      if (!mine.empty()) set_thread_cpus(mine);
+      loop(r);
+    });
+  }
 }
 
 ReplicaThreads::~ReplicaThreads() {

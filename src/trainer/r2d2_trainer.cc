@@ -22,7 +22,9 @@
 #include "seedrl/trainer/r2d2_setup.h"
 #include "seedrl/trainer/trainer.h"
 #include "seedrl/util/heap_tuning.h"
+#include "seedrl/util/cpu_affinity.h"
 #include "seedrl/util/signal_watcher.h"
+#include "seedrl/trainer/learner_cores.h"
 #include "seedrl/trainer/learner_thread.h"
 #include "seedrl/trainer/run_ending.h"
 #include "seedrl/trainer/run_monitor.h"
@@ -42,7 +44,13 @@ int train_r2d2(TrainConfig config) {
   const R2D2Config& rc = config.r2d2;
 
   const auto& registry = EnvRegistry::builtin();
-  const EnvSpec spec = registry.make(config.env, config.env_options)->spec();
+  const EnvPtr probe = registry.make(config.env, config.env_options);
+  const EnvSpec spec = probe->spec();
+  // Before any thread starts: threads inherit the CPUs of their creator, so
+  // all but the learner threads (which place themselves) keep off theirs.
+  const LearnerCores cores = learner_cores_for(config, static_cast<int>(placement.learner.size()), *probe);
+  ScopedThreadCpus other_threads(cores.others);
+  spdlog::info("cpus: {}", cores.description);
   torch::manual_seed(config.seed);
   auto make_model = [&] { return QNet(spec, config.model); };
 
@@ -63,6 +71,7 @@ int train_r2d2(TrainConfig config) {
 
   ParamPublisher publisher;
   DataParallelOptions dp_options;
+  dp_options.learner_cpus = cores.learner;
   dp_options.checksum_every = config.replica_checksum_every;
   r2d2::R2D2Learner learner(make_model, rc, config.learner, replay, publisher, placement.learner, dp_options);
   spdlog::info("devices: {}", placement.describe());
@@ -139,7 +148,7 @@ int train_r2d2(TrainConfig config) {
                     {{"target", learner.target().ptr().get()}});
   };
 
-  LearnerThread<r2d2::R2D2Learner, r2d2::R2D2Stats> learner_thread(learner, save);
+  LearnerThread<r2d2::R2D2Learner, r2d2::R2D2Stats> learner_thread(learner, save, cores.reserved() ? cores.learner[0] : std::vector<int>{});
   const std::int64_t max_frames = config.learner.max_frames;
   auto last_rates = SteadyClock::now();
   std::uint64_t last_inserted = replay.inserted(), last_sampled = replay.sampled();

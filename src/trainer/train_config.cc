@@ -52,6 +52,7 @@ std::string to_json(const TrainConfig& c) {
   j["devices"] = c.devices;
   j["inference_devices"] = c.inference_devices;
   j["learner_devices"] = c.learner_devices;
+  j["learner_cores"] = c.learner_cores;
   j["replica_checksum_every"] = c.replica_checksum_every;
   j["unroll_length"] = c.unroll_length;
   j["queue_capacity"] = c.queue_capacity;
@@ -123,6 +124,7 @@ TrainConfig train_config_from_json(const std::string& text) {
     c.devices = j.value("devices", c.devices);
     c.inference_devices = j.value("inference_devices", c.inference_devices);
     c.learner_devices = j.value("learner_devices", c.learner_devices);
+    c.learner_cores = j.value("learner_cores", c.learner_cores);
     c.replica_checksum_every = j.value("replica_checksum_every", c.replica_checksum_every);
     c.unroll_length = j.at("unroll_length");
     c.queue_capacity = j.at("queue_capacity");

@@ -15,10 +15,12 @@
 #include "seedrl/learner/data_parallel.h"
 #include "seedrl/learner/vtrace_learner.h"
 #include "seedrl/net/remote_training.h"
+#include "seedrl/trainer/learner_cores.h"
 #include "seedrl/trainer/learner_thread.h"
 #include "seedrl/trainer/r2d2_trainer.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/util/heap_tuning.h"
+#include "seedrl/util/cpu_affinity.h"
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/trainer/run_ending.h"
 #include "seedrl/trainer/run_monitor.h"
@@ -52,7 +54,13 @@ int train(TrainConfig config) {
   std::filesystem::create_directories(config.logdir);
 
   const auto& registry = EnvRegistry::builtin();
-  const EnvSpec spec = registry.make(config.env, config.env_options)->spec();
+  const EnvPtr probe = registry.make(config.env, config.env_options);
+  const EnvSpec spec = probe->spec();
+  // Before any thread starts: threads inherit the CPUs of their creator, so
+  // all but the learner threads (which place themselves) keep off theirs.
+  const LearnerCores cores = learner_cores_for(config, static_cast<int>(placement.learner.size()), *probe);
+  ScopedThreadCpus other_threads(cores.others);
+  spdlog::info("cpus: {}", cores.description);
   const UnrollLayout layout = vtrace_unroll_layout(config, spec);
   torch::manual_seed(config.seed);
   auto make_model = [&] { return AgentNet(spec, config.model, layout.policy_size); };
@@ -63,6 +71,7 @@ int train(TrainConfig config) {
   store.stagger_unrolls();
   ParamPublisher publisher;
   DataParallelOptions dp_options;
+  dp_options.learner_cpus = cores.learner;
   dp_options.checksum_every = config.replica_checksum_every;
   DataParallelLearner learner(make_model, spec.action, config.learner, store, publisher, placement.learner,
                               dp_options);
@@ -122,7 +131,7 @@ int train(TrainConfig config) {
     save_checkpoint(ckpt, *learner.model(), learner.optimizer(), c, config_json);
   };
 
-  LearnerThread<DataParallelLearner, LearnerStats> learner_thread(learner, save);
+  LearnerThread<DataParallelLearner, LearnerStats> learner_thread(learner, save, cores.reserved() ? cores.learner[0] : std::vector<int>{});
   const std::int64_t max_frames = config.learner.max_frames;
   auto add_scalars = [&](Scalars& out) {
     const LearnerStats s = learner_thread.last_stats();

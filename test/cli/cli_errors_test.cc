@@ -35,6 +35,9 @@ TEST_CASE("train rejects bad values with one line naming the flag", "[cli]") {
   check_error({"bench", "--cuda-graphs", "--inference-devices", "cpu,cpu"}, "--cuda-graphs");
   check_error({"bench", "--learner-devices", "gpu"}, "--learner-devices");
   check_error({"train", "--device", "tpu"}, "--device");
+  check_error({"train", "--learner-cores", "pin"}, "--learner-cores");
+  // 1024 learner CPUs: more than any CI machine has.
+  check_error({"train", "--learner-cores", "reserve", "--torch-threads", "1024"}, "--learner-cores reserve");
   check_error({"train", "--config", "/nonexistent/run.toml"}, "/nonexistent/run.toml");
   check_error({"eval", "--checkpoint", "/nonexistent/checkpoint.pt"}, "/nonexistent/checkpoint.pt");
   check_error({"bogus-command"}, "bogus-command");

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <vector>
 
 namespace seedrl {
 
@@ -15,6 +16,9 @@ struct DataParallelOptions {
   // gather (an Atari batch of 64: 23 ms on one CPU core); on CPU the update
   // dwarfs it, and the extra thread only competes for the cores.
   enum class Prefetch { kAuto, kAlways, kNever } prefetch = Prefetch::kAuto;
+  // CPUs each replica's thread keeps to (see trainer/learner_cores.h); rank 0
+  // is the caller's thread, which places itself. Empty: no restriction.
+  std::vector<std::vector<int>> learner_cpus;
 };
 
 }  // namespace seedrl

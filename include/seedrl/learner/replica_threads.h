@@ -17,7 +17,9 @@ namespace seedrl {
 
 class ReplicaThreads {
  public:
-  explicit ReplicaThreads(int ranks);
+  // cpus[r] (when given): the CPUs thread r >= 1 keeps to; rank 0 runs on the
+  // caller of run(), which places itself.
+  explicit ReplicaThreads(int ranks, std::vector<std::vector<int>> cpus = {});
   ~ReplicaThreads();  // joins the threads
   ReplicaThreads(const ReplicaThreads&) = delete;
   ReplicaThreads& operator=(const ReplicaThreads&) = delete;

@@ -11,8 +11,11 @@
 #include <mutex>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include <spdlog/spdlog.h>
+
+#include "seedrl/util/cpu_affinity.h"
 
 namespace seedrl {
 
@@ -20,14 +23,16 @@ namespace seedrl {
 template <class Learner, class Stats>
 class LearnerThread {
  public:
-  LearnerThread(Learner& learner, std::function<void()> save)
-      : learner_(learner), save_(std::move(save)), steps_(learner.steps()) {}
+  // `cpus`: where the thread keeps to (trainer/learner_cores.h); empty: anywhere.
+  LearnerThread(Learner& learner, std::function<void()> save, std::vector<int> cpus = {})
+      : learner_(learner), save_(std::move(save)), cpus_(std::move(cpus)), steps_(learner.steps()) {}
   ~LearnerThread() { join(); }
   LearnerThread(const LearnerThread&) = delete;
   LearnerThread& operator=(const LearnerThread&) = delete;
 
   void start() {
     thread_ = std::thread([this] {
+      if (!cpus_.empty()) set_thread_cpus(cpus_);
       try {
         Stats s;
         while (learner_.step(s)) {
@@ -59,6 +64,7 @@ class LearnerThread {
  private:
   Learner& learner_;
   std::function<void()> save_;
+  std::vector<int> cpus_;
   mutable std::mutex mu_;
   Stats last_{};
   std::atomic<std::int64_t> steps_;

@@ -36,6 +36,7 @@ struct TrainConfig {
   // placement (see trainer/placement.h): all | comma list of cpu, cuda:N
   std::string devices = "all";
   std::string inference_devices, learner_devices;  // empty: default split of `devices`
+  std::string learner_cores = "auto";  // auto | reserve | share (trainer/learner_cores.h)
   int replica_checksum_every = 100;  // data-parallel learner: updates between replica checks
   // trajectories
   int unroll_length = 20;

@@ -182,7 +182,7 @@ R2D2Learner::R2D2Learner(const ModelFactory& make_model, const R2D2Config& r2d2,
       rep->buckets = std::make_unique<GradientBuckets>(*group_, r, rep->online->parameters(), options_.bucket_bytes);
     replicas_.push_back(std::move(rep));
   }
-  threads_ = std::make_unique<ReplicaThreads>(n);
+  threads_ = std::make_unique<ReplicaThreads>(n, options_.learner_cpus);
   if (group_) threads_->run([this](int rank) { broadcast_module(*group_, rank, *replicas_[rank]->online); });
   for (auto& rep : replicas_) copy_parameters(*rep->online, *rep->target);
 }

@@ -1,0 +1,65 @@
+// --learner-cores: which CPUs the learner threads keep, and when auto
+// reserves them.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "seedrl/trainer/learner_cores.h"
+
+using namespace seedrl;
+using Cpus = std::vector<int>;
+
+TEST_CASE("auto gives one learner the last of two CPUs when envs are cheap", "[trainer][learner_cores]") {
+  const LearnerCores c = plan_learner_cores("auto", {0, 1}, 1, 1, 30);
+  REQUIRE(c.reserved());
+  CHECK(c.learner == std::vector<Cpus>{{1}});
+  CHECK(c.others == Cpus{0});
+  CHECK(c.description == "learner thread(s) on CPU 1, every other thread on CPU 0");
+}
+
+TEST_CASE("auto leaves the CPUs shared for expensive envs or too few CPUs", "[trainer][learner_cores]") {
+  const LearnerCores mujoco = plan_learner_cores("auto", {0, 1, 2, 3}, 1, 1, 56'000);
+  CHECK_FALSE(mujoco.reserved());
+  CHECK(mujoco.others.empty());
+  CHECK_THAT(mujoco.description, Catch::Contains("an env step takes 56 us"));
+  // Two replicas on two CPUs would leave none for actors and inference.
+  const LearnerCores two = plan_learner_cores("auto", {0, 1}, 2, 1, 30);
+  CHECK_FALSE(two.reserved());
+  CHECK_THAT(two.description, Catch::Contains("share all 2 CPUs"));
+  // One CPU: nothing to split.
+  CHECK_FALSE(plan_learner_cores("auto", {0}, 1, 1, 30).reserved());
+  // Two torch threads each for two learners need 4 of 6 CPUs: more than half.
+  CHECK_FALSE(plan_learner_cores("auto", {0, 1, 2, 3, 4, 5}, 2, 2, 30).reserved());
+}
+
+TEST_CASE("each learner thread gets its torch threads' worth of CPUs from the end", "[trainer][learner_cores]") {
+  const LearnerCores c = plan_learner_cores("auto", {0, 1, 2, 3, 4, 5, 6, 7}, 2, 2, 30);
+  REQUIRE(c.reserved());
+  CHECK(c.learner == std::vector<Cpus>{{4, 5}, {6, 7}});
+  CHECK(c.others == Cpus{0, 1, 2, 3});
+  // CPU ids as the process's mask gives them, gaps included.
+  const LearnerCores gaps = plan_learner_cores("reserve", {2, 5, 7}, 1, 1, 0);
+  CHECK(gaps.learner == std::vector<Cpus>{{7}});
+  CHECK(gaps.others == Cpus{2, 5});
+}
+
+TEST_CASE("reserve ignores the env cost but needs a CPU left over", "[trainer][learner_cores]") {
+  const LearnerCores c = plan_learner_cores("reserve", {0, 1}, 1, 1, 200'000);
+  CHECK(c.learner == std::vector<Cpus>{{1}});
+  CHECK(c.others == Cpus{0});
+  try {
+    plan_learner_cores("reserve", {0, 1}, 2, 1, 30);
+    FAIL("two learner threads on two CPUs were reserved");
+  } catch (const std::invalid_argument& e) {
+    CHECK_THAT(e.what(), Catch::StartsWith("--learner-cores reserve:"));
+    CHECK_THAT(e.what(), Catch::Contains("2 CPU(s)"));
+  }
+}
+
+TEST_CASE("share never reserves and a bad mode names the flag", "[trainer][learner_cores]") {
+  const LearnerCores c = plan_learner_cores("share", {0, 1, 2, 3, 4, 5, 6, 7}, 1, 1, 30);
+  CHECK_FALSE(c.reserved());
+  CHECK(c.others.empty());
+  CHECK_THROWS_WITH(plan_learner_cores("pin", {0, 1}, 1, 1, 30), Catch::StartsWith("--learner-cores:"));
+}
