@@ -23,7 +23,7 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
   const EnvPtr probe = EnvRegistry::builtin().make(config.env, config.env_options);
   const EnvSpec spec = probe->spec();
   // As train() keeps its learner threads' CPUs (and restores ours after).
-  const LearnerCores cores = learner_cores_for(config, static_cast<int>(placement.learner.size()), *probe);
+  const LearnerCores cores = learner_cores_for(config, placement, *probe);
   ScopedThreadCpus other_threads(cores.others);
   spdlog::info("bench: cpus: {}", cores.description);
   const UnrollLayout layout = vtrace_unroll_layout(config, spec);

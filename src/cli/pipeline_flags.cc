@@ -34,7 +34,7 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
                  "Learner devices, one data-parallel replica each, e.g. cpu,cpu (default: from --devices)");
   cmd.add_option("--learner-cores", c.learner_cores,
                  "reserve: each learner thread gets a CPU (x --torch-threads) that no other thread of the run uses; "
-                 "share: none; auto: reserve for v-trace when half the CPUs stay for the rest and an env step is cheap "
+                 "share: none; auto: reserve for v-trace on CPU learners when half the CPUs stay for the rest and an env step is cheap "
                  "(under 10 us: the learner, not the actors, bounds the run)")
       ->check(CLI::IsMember({"auto", "reserve", "share"}));
 

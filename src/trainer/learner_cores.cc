@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "seedrl/env/step_cost.h"
+#include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/train_config.h"
 #include "seedrl/util/cpu_affinity.h"
 
@@ -61,14 +62,17 @@ LearnerCores plan_learner_cores(const std::string& mode, const std::vector<int>&
   return plan;
 }
 
-LearnerCores learner_cores_for(const TrainConfig& config, int learner_threads, Env& env) {
-  if (config.learner_cores == "auto" && config.algo == "r2d2") {
-    // Replay paces R2D2's learner (--replay-ratio), so a reserved CPU only
-    // slows the actors: 600k CartPole frames took 9.6 s reserved, 6.9 s
-    // shared, for the same 242 updates.
+LearnerCores learner_cores_for(const TrainConfig& config, const Placement& placement, Env& env) {
+  const int learner_threads = static_cast<int>(placement.learner.size());
+  const bool gpu = std::any_of(placement.learner.begin(), placement.learner.end(),
+                               [](const torch::Device& d) { return !d.is_cpu(); });
+  if (config.learner_cores == "auto" && (config.algo == "r2d2" || gpu)) {
+    // R2D2: replay paces the learner (--replay-ratio), so a reserved CPU only
+    // slowed the actors (600k CartPole frames in 9.6 s reserved, 6.9 s
+    // shared, for the same 242 updates). GPU learners: not measured yet.
     LearnerCores plan;
-    plan.description = fmt::format("learner threads share all {} CPUs (r2d2: replay paces the learner)",
-                                   thread_cpus().size());
+    plan.description = fmt::format("learner threads share all {} CPUs ({})", thread_cpus().size(),
+                                   gpu ? "a GPU learner" : "r2d2: replay paces the learner");
     return plan;
   }
   const double step_ns = config.learner_cores == "auto" ? measure_step_ns(env, config.seed) : 0;

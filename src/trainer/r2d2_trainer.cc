@@ -48,7 +48,7 @@ int train_r2d2(TrainConfig config) {
   const EnvSpec spec = probe->spec();
   // Before any thread starts: threads inherit the CPUs of their creator, so
   // all but the learner threads (which place themselves) keep off theirs.
-  const LearnerCores cores = learner_cores_for(config, static_cast<int>(placement.learner.size()), *probe);
+  const LearnerCores cores = learner_cores_for(config, placement, *probe);
   ScopedThreadCpus other_threads(cores.others);
   spdlog::info("cpus: {}", cores.description);
   torch::manual_seed(config.seed);

@@ -58,7 +58,7 @@ int train(TrainConfig config) {
   const EnvSpec spec = probe->spec();
   // Before any thread starts: threads inherit the CPUs of their creator, so
   // all but the learner threads (which place themselves) keep off theirs.
-  const LearnerCores cores = learner_cores_for(config, static_cast<int>(placement.learner.size()), *probe);
+  const LearnerCores cores = learner_cores_for(config, placement, *probe);
   ScopedThreadCpus other_threads(cores.others);
   spdlog::info("cpus: {}", cores.description);
   const UnrollLayout layout = vtrace_unroll_layout(config, spec);

@@ -5,7 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "seedrl/env/registry.h"
 #include "seedrl/trainer/learner_cores.h"
+#include "seedrl/trainer/placement.h"
+#include "seedrl/trainer/train_config.h"
+#include "seedrl/util/cpu_affinity.h"
 
 using namespace seedrl;
 using Cpus = std::vector<int>;
@@ -62,4 +66,24 @@ TEST_CASE("share never reserves and a bad mode names the flag", "[trainer][learn
   CHECK_FALSE(c.reserved());
   CHECK(c.others.empty());
   CHECK_THROWS_WITH(plan_learner_cores("pin", {0, 1}, 1, 1, 30), Catch::StartsWith("--learner-cores:"));
+}
+
+TEST_CASE("auto shares for R2D2 and GPU learners and times the env otherwise", "[trainer][learner_cores]") {
+  auto env = EnvRegistry::builtin().make("cartpole", {});
+  TrainConfig config;  // --learner-cores auto, V-trace
+  Placement cpu, gpu;
+  cpu.learner = {torch::Device("cpu")};
+  gpu.learner = {torch::Device("cuda:0")};  // a device name only: no GPU needed
+  const LearnerCores on_gpu = learner_cores_for(config, gpu, *env);
+  CHECK_FALSE(on_gpu.reserved());
+  CHECK_THAT(on_gpu.description, Catch::Contains("a GPU learner"));
+  // An explicit reserve holds for a GPU learner too (where CPUs allow).
+  config.learner_cores = "reserve";
+  if (thread_cpus().size() >= 2) CHECK(learner_cores_for(config, gpu, *env).reserved());
+  config.learner_cores = "auto";
+  config.algo = "r2d2";
+  CHECK_THAT(learner_cores_for(config, cpu, *env).description, Catch::Contains("replay paces the learner"));
+  config.algo = "vtrace";
+  // CartPole is cheap: reserved wherever half the CPUs stay for the rest.
+  CHECK(learner_cores_for(config, cpu, *env).reserved() == (thread_cpus().size() >= 2));
 }

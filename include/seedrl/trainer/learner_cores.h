@@ -11,6 +11,7 @@
 namespace seedrl {
 
 class Env;
+struct Placement;
 struct TrainConfig;
 
 // An env step above this is expensive (MuJoCo: 26-210 us; every other
@@ -32,9 +33,11 @@ struct LearnerCores {
 LearnerCores plan_learner_cores(const std::string& mode, const std::vector<int>& cpus, int learner_threads,
                                 int torch_threads, double env_step_ns);
 
-// The plan for `config` (its --learner-cores and --torch-threads) over the
-// calling thread's CPUs; auto times a few steps of `env` (at most 20 ms), and
-// shares for R2D2, whose learner replay paces.
-LearnerCores learner_cores_for(const TrainConfig& config, int learner_threads, Env& env);
+// The plan for `config` (its --learner-cores and --torch-threads) and one
+// thread per learner device of `placement`, over the calling thread's CPUs.
+// auto times a few steps of `env` (at most 20 ms); it shares for R2D2, whose
+// learner replay paces, and for GPU learners (whose thread mostly waits on
+// the device, and whose batch prefetch thread would share its CPU).
+LearnerCores learner_cores_for(const TrainConfig& config, const Placement& placement, Env& env);
 
 }  // namespace seedrl
