@@ -80,7 +80,7 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
   std::atomic<double> lag_sum{0};
   std::atomic<bool> learner_failed{false};
   std::thread learner_thread([&] {
-    if (cores.reserved()) set_thread_cpus(cores.learner[0]);
+    set_thread_cpus(cores.of_rank(0));  // none reserved: refused, unchanged
     try {
       LearnerStats s;
       std::uint64_t n = 0, ns = 0;

@@ -11,7 +11,7 @@ ReplicaThreads::ReplicaThreads(int ranks, std::vector<std::vector<int>> cpus)
   for (int r = 1; r < ranks_; ++r) {
     std::vector<int> mine = r < static_cast<int>(cpus.size()) ? cpus[r] : std::vector<int>{};
     threads_.emplace_back([this, r, mine] {
-      if (!mine.empty()) set_thread_cpus(mine);
+      set_thread_cpus(mine);  // empty: refused, the thread stays where it is
       loop(r);
     });
   }

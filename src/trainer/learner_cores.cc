@@ -23,19 +23,21 @@ std::string cpu_list(const std::vector<int>& cpus) {
   return s;
 }
 
+LearnerCores shared_plan(std::size_t cpus, const std::string& why) {
+  LearnerCores plan;
+  plan.description = fmt::format("learner threads share all {} CPUs ({})", cpus, why);
+  return plan;
+}
+
 }  // namespace
 
 LearnerCores plan_learner_cores(const std::string& mode, const std::vector<int>& cpus, int learner_threads,
                                 int torch_threads, double env_step_ns) {
   if (mode != "auto" && mode != "reserve" && mode != "share")
     throw std::invalid_argument("--learner-cores: '" + mode + "' is not auto, reserve or share");
-  LearnerCores plan;
   const int n = static_cast<int>(cpus.size());
   const int want = std::max(1, learner_threads) * std::max(1, torch_threads);
-  auto shared = [&](const std::string& why) {
-    plan.description = fmt::format("learner threads share all {} CPUs ({})", n, why);
-    return plan;
-  };
+  auto shared = [&](const std::string& why) { return shared_plan(cpus.size(), why); };
   if (mode == "share") return shared("--learner-cores share");
   if (mode == "reserve" && want >= n)
     throw std::invalid_argument(fmt::format("--learner-cores reserve: {} learner thread(s) x {} torch thread(s) "
@@ -47,6 +49,7 @@ LearnerCores plan_learner_cores(const std::string& mode, const std::vector<int>&
       return shared(fmt::format("an env step takes {:.0f} us: the actors bound the run", env_step_ns / 1000));
   }
   const int per = std::max(1, torch_threads);
+  LearnerCores plan;
   plan.others.assign(cpus.begin(), cpus.end() - want);
   for (int r = 0; r < std::max(1, learner_threads); ++r) {
     const auto first = cpus.end() - want + r * per;
@@ -70,10 +73,7 @@ LearnerCores learner_cores_for(const TrainConfig& config, const Placement& place
     // R2D2: replay paces the learner (--replay-ratio), so a reserved CPU only
     // slowed the actors (600k CartPole frames in 9.6 s reserved, 6.9 s
     // shared, for the same 242 updates). GPU learners: not measured yet.
-    LearnerCores plan;
-    plan.description = fmt::format("learner threads share all {} CPUs ({})", thread_cpus().size(),
-                                   gpu ? "a GPU learner" : "r2d2: replay paces the learner");
-    return plan;
+    return shared_plan(thread_cpus().size(), gpu ? "a GPU learner" : "r2d2: replay paces the learner");
   }
   const double step_ns = config.learner_cores == "auto" ? measure_step_ns(env, config.seed) : 0;
   return plan_learner_cores(config.learner_cores, thread_cpus(), learner_threads, config.torch_threads, step_ns);

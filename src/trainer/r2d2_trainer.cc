@@ -148,7 +148,7 @@ int train_r2d2(TrainConfig config) {
                     {{"target", learner.target().ptr().get()}});
   };
 
-  LearnerThread<r2d2::R2D2Learner, r2d2::R2D2Stats> learner_thread(learner, save, cores.reserved() ? cores.learner[0] : std::vector<int>{});
+  LearnerThread<r2d2::R2D2Learner, r2d2::R2D2Stats> learner_thread(learner, save, cores.of_rank(0));
   const std::int64_t max_frames = config.learner.max_frames;
   auto last_rates = SteadyClock::now();
   std::uint64_t last_inserted = replay.inserted(), last_sampled = replay.sampled();

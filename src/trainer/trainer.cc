@@ -131,7 +131,7 @@ int train(TrainConfig config) {
     save_checkpoint(ckpt, *learner.model(), learner.optimizer(), c, config_json);
   };
 
-  LearnerThread<DataParallelLearner, LearnerStats> learner_thread(learner, save, cores.reserved() ? cores.learner[0] : std::vector<int>{});
+  LearnerThread<DataParallelLearner, LearnerStats> learner_thread(learner, save, cores.of_rank(0));
   const std::int64_t max_frames = config.learner.max_frames;
   auto add_scalars = [&](Scalars& out) {
     const LearnerStats s = learner_thread.last_stats();

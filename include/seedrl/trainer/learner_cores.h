@@ -23,6 +23,10 @@ struct LearnerCores {
   std::vector<int> others;                // every other thread's CPUs; empty: unchanged
   std::string description;                // for the start-up log
   bool reserved() const { return !learner.empty(); }
+  // Learner thread `rank`'s CPUs; empty (anywhere) when none are reserved.
+  std::vector<int> of_rank(int rank) const {
+    return rank < static_cast<int>(learner.size()) ? learner[rank] : std::vector<int>{};
+  }
 };
 
 // `mode`: auto | reserve | share. `cpus`: those the process may use.
