@@ -8,7 +8,7 @@
 # behaviour: bench/cuda/run-on-gpu.sh builds and tests the real thing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-FILES=(src/inference/forward_graphs.cc)
+FILES=(src/util/cuda_graphs.cc)
 STUB=$(mktemp -d)
 trap 'rm -rf "$STUB"' EXIT
 mkdir -p "$STUB/v1/c10/cuda/impl" "$STUB/v2/ATen/cuda" "$STUB/v2/torch"

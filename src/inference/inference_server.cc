@@ -4,7 +4,7 @@
 
 #include <torch/torch.h>
 
-#include "seedrl/inference/forward_graphs.h"
+#include "seedrl/util/cuda_graphs.h"
 #include "seedrl/util/clock.h"
 #include "seedrl/util/device_stream.h"
 
@@ -47,8 +47,8 @@ void InferenceServer::run() {
   model->eval();
   std::int64_t version = publisher_.sync(*model, -1);
   const bool core = model->has_core();
-  ForwardGraphs graphs(device_, cuda_graphs_);
-  const ForwardGraphs::Fn forward = [&model](const std::vector<torch::Tensor>& in) {
+  CudaGraphs graphs(device_, cuda_graphs_);
+  const CudaGraphs::Fn forward = [&model](const std::vector<torch::Tensor>& in) {
     NetOutput o = model->forward(in[0], in[1], CoreState{in[2], in[3]});
     return std::vector<torch::Tensor>{o.policy, o.state.h, o.state.c};
   };

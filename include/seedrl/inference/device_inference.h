@@ -23,7 +23,7 @@ class DeviceInference {
   virtual void reset_slot(int slot) = 0;
   virtual const InferenceStats& stats() const = 0;
   // Replay CUDA graphs of the forward for batch sizes that recur
-  // (inference/forward_graphs.h); set before start(). No effect on CPU.
+  // (util/cuda_graphs.h); set before start(). No effect on CPU.
   void use_cuda_graphs(bool on) { cuda_graphs_ = on; }
 
  protected:

@@ -33,7 +33,7 @@ struct InferenceFleetConfig {
   int envs_per_actor = 1;
   int remote_envs = 0;      // slots after the local ones, each connection served by one device
   int eval_envs = 0;        // slots after the remote ones: actor threads of one env each, spread e % N
-  bool cuda_graphs = false; // inference forwards replayed as CUDA graphs (inference/forward_graphs.h)
+  bool cuda_graphs = false; // inference forwards replayed as CUDA graphs (util/cuda_graphs.h)
   // Slots every device's server must index.
   int num_slots() const { return local_actors * envs_per_actor + remote_envs + eval_envs; }
 };

@@ -4,7 +4,7 @@
 
 #include <torch/torch.h>
 
-#include "seedrl/inference/forward_graphs.h"
+#include "seedrl/util/cuda_graphs.h"
 #include "seedrl/util/clock.h"
 #include "seedrl/util/device_stream.h"
 
@@ -47,8 +47,8 @@ void QInferenceServer::run() {
   std::int64_t version = publisher_.sync(*model, -1);
   const bool core = model->has_core();
   const int H = core ? model->core_size() : 0;
-  ForwardGraphs graphs(device_, cuda_graphs_);
-  const ForwardGraphs::Fn forward = [&model](const std::vector<torch::Tensor>& in) {
+  CudaGraphs graphs(device_, cuda_graphs_);
+  const CudaGraphs::Fn forward = [&model](const std::vector<torch::Tensor>& in) {
     QOutput o = model->forward(in[0], in[1], in[2], in[3], CoreState{in[4], in[5]});
     return std::vector<torch::Tensor>{o.q, o.state.h, o.state.c};
   };

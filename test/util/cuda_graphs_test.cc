@@ -1,4 +1,4 @@
-// ForwardGraphs: on CPU the forward runs eagerly, every call; on a GPU
+// CudaGraphs: on CPU the forward runs eagerly, every call; on a GPU
 // (hidden, run by bench/cuda/run-on-gpu.sh) a recurring batch size is replayed
 // as a CUDA graph whose outputs match the eager forward on fresh inputs, after
 // in-place weight changes, and with an LSTM state, while other sizes run eagerly.
@@ -8,7 +8,7 @@
 #include <torch/torch.h>
 
 #include "seedrl/env/registry.h"
-#include "seedrl/inference/forward_graphs.h"
+#include "seedrl/util/cuda_graphs.h"
 #include "seedrl/model/agent_net.h"
 #include "seedrl/model/policy_distribution.h"
 #include "seedrl/util/device_stream.h"
@@ -30,7 +30,7 @@ struct Net {
     model->to(device);
     model->eval();
   }
-  // What the inference server hands ForwardGraphs: obs [1, B, 4], first [1, B], h, c.
+  // What the inference server hands CudaGraphs: obs [1, B, 4], first [1, B], h, c.
   std::vector<torch::Tensor> inputs(int batch, torch::Device device) const {
     auto f = torch::TensorOptions().device(device);
     std::vector<torch::Tensor> in{torch::randn({1, batch, 4}, f), torch::rand({1, batch}, f).lt(0.3).to(torch::kUInt8)};
@@ -42,7 +42,7 @@ struct Net {
     }
     return in;
   }
-  ForwardGraphs::Fn forward() {
+  CudaGraphs::Fn forward() {
     return [this](const std::vector<torch::Tensor>& in) {
       NetOutput o = model->forward(in[0], in[1], CoreState{in[2], in[3]});
       return std::vector<torch::Tensor>{o.policy, o.value, o.state.h, o.state.c};
@@ -61,13 +61,13 @@ double max_diff(const std::vector<torch::Tensor>& a, const std::vector<torch::Te
 
 }  // namespace
 
-TEST_CASE("ForwardGraphs runs the forward eagerly on CPU", "[inference][graphs]") {
+TEST_CASE("CudaGraphs runs the forward eagerly on CPU", "[inference][graphs]") {
   c10::InferenceMode guard;
   Net net(GENERATE(false, true), torch::kCPU);
-  ForwardGraphs graphs(torch::kCPU, /*enabled=*/true, /*capture_after=*/1);
+  CudaGraphs graphs(torch::kCPU, /*enabled=*/true, /*capture_after=*/1);
   int calls = 0;
   const auto fn = net.forward();
-  const ForwardGraphs::Fn counted = [&](const std::vector<torch::Tensor>& in) {
+  const CudaGraphs::Fn counted = [&](const std::vector<torch::Tensor>& in) {
     ++calls;
     return fn(in);
   };
@@ -81,16 +81,16 @@ TEST_CASE("ForwardGraphs runs the forward eagerly on CPU", "[inference][graphs]"
   CHECK(graphs.captured() == 0);
 }
 
-TEST_CASE("ForwardGraphs replays a recurring batch size as a CUDA graph", "[.gpu][inference][graphs]") {
+TEST_CASE("CudaGraphs replays a recurring batch size as a CUDA graph", "[.gpu][inference][graphs]") {
   REQUIRE(torch::cuda::is_available());
-  REQUIRE(ForwardGraphs::supported());
+  REQUIRE(CudaGraphs::supported());
   const torch::Device cuda(torch::kCUDA, 0);
   c10::InferenceMode guard;
   OwnStreamGuard stream(cuda);  // captures need a stream other than the default one
   const bool lstm = GENERATE(false, true);
   INFO("lstm " << lstm);
   Net net(lstm, cuda);
-  ForwardGraphs graphs(cuda, /*enabled=*/true, /*capture_after=*/2);
+  CudaGraphs graphs(cuda, /*enabled=*/true, /*capture_after=*/2);
   const auto fn = net.forward();
   torch::manual_seed(3);
   int replays = 0;

@@ -1,4 +1,4 @@
-#include "seedrl/inference/forward_graphs.h"
+#include "seedrl/util/cuda_graphs.h"
 
 #include <exception>
 #include <string>
@@ -22,7 +22,7 @@ namespace {
 constexpr int kSizesTracked = 16;  // distinct batch sizes counted towards a capture
 }
 
-struct ForwardGraphs::Impl {
+struct CudaGraphs::Impl {
   torch::Device device;
   bool enabled;
   int capture_after, max_graphs;
@@ -39,7 +39,7 @@ struct ForwardGraphs::Impl {
   std::vector<Size> sizes;  // reserved once: no allocation per batch
 
   Impl(torch::Device d, bool on, int after, int max)
-      : device(d), enabled(on && d.is_cuda() && ForwardGraphs::supported()), capture_after(after), max_graphs(max) {
+      : device(d), enabled(on && d.is_cuda() && CudaGraphs::supported()), capture_after(after), max_graphs(max) {
     sizes.reserve(kSizesTracked);
   }
 
@@ -82,7 +82,7 @@ struct ForwardGraphs::Impl {
     } catch (const std::exception& e) {
       std::string what = e.what();
       if (auto nl = what.find('\n'); nl != std::string::npos) what.resize(nl);
-      spdlog::warn("inference on {}: CUDA graph capture failed ({}); running the forward eagerly", device.str(), what);
+      spdlog::warn("{}: CUDA graph capture failed ({}); running eagerly", device.str(), what);
       s.inputs.clear();
       s.outputs.clear();
       enabled = false;
@@ -95,12 +95,12 @@ struct ForwardGraphs::Impl {
 #endif
 };
 
-ForwardGraphs::ForwardGraphs(torch::Device device, bool enabled, int capture_after, int max_graphs)
+CudaGraphs::CudaGraphs(torch::Device device, bool enabled, int capture_after, int max_graphs)
     : impl_(std::make_unique<Impl>(device, enabled, capture_after, max_graphs)) {}
 
-ForwardGraphs::~ForwardGraphs() = default;
+CudaGraphs::~CudaGraphs() = default;
 
-bool ForwardGraphs::supported() {
+bool CudaGraphs::supported() {
 #ifdef SEEDRL_HAVE_CUDA_GRAPHS
   return true;
 #else
@@ -108,11 +108,11 @@ bool ForwardGraphs::supported() {
 #endif
 }
 
-int ForwardGraphs::captured() const { return impl_->captured; }
+int CudaGraphs::captured() const { return impl_->captured; }
 
-bool ForwardGraphs::replayed_last() const { return impl_->replayed; }
+bool CudaGraphs::replayed_last() const { return impl_->replayed; }
 
-std::vector<torch::Tensor> ForwardGraphs::run(int batch_size, const std::vector<torch::Tensor>& inputs, const Fn& fn) {
+std::vector<torch::Tensor> CudaGraphs::run(int batch_size, const std::vector<torch::Tensor>& inputs, const Fn& fn) {
   impl_->replayed = false;
 #ifdef SEEDRL_HAVE_CUDA_GRAPHS
   Impl& im = *impl_;
