@@ -4,8 +4,11 @@
 # LibTorch's c10/cuda and ATen/cuda headers use are written to a temporary
 # folder, and each file is compiled with -fsyntax-only and SEEDRL_WITH_CUDA, once
 # against the installed LibTorch's CUDAGraph.h and once against a copy with
-# LibTorch 2.x's capture_begin(pool, capture_mode). It proves nothing about
-# behaviour: bench/cuda/run-on-gpu.sh builds and tests the real thing.
+# LibTorch 2.x's capture_begin(pool, capture_mode). Code that reaches into
+# LibTorch's optimizer state is also checked against a copy of optimizer.h
+# keyed as 2.x keys it (by TensorImpl address, not its string). It proves
+# nothing about behaviour: bench/cuda/run-on-gpu.sh builds and tests the real
+# thing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 FILES=(src/util/cuda_graphs.cc)
@@ -52,5 +55,27 @@ for f in "${FILES[@]}"; do
     g++ -std=c++20 -fsyntax-only -Wall -Wextra -Werror -DSEEDRL_WITH_CUDA=1 -I include "${inc[@]}" \
       -I /usr/include/torch/csrc/api/include "$f"
     echo "ok  $f (LibTorch ${v#v}.x API)"
+  done
+done
+# LibTorch 2.x keys Optimizer::state() by void*, 1.x by std::string.
+OPT_FILES=(src/learner/device_optimizer_step.cc)
+mkdir -p "$STUB/opt2/torch/optim"
+D=/usr/include/torch/csrc/api/include/torch/optim
+sed 's/ska::flat_hash_map<std::string, std::unique_ptr<OptimizerParamState>>/ska::flat_hash_map<void*, std::unique_ptr<OptimizerParamState>>/g' \
+  "$D/optimizer.h" > "$STUB/opt2/torch/optim/optimizer.h"
+grep -q 'flat_hash_map<void\*' "$STUB/opt2/torch/optim/optimizer.h"
+# ...and the 1.x headers that index it by string, index it as 2.x does.
+sed 's/\.state()\[c10::guts::to_string(\(params\[idx\]\.unsafeGetTensorImpl()\))\]/.state()[\1]/' \
+  "$D/serialize.h" > "$STUB/opt2/torch/optim/serialize.h"
+sed 's/state_\[c10::guts::to_string(\(p\.unsafeGetTensorImpl()\))\]/state_[\1]/' \
+  "$D/adagrad.h" > "$STUB/opt2/torch/optim/adagrad.h"
+for f in "${OPT_FILES[@]}"; do
+  for v in v1 v2; do
+    inc=()
+    [[ $v == v2 ]] && inc=(-isystem "$STUB/opt2")
+    # -isystem: LibTorch's own headers are not held to our warnings.
+    g++ -std=c++20 -fsyntax-only -Wall -Wextra -Werror -I include "${inc[@]}" \
+      -isystem /usr/include/torch/csrc/api/include "$f"
+    echo "ok  $f (LibTorch ${v#v}.x optimizer state)"
   done
 done

@@ -22,7 +22,8 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
       ->check(CLI::Range(1, 10'000'000));
   cmd.add_option("--inference-threads", c.inference_threads, "Inference threads per inference device")->check(CLI::Range(1, 256));
   cmd.add_flag("--cuda-graphs,!--no-cuda-graphs", c.cuda_graphs,
-               "Replay CUDA graphs of the inference forward for batch sizes that recur (CUDA inference devices)");
+               "Replay CUDA graphs of the inference forward for batch sizes that recur, and of a single CUDA "
+               "learner's update (CUDA devices)");
   cmd.add_option("--device", c.device, "auto | cpu | cuda | cuda:N");
   cmd.add_option("--devices", c.devices,
                  "all (every visible GPU, else one CPU) | cuda:0,cuda:1,... | cpu,cpu,...: devices to use; by "

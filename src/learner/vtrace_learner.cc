@@ -83,24 +83,36 @@ double decayed_learning_rate(const LearnerConfig& config, std::int64_t frames) {
   return config.optimizer.learning_rate * (1.0 - progress);
 }
 
-double vtrace_update(AgentNet& model, const PolicyDistribution& dist, torch::optim::Optimizer& optimizer,
-                     const UnrollBatch& batch, const LearnerConfig& config, torch::Device device, double lr,
-                     VTraceLosses& losses, double normalizer, const GradientReduction& reduction) {
+torch::Tensor vtrace_pass(AgentNet& model, const PolicyDistribution& dist, torch::optim::Optimizer& optimizer,
+                          const UnrollBatch& batch, const LearnerConfig& config, torch::Device device,
+                          VTraceLosses& losses, double normalizer, const GradientReduction& reduction,
+                          DeviceOptimizerStep* device_step) {
+  losses = vtrace_losses(model, dist, batch, config.loss, device, normalizer);
+  optimizer.zero_grad();
+  if (reduction.before_backward) reduction.before_backward();
+  losses.total.backward();
+  if (reduction.after_backward) reduction.after_backward();
+  if (device_step) return device_step->step();
+  double grad_norm = 0;
+  if (config.optimizer.max_grad_norm > 0) {
+    grad_norm = torch::nn::utils::clip_grad_norm_(model->parameters(), config.optimizer.max_grad_norm);
+  }
+  optimizer.step();
+  return torch::scalar_tensor(grad_norm, torch::kFloat64);
+}
+
+torch::Tensor vtrace_update(AgentNet& model, const PolicyDistribution& dist, torch::optim::Optimizer& optimizer,
+                            const UnrollBatch& batch, const LearnerConfig& config, torch::Device device, double lr,
+                            VTraceLosses& losses, double normalizer, const GradientReduction& reduction,
+                            DeviceOptimizerStep* device_step) {
   for (auto& group : optimizer.param_groups()) group.options().set_lr(lr);
   // Moments first, so this batch is seen with them (as inference will see the
   // next observations once these weights are published).
-  model->update_obs_normalizer(batch.obs.to(device));
-  double grad_norm = 0;
+  if (model->normalizes_obs()) model->update_obs_normalizer(batch.obs.to(device));
+  torch::Tensor grad_norm;
   for (int epoch = 0; epoch < std::max(1, config.epochs); ++epoch) {
-    losses = vtrace_losses(model, dist, batch, config.loss, device, normalizer);
-    optimizer.zero_grad();
-    if (reduction.before_backward) reduction.before_backward();
-    losses.total.backward();
-    if (reduction.after_backward) reduction.after_backward();
-    if (config.optimizer.max_grad_norm > 0) {
-      grad_norm = torch::nn::utils::clip_grad_norm_(model->parameters(), config.optimizer.max_grad_norm);
-    }
-    optimizer.step();
+    if (device_step) device_step->prepare(lr);
+    grad_norm = vtrace_pass(model, dist, optimizer, batch, config, device, losses, normalizer, reduction, device_step);
   }
   return grad_norm;
 }
@@ -150,7 +162,7 @@ void VTraceLearner::update(const UnrollBatch& batch, LearnerStats& stats) {
   // Linear decay to zero over max_frames of consumed experience.
   const double lr = decayed_learning_rate(config_, frames_);
   VTraceLosses l;
-  const double grad_norm = vtrace_update(model_, *dist_, *optimizer_, batch, config_, device_, lr, l);
+  const double grad_norm = vtrace_update(model_, *dist_, *optimizer_, batch, config_, device_, lr, l).item<double>();
   ++steps_;
   frames_ += T * B;
   publish();

@@ -140,9 +140,12 @@ Placement resolve_placement(const TrainConfig& config) {
   const int visible_gpus = torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;
   Placement p = resolve_placement(config.devices, config.inference_devices, config.learner_devices, visible_gpus,
                                  config.device);
-  if (config.cuda_graphs && std::none_of(p.inference.begin(), p.inference.end(), [](auto& d) { return d.is_cuda(); }))
-    throw std::invalid_argument("--cuda-graphs: inference runs on " + join(p.inference) +
-                                "; CUDA graphs need a CUDA inference device");
+  const auto any_cuda = [](const std::vector<torch::Device>& ds) {
+    return std::any_of(ds.begin(), ds.end(), [](const torch::Device& d) { return d.is_cuda(); });
+  };
+  if (config.cuda_graphs && !any_cuda(p.inference) && !any_cuda(p.learner))
+    throw std::invalid_argument("--cuda-graphs: inference runs on " + join(p.inference) + " and the learner on " +
+                                join(p.learner) + "; CUDA graphs need a CUDA device");
   return p;
 }
 

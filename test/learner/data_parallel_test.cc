@@ -318,6 +318,42 @@ TEST_CASE("the data-parallel learner on GPUs trains like one CPU learner", "[.gp
   CHECK(max_relative_difference(*on_cpu, *single.model()) <= 1e-3);
 }
 
+// Hidden (bench/cuda/run-on-gpu.sh): --cuda-graphs captures the update of a
+// CUDA learner once and replays it; the replays must train as the eager
+// update does, with the learning rate, Adam's step count and the batch new
+// at every replay.
+TEST_CASE("a CUDA learner's update replayed as a CUDA graph trains like the eager update",
+          "[.gpu][learner][data_parallel][graphs]") {
+  REQUIRE(torch::cuda::is_available());
+  Fixture f;
+  LearnerConfig config;
+  config.batch_size = 8;
+  config.max_frames = 2'000;  // the learning rate decays across the updates
+  config.epochs = 2;
+  config.optimizer.max_grad_norm = 0.5;
+  const std::vector<torch::Device> gpu{torch::Device(torch::kCUDA, 0)};
+  DataParallelOptions graphed;
+  graphed.cuda_graphs = true;
+  DataParallelLearner eager([&] { return f.clone(); }, f.spec.action, config, *f.store, f.publisher, gpu);
+  DataParallelLearner replayed([&] { return f.clone(); }, f.spec.action, config, *f.store, f.publisher, gpu, graphed);
+  int replays = 0;
+  for (int k = 0; k < 12; ++k) {
+    const UnrollBatch b = f.batch(config.batch_size, 900 + k);
+    LearnerStats s1, s2;
+    eager.update(b, s1);
+    replayed.update(b, s2);
+    replays += replayed.update_replayed();
+    CHECK(s2.total_loss == Approx(s1.total_loss).epsilon(1e-4));
+    CHECK(s2.grad_norm == Approx(s1.grad_norm).epsilon(1e-4));
+  }
+  CHECK(replays >= 8);
+  AgentNet a = f.clone(), b = f.clone();
+  copy_parameters(*eager.model(), *a);
+  copy_parameters(*replayed.model(), *b);
+  CHECK(max_relative_difference(*a, *b) <= 1e-4);
+  CHECK(max_relative_difference(*a, *f.init) > 1e-3);  // it trained
+}
+
 TEST_CASE("a batch smaller than the replica count is refused naming the flag", "[learner][data_parallel]") {
   Fixture f;
   LearnerConfig config;

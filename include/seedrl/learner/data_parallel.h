@@ -64,6 +64,8 @@ class DataParallelLearner {
   AgentNet& model();                      // replica 0
   torch::optim::Optimizer& optimizer();  // replica 0
   AgentNet& replica_model(int rank);
+  // Whether the last update was a replay of its CUDA graph (--cuda-graphs).
+  bool update_replayed() const;
   int replicas() const { return static_cast<int>(replicas_.size()); }
   std::int64_t steps() const { return steps_; }
   std::int64_t frames() const { return frames_; }
@@ -73,6 +75,7 @@ class DataParallelLearner {
  private:
   struct Replica;
   void replica_update(int rank);
+  torch::Tensor graphed_update(Replica& r, const UnrollBatch& shard);
 
   LearnerConfig config_;
   TrajectoryStore& store_;

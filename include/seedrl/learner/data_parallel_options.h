@@ -19,6 +19,11 @@ struct DataParallelOptions {
   // CPUs each replica's thread keeps to (see trainer/learner_cores.h); rank 0
   // is the caller's thread, which places itself. Empty: no restriction.
   std::vector<std::vector<int>> learner_cpus;
+  // --cuda-graphs: a single CUDA learner's update (forward, backward, clip,
+  // optimizer step) is captured once as a CUDA graph and replayed for every
+  // later batch (util/cuda_graphs.h). Not with several replicas (their
+  // all-reduce runs between backward and step) or --normalize-obs.
+  bool cuda_graphs = false;
 };
 
 }  // namespace seedrl

@@ -11,6 +11,7 @@
 #include <torch/optim/optimizer.h>
 
 #include "seedrl/inference/param_publisher.h"
+#include "seedrl/learner/device_optimizer_step.h"
 #include "seedrl/learner/learner_config.h"
 #include "seedrl/model/agent_net.h"
 #include "seedrl/model/policy_distribution.h"
@@ -60,10 +61,20 @@ struct GradientReduction {
 // observation moments, then `config.epochs` times computes the losses, runs
 // backward between the reduction hooks, clips the global grad norm and steps
 // the optimizer. Returns the last grad norm before clipping (0 with clipping
-// off); `losses` are the last pass's.
-double vtrace_update(AgentNet& model, const PolicyDistribution& dist, torch::optim::Optimizer& optimizer,
-                     const UnrollBatch& batch, const LearnerConfig& config, torch::Device device, double lr,
-                     VTraceLosses& losses, double normalizer = 0, const GradientReduction& reduction = {});
+// off) as a 0-dim tensor; `losses` are the last pass's. With `device_step`
+// (built over `optimizer`) the clip and the step run on the device and
+// nothing in the update waits for it.
+torch::Tensor vtrace_update(AgentNet& model, const PolicyDistribution& dist, torch::optim::Optimizer& optimizer,
+                            const UnrollBatch& batch, const LearnerConfig& config, torch::Device device, double lr,
+                            VTraceLosses& losses, double normalizer = 0, const GradientReduction& reduction = {},
+                            DeviceOptimizerStep* device_step = nullptr);
+
+// One pass of vtrace_update: losses, backward, clip and step, with the
+// learning rate already set (LibTorch's optimizer) or prepared (device_step).
+torch::Tensor vtrace_pass(AgentNet& model, const PolicyDistribution& dist, torch::optim::Optimizer& optimizer,
+                          const UnrollBatch& batch, const LearnerConfig& config, torch::Device device,
+                          VTraceLosses& losses, double normalizer, const GradientReduction& reduction,
+                          DeviceOptimizerStep* device_step);
 
 // The learning rate after `frames` consumed frames: linear decay to zero.
 double decayed_learning_rate(const LearnerConfig& config, std::int64_t frames);

@@ -42,6 +42,7 @@ class AgentNetImpl : public torch::nn::Module {
   bool has_core() const { return !lstm_.is_empty(); }
   // --normalize-obs: merges obs [T, B, dim] into the running moments (no-op without).
   void update_obs_normalizer(const torch::Tensor& obs);
+  bool normalizes_obs() const { return !normalizer_.is_empty(); }
   int core_size() const { return config_.lstm_size; }
 
  private:

@@ -31,7 +31,7 @@ struct TrainConfig {
   bool inference_batch_auto = false;  // set by resolve_defaults when it chose the batch
   int inference_timeout_us = 2000;
   int inference_threads = 1;
-  bool cuda_graphs = false;  // replay CUDA graphs of the inference forward (CUDA inference devices only)
+  bool cuda_graphs = false;  // replay CUDA graphs of the inference forward and the learner update (CUDA devices only)
   std::string device = "auto";  // auto | cpu | cuda | cuda:N
   // placement (see trainer/placement.h): all | comma list of cpu, cuda:N
   std::string devices = "all";

@@ -1,0 +1,63 @@
+// LibTorch's Adam or RMSprop step, with clip_grad_norm_ before it, done so
+// that nothing waits for the device: the per-step numbers (learning rate,
+// Adam's bias corrections) are read from a small tensor on the parameters'
+// device instead of being baked into each kernel as host doubles, and the
+// global grad norm stays a device tensor (LibTorch's clip_grad_norm_ returns
+// a double, which synchronises with the GPU on every update). A GPU learner's
+// whole update can then be queued ahead of the GPU, and captured once as a
+// CUDA graph whose replays read each step's numbers from the same tensor.
+//
+// The optimizer's state stays LibTorch's own, kept as its step() would keep
+// it (moments, step counts): checkpoints save and load it unchanged, and a
+// step of LibTorch's optimizer may follow a step of this one.
+//
+// Every parameter must receive a gradient in every update (an AgentNet's do):
+// the step counts advance in prepare(), before the gradients exist.
+#pragma once
+
+#include <vector>
+
+#include <torch/optim/optimizer.h>
+
+#include "seedrl/learner/learner_config.h"
+
+namespace seedrl {
+
+class DeviceOptimizerStep {
+ public:
+  // `optimizer`: the torch::optim::Adam or RMSprop that make_optimizer built
+  // from `config` over `params` (one device). Throws std::invalid_argument
+  // for another optimizer or options this step does not implement
+  // (weight decay, AMSGrad, centred RMSprop).
+  DeviceOptimizerStep(torch::optim::Optimizer& optimizer, const OptimizerConfig& config,
+                      std::vector<torch::Tensor> params);
+
+  // Host side, before each step(): advances the state's step counts and
+  // writes this step's numbers for learning rate `lr` to the device (waiting
+  // only for that small copy). Creates any state the optimizer lacks.
+  void prepare(double lr);
+
+  // Device side: clips the global L2 norm of the gradients to
+  // config.max_grad_norm (when > 0), then updates the parameters as LibTorch's
+  // optimizer would. Returns the norm before clipping as a 0-dim tensor on the
+  // device (0 with clipping off).
+  torch::Tensor step();
+
+ private:
+  struct ParamSlot {
+    torch::Tensor param;
+    torch::optim::OptimizerParamState* state = nullptr;  // bound by prepare()
+  };
+  void bind_states();
+
+  torch::optim::Optimizer& optimizer_;
+  OptimizerConfig config_;
+  bool adam_;
+  std::vector<ParamSlot> slots_;
+  // Row i: parameter i's numbers for this step. Adam: [lr / (1 - b1^t),
+  // sqrt(1 - b2^t)]; RMSprop: [lr, unused]. `host_` stages them (page-locked
+  // for a GPU); `scalars_` is what step() reads.
+  torch::Tensor host_, scalars_;
+};
+
+}  // namespace seedrl

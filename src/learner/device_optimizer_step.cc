@@ -1,0 +1,162 @@
+#include "seedrl/learner/device_optimizer_step.h"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include <torch/optim/adam.h>
+#include <torch/optim/rmsprop.h>
+#include <torch/torch.h>
+
+namespace seedrl {
+
+namespace {
+
+// The key of a parameter's entry in Optimizer::state(): LibTorch 1.x keys it
+// by the TensorImpl's address printed as a string, 2.x by the address itself.
+template <class Key>
+Key state_key(const torch::Tensor& p) {
+  if constexpr (std::is_same_v<Key, std::string>) {
+    std::ostringstream s;
+    s << p.unsafeGetTensorImpl();
+    return s.str();
+  } else {
+    return static_cast<Key>(p.unsafeGetTensorImpl());
+  }
+}
+
+using StateMap = std::remove_reference_t<decltype(std::declval<torch::optim::Optimizer&>().state())>;
+
+}  // namespace
+
+DeviceOptimizerStep::DeviceOptimizerStep(torch::optim::Optimizer& optimizer, const OptimizerConfig& config,
+                                         std::vector<torch::Tensor> params)
+    : optimizer_(optimizer), config_(config), adam_(config.name == "adam") {
+  if (params.empty()) throw std::invalid_argument("DeviceOptimizerStep: no parameters");
+  if (optimizer_.param_groups().size() != 1)
+    throw std::invalid_argument("DeviceOptimizerStep: one parameter group expected");
+  const auto& options = optimizer_.param_groups().front().options();
+  if (adam_) {
+    const auto* o = dynamic_cast<const torch::optim::AdamOptions*>(&options);
+    if (!o || o->weight_decay() != 0 || o->amsgrad())
+      throw std::invalid_argument("DeviceOptimizerStep: plain Adam expected (no weight decay, no AMSGrad)");
+  } else if (config.name == "rmsprop") {
+    const auto* o = dynamic_cast<const torch::optim::RMSpropOptions*>(&options);
+    if (!o || o->weight_decay() != 0 || o->centered())
+      throw std::invalid_argument("DeviceOptimizerStep: plain RMSprop expected (no weight decay, not centred)");
+  } else {
+    throw std::invalid_argument("--optimizer: unknown optimizer '" + config.name + "' (valid: adam, rmsprop)");
+  }
+  for (auto& p : params) slots_.push_back({std::move(p), nullptr});
+  const auto device = slots_.front().param.device();
+  const auto rows = static_cast<std::int64_t>(slots_.size());
+  host_ = torch::zeros({rows, 2}, torch::TensorOptions().dtype(torch::kFloat32).pinned_memory(device.is_cuda()));
+  scalars_ = torch::zeros({rows, 2}, torch::TensorOptions().dtype(torch::kFloat32).device(device));
+}
+
+void DeviceOptimizerStep::bind_states() {
+  using Key = typename StateMap::key_type;
+  auto& states = optimizer_.state();
+  for (auto& s : slots_) {
+    const Key key = state_key<Key>(s.param);
+    auto it = states.find(key);
+    if (it == states.end()) {
+      // As LibTorch's own step() creates it on a parameter's first update.
+      auto zeros = [&] { return torch::zeros_like(s.param, torch::MemoryFormat::Preserve); };
+      std::unique_ptr<torch::optim::OptimizerParamState> state;
+      if (adam_) {
+        auto a = std::make_unique<torch::optim::AdamParamState>();
+        a->step(0);
+        a->exp_avg(zeros());
+        a->exp_avg_sq(zeros());
+        state = std::move(a);
+      } else {
+        auto r = std::make_unique<torch::optim::RMSpropParamState>();
+        r->step(0);
+        r->square_avg(zeros());
+        if (config_.rmsprop_momentum > 0) r->momentum_buffer(zeros());
+        state = std::move(r);
+      }
+      it = states.insert_or_assign(key, std::move(state)).first;
+    }
+    s.state = it->second.get();
+  }
+}
+
+void DeviceOptimizerStep::prepare(double lr) {
+  // Re-bound every time: loading a checkpoint replaces the state objects.
+  bind_states();
+  auto h = host_.accessor<float, 2>();  // computed in double, used in float as LibTorch's kernels do
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    // LibTorch 1.x's base state class has no step count: the concrete ones do.
+    std::int64_t t = 0;
+    if (adam_) {
+      auto& st = static_cast<torch::optim::AdamParamState&>(*slots_[i].state);
+      st.step(t = st.step() + 1);
+    } else {
+      auto& st = static_cast<torch::optim::RMSpropParamState&>(*slots_[i].state);
+      st.step(t = st.step() + 1);
+    }
+    if (adam_) {
+      h[i][0] = static_cast<float>(lr / (1 - std::pow(config_.adam_beta1, static_cast<double>(t))));
+      h[i][1] = static_cast<float>(std::sqrt(1 - std::pow(config_.adam_beta2, static_cast<double>(t))));
+    } else {
+      h[i][0] = static_cast<float>(lr);
+    }
+  }
+  // A plain copy: the previous step may still read scalars_ on the device,
+  // and `host_` is rewritten on the next call.
+  scalars_.copy_(host_);
+}
+
+torch::Tensor DeviceOptimizerStep::step() {
+  torch::NoGradGuard no_grad;
+  std::vector<torch::Tensor> grads;
+  grads.reserve(slots_.size());
+  for (const auto& s : slots_) {
+    if (!s.param.grad().defined())
+      throw std::logic_error("DeviceOptimizerStep: a parameter has no gradient (every one must get one each update)");
+    grads.push_back(s.param.grad());
+  }
+  torch::Tensor norm;
+  if (config_.max_grad_norm > 0) {
+    // clip_grad_norm_'s arithmetic, with the norm left on the device.
+    std::vector<torch::Tensor> norms;
+    norms.reserve(grads.size());
+    for (const auto& g : grads) norms.push_back(g.norm(2));
+    norm = norms.size() == 1 ? norms.front() : torch::stack(norms).norm(2);
+    auto coef = (config_.max_grad_norm / (norm + 1e-6)).clamp_max(1.0);
+    for (auto& g : grads) g.mul_(coef);
+  } else {
+    norm = torch::zeros({}, scalars_.options());
+  }
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    auto& p = slots_[i].param;
+    const auto& g = grads[i];
+    auto row = scalars_[static_cast<std::int64_t>(i)];
+    if (adam_) {
+      auto& st = static_cast<torch::optim::AdamParamState&>(*slots_[i].state);
+      st.exp_avg().mul_(config_.adam_beta1).add_(g, 1 - config_.adam_beta1);
+      st.exp_avg_sq().mul_(config_.adam_beta2).addcmul_(g, g, 1 - config_.adam_beta2);
+      auto denom = (st.exp_avg_sq().sqrt() / row[1]).add_(config_.adam_eps);
+      // p += -(lr / bc1) * m / denom, as LibTorch's addcdiv_ with -step_size.
+      p.addcdiv_(st.exp_avg() * row[0], denom, -1);
+    } else {
+      auto& st = static_cast<torch::optim::RMSpropParamState&>(*slots_[i].state);
+      st.square_avg().mul_(config_.rmsprop_alpha).addcmul_(g, g, 1 - config_.rmsprop_alpha);
+      auto avg = st.square_avg().sqrt().add_(config_.rmsprop_eps);
+      if (config_.rmsprop_momentum > 0) {
+        auto& buf = st.momentum_buffer();
+        buf.mul_(config_.rmsprop_momentum).addcdiv_(g, avg);
+        p.sub_(buf * row[0]);
+      } else {
+        p.addcdiv_(g * row[0], avg, -1);
+      }
+    }
+  }
+  return norm;
+}
+
+}  // namespace seedrl
