@@ -66,13 +66,16 @@ if [[ $STEP == bench || $STEP == all ]]; then
   run_bench cartpole --env cartpole --actors 256 --envs-per-actor 16 --inference-threads 2 --batch-size 256
   run_bench minatar-breakout --env minatar:breakout --model minatar --actors 512 --envs-per-actor 32 \
     --inference-batch 4096 --inference-threads 4 --batch-size 512 --torch-threads 4
-  # The same two with the inference forward replayed as CUDA graphs.
+  # The same with the inference forward and the learner's update replayed as
+  # CUDA graphs.
   run_bench cartpole-graphs --env cartpole --actors 256 --envs-per-actor 16 --inference-threads 2 --batch-size 256 \
     --cuda-graphs
   run_bench minatar-breakout-graphs --env minatar:breakout --model minatar --actors 512 --envs-per-actor 32 \
     --inference-batch 4096 --inference-threads 4 --batch-size 512 --torch-threads 4 --cuda-graphs
   run_bench atari-impala --env synthetic:atari --model impala --actors 256 --envs-per-actor 8 \
     --inference-batch 1024 --inference-threads 2 --batch-size 64 --torch-threads 4
+  run_bench atari-impala-graphs --env synthetic:atari --model impala --actors 256 --envs-per-actor 8 \
+    --inference-batch 1024 --inference-threads 2 --batch-size 64 --torch-threads 4 --cuda-graphs
 fi
 log "done"
 # Few files come back from the GPU machine: pack the logs into one.

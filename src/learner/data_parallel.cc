@@ -57,16 +57,18 @@ DataParallelLearner::DataParallelLearner(const ModelFactory& make_model, const A
     rep->model->train();
     rep->optimizer = make_optimizer(config_.optimizer, rep->model->parameters());
     if (group_) rep->buckets = std::make_unique<GradientBuckets>(*group_, r, rep->model->parameters(), options_.bucket_bytes);
-    if (rep->device.is_cuda())
+    if (options_.use_device_step(rep->device.is_cuda()))
       rep->device_step = std::make_unique<DeviceOptimizerStep>(*rep->optimizer, config_.optimizer, rep->model->parameters());
     replicas_.push_back(std::move(rep));
   }
   if (options_.cuda_graphs && n == 1 && devices.front().is_cuda()) {
     Replica& rep = *replicas_.front();
-    if (rep.model->normalizes_obs() || !CudaGraphs::supported()) {
-      spdlog::info("--cuda-graphs: the learner's update runs eagerly ({})",
-                   CudaGraphs::supported() ? "--normalize-obs updates its moments outside the graph"
-                                           : "this build has no CUDA graphs");
+    const char* eager_because = !CudaGraphs::supported()    ? "this build has no CUDA graphs"
+                                : rep.model->normalizes_obs() ? "--normalize-obs updates its moments outside the graph"
+                                : !rep.device_step            ? "its optimizer step runs on the host"
+                                                              : nullptr;
+    if (eager_because) {
+      spdlog::info("--cuda-graphs: the learner's update runs eagerly ({})", eager_because);
     } else {
       rep.stream = c10::impl::VirtualGuardImpl(rep.device.type()).getStreamFromGlobalPool(rep.device, false);
       rep.graphs = std::make_unique<CudaGraphs>(rep.device, true, /*capture_after=*/3, /*max_graphs=*/1);

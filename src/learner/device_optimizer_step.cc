@@ -52,7 +52,7 @@ DeviceOptimizerStep::DeviceOptimizerStep(torch::optim::Optimizer& optimizer, con
   for (auto& p : params) slots_.push_back({std::move(p), nullptr});
   const auto device = slots_.front().param.device();
   const auto rows = static_cast<std::int64_t>(slots_.size());
-  host_ = torch::zeros({rows, 2}, torch::TensorOptions().dtype(torch::kFloat32).pinned_memory(device.is_cuda()));
+  cuda_ = device.is_cuda();
   scalars_ = torch::zeros({rows, 2}, torch::TensorOptions().dtype(torch::kFloat32).device(device));
 }
 
@@ -88,7 +88,9 @@ void DeviceOptimizerStep::bind_states() {
 void DeviceOptimizerStep::prepare(double lr) {
   // Re-bound every time: loading a checkpoint replaces the state objects.
   bind_states();
-  auto h = host_.accessor<float, 2>();  // computed in double, used in float as LibTorch's kernels do
+  auto host = torch::empty(scalars_.sizes(), torch::TensorOptions().dtype(torch::kFloat32).pinned_memory(cuda_));
+  host.select(1, 1).fill_(0);
+  auto h = host.accessor<float, 2>();  // computed in double, used in float as LibTorch's kernels do
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     // LibTorch 1.x's base state class has no step count: the concrete ones do.
     std::int64_t t = 0;
@@ -106,9 +108,10 @@ void DeviceOptimizerStep::prepare(double lr) {
       h[i][0] = static_cast<float>(lr);
     }
   }
-  // A plain copy: the previous step may still read scalars_ on the device,
-  // and `host_` is rewritten on the next call.
-  scalars_.copy_(host_);
+  // Queued behind the previous step (which may still read scalars_), and
+  // asynchronous on a GPU: LibTorch's caching host allocator does not hand
+  // this page-locked block out again until the copy has run.
+  scalars_.copy_(host, /*non_blocking=*/cuda_);
 }
 
 torch::Tensor DeviceOptimizerStep::step() {

@@ -150,7 +150,25 @@ TEST_CASE("two Gloo replicas train exactly like one learner on the concatenated 
     config.optimizer.learning_rate = 1e-3;
     config.epochs = 3;
   }
+  // The replicas clip and step as a GPU's do (DeviceOptimizerStep), the
+  // single learner with LibTorch's clip_grad_norm_ and step().
+  bool device_step = false;
+  SECTION("adam with clipping, two epochs, stepping on the device") {
+    config.optimizer.name = "adam";
+    config.optimizer.learning_rate = 1e-3;
+    config.optimizer.max_grad_norm = 0.5;
+    config.epochs = 2;
+    device_step = true;
+  }
+  SECTION("rmsprop with momentum and clipping, stepping on the device") {
+    config.optimizer.name = "rmsprop";
+    config.optimizer.learning_rate = 5e-4;
+    config.optimizer.rmsprop_momentum = 0.5;
+    config.optimizer.max_grad_norm = 0.5;
+    device_step = true;
+  }
   DataParallelOptions options;
+  if (device_step) options.device_step = DataParallelOptions::DeviceStep::kAlways;
   options.checksum_every = 1;
   options.bucket_bytes = 2048;  // several buckets for this small net
   VTraceLearner single(f.clone(), f.spec.action, config, *f.store, f.publisher, torch::kCPU);

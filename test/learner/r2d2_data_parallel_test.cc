@@ -116,7 +116,14 @@ TEST_CASE("two Gloo replicas of the R2D2 learner train exactly like one learner 
   LearnerConfig lc = f.learner_config(7);  // split 3 + 4: uneven shards
   SECTION("adam") { lc.optimizer.max_grad_norm = 0; }
   SECTION("adam with gradient clipping") { lc.optimizer.max_grad_norm = 0.05; }  // the norm must be the global one
+  // The replicas clip and step as a GPU's do, the single learner with LibTorch.
+  bool device_step = false;
+  SECTION("adam with gradient clipping, stepping on the device") {
+    lc.optimizer.max_grad_norm = 0.05;
+    device_step = true;
+  }
   DataParallelOptions options;
+  if (device_step) options.device_step = DataParallelOptions::DeviceStep::kAlways;
   options.checksum_every = 1;
   options.bucket_bytes = 1024;  // several buckets for this small net
   R2D2Learner single([&] { return f.clone(); }, rc, lc, *f.replay, f.publisher, {torch::kCPU});

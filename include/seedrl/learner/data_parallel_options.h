@@ -19,6 +19,13 @@ struct DataParallelOptions {
   // CPUs each replica's thread keeps to (see trainer/learner_cores.h); rank 0
   // is the caller's thread, which places itself. Empty: no restriction.
   std::vector<std::vector<int>> learner_cpus;
+  // Clip and step with DeviceOptimizerStep, whose update never waits for the
+  // device, instead of LibTorch's clip_grad_norm_ and step(). Auto: on CUDA
+  // replicas (on CPU both are the same arithmetic; tests force it there).
+  enum class DeviceStep { kAuto, kAlways, kNever } device_step = DeviceStep::kAuto;
+  bool use_device_step(bool cuda) const {
+    return device_step == DeviceStep::kAlways || (device_step == DeviceStep::kAuto && cuda);
+  }
   // --cuda-graphs: a single CUDA learner's update (forward, backward, clip,
   // optimizer step) is captured once as a CUDA graph and replayed for every
   // later batch (util/cuda_graphs.h). Not with several replicas (their

@@ -33,8 +33,8 @@ class DeviceOptimizerStep {
                       std::vector<torch::Tensor> params);
 
   // Host side, before each step(): advances the state's step counts and
-  // writes this step's numbers for learning rate `lr` to the device (waiting
-  // only for that small copy). Creates any state the optimizer lacks.
+  // queues this step's numbers for learning rate `lr` to the device, without
+  // waiting for it. Creates any state the optimizer lacks.
   void prepare(double lr);
 
   // Device side: clips the global L2 norm of the gradients to
@@ -54,10 +54,10 @@ class DeviceOptimizerStep {
   OptimizerConfig config_;
   bool adam_;
   std::vector<ParamSlot> slots_;
-  // Row i: parameter i's numbers for this step. Adam: [lr / (1 - b1^t),
-  // sqrt(1 - b2^t)]; RMSprop: [lr, unused]. `host_` stages them (page-locked
-  // for a GPU); `scalars_` is what step() reads.
-  torch::Tensor host_, scalars_;
+  bool cuda_ = false;
+  // Row i: parameter i's numbers for this step, as step() reads them. Adam:
+  // [lr / (1 - b1^t), sqrt(1 - b2^t)]; RMSprop: [lr, unused].
+  torch::Tensor scalars_;
 };
 
 }  // namespace seedrl

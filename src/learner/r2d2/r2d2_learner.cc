@@ -9,6 +9,7 @@
 
 #include "seedrl/inference/env_step.h"
 #include "seedrl/learner/batch_shards.h"
+#include "seedrl/learner/device_optimizer_step.h"
 #include "seedrl/learner/gradient_buckets.h"
 #include "seedrl/learner/replica_group.h"
 #include "seedrl/learner/replica_sync.h"
@@ -75,13 +76,16 @@ NStepTargets n_step_double_q_targets(const torch::Tensor& rewards, const torch::
   return out;
 }
 
-std::vector<double> sequence_priorities(const torch::Tensor& td_abs, const torch::Tensor& valid, double eta) {
-  auto d = (td_abs * valid).to(torch::kFloat64).cpu();
-  auto m = valid.to(torch::kFloat64).cpu();
-  auto count = m.sum(0);
+torch::Tensor sequence_priority_tensor(const torch::Tensor& td_abs, const torch::Tensor& valid, double eta) {
+  auto d = (td_abs * valid).to(torch::kFloat64);
+  auto count = valid.to(torch::kFloat64).sum(0);
   auto mean = d.sum(0) / count.clamp_min(1.0);
   auto mx = std::get<0>(d.max(0));
-  auto p = (eta * mx + (1 - eta) * mean).contiguous();
+  return eta * mx + (1 - eta) * mean;
+}
+
+std::vector<double> sequence_priorities(const torch::Tensor& td_abs, const torch::Tensor& valid, double eta) {
+  auto p = sequence_priority_tensor(td_abs, valid, eta).cpu().contiguous();
   const double* pp = p.data_ptr<double>();
   return std::vector<double>(pp, pp + p.size(0));
 }
@@ -153,6 +157,7 @@ struct R2D2Learner::Replica {
   QNet online, target;
   std::unique_ptr<torch::optim::Optimizer> optimizer;
   std::unique_ptr<GradientBuckets> buckets;  // declared after the networks: its hooks go first
+  std::unique_ptr<DeviceOptimizerStep> device_step;  // on a GPU: clip and step without waiting for it
   // The last update's results on this replica's shard.
   std::vector<double> priorities;
   double loss = 0, td_sum = 0, q_sum = 0, valid = 0, grad_norm = 0;
@@ -171,7 +176,7 @@ R2D2Learner::R2D2Learner(const ModelFactory& make_model, const R2D2Config& r2d2,
   check_batch_splits(config_.batch_size, n, "sequences");
   if (n > 1) group_ = std::make_unique<ReplicaGroup>(devices_, options_.timeout);
   for (int r = 0; r < n; ++r) {
-    auto rep = std::make_unique<Replica>(Replica{devices_[r], make_model(), make_model(), nullptr, nullptr, {}});
+    auto rep = std::make_unique<Replica>(Replica{devices_[r], make_model(), make_model(), nullptr, nullptr, nullptr, {}});
     rep->online->to(rep->device);
     rep->target->to(rep->device);
     rep->online->train();
@@ -180,6 +185,8 @@ R2D2Learner::R2D2Learner(const ModelFactory& make_model, const R2D2Config& r2d2,
     rep->optimizer = make_optimizer(config_.optimizer, rep->online->parameters());
     if (group_)
       rep->buckets = std::make_unique<GradientBuckets>(*group_, r, rep->online->parameters(), options_.bucket_bytes);
+    if (options_.use_device_step(rep->device.is_cuda()))
+      rep->device_step = std::make_unique<DeviceOptimizerStep>(*rep->optimizer, config_.optimizer, rep->online->parameters());
     replicas_.push_back(std::move(rep));
   }
   threads_ = std::make_unique<ReplicaThreads>(n, options_.learner_cpus);
@@ -227,19 +234,37 @@ void R2D2Learner::replica_update(int rank) {
   if (r.buckets) r.buckets->prepare();
   l.loss.backward();
   if (r.buckets) r.buckets->finish();  // every replica now holds the summed gradient
-  r.grad_norm = 0;
-  if (config_.optimizer.max_grad_norm > 0)
-    r.grad_norm = torch::nn::utils::clip_grad_norm_(r.online->parameters(), config_.optimizer.max_grad_norm);
-  r.optimizer->step();
+  torch::Tensor norm;
+  if (r.device_step) {
+    r.device_step->prepare(config_.optimizer.learning_rate);
+    norm = r.device_step->step();
+  } else {
+    double n = 0;
+    if (config_.optimizer.max_grad_norm > 0)
+      n = torch::nn::utils::clip_grad_norm_(r.online->parameters(), config_.optimizer.max_grad_norm);
+    r.optimizer->step();
+    norm = torch::scalar_tensor(n, torch::TensorOptions().dtype(torch::kFloat64).device(r.device));
+  }
   if (r2d2_.target_update_period > 0 && job_.step % r2d2_.target_update_period == 0)
     copy_parameters(*r.online, *r.target);
 
-  r.priorities = sequence_priorities(l.td_abs, l.valid, r2d2_.priority_eta);
+  // Everything the host needs from this update in one copy: the shard's
+  // priorities, then its loss, TD and Q sums, valid count and grad norm.
+  auto f64 = [](const torch::Tensor& t) { return t.to(torch::kFloat64).reshape({1}); };
+  auto host = torch::cat({sequence_priority_tensor(l.td_abs, l.valid, r2d2_.priority_eta), f64(l.loss),
+                          f64((l.td_abs * l.valid).sum()), f64((l.q_sa * l.valid).sum()), f64(l.valid.sum()),
+                          f64(norm)})
+                  .cpu()
+                  .contiguous();
+  const double* v = host.data_ptr<double>();
+  const std::int64_t n = host.size(0) - 5;
+  r.priorities.assign(v, v + n);
   for (double& p : r.priorities) p = std::max(p, 1e-6);  // every sequence stays reachable
-  r.loss = l.loss.item<double>();
-  r.td_sum = (l.td_abs * l.valid).sum().item<double>();
-  r.q_sum = (l.q_sa * l.valid).sum().item<double>();
-  r.valid = l.valid.sum().item<double>();
+  r.loss = v[n];
+  r.td_sum = v[n + 1];
+  r.q_sum = v[n + 2];
+  r.valid = v[n + 3];
+  r.grad_norm = v[n + 4];
   if (job_.checksum) check_replicas_identical(*group_, rank, *r.online, devices_, job_.step);
 }
 

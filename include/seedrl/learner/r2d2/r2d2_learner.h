@@ -61,6 +61,8 @@ NStepTargets n_step_double_q_targets(const torch::Tensor& rewards, const torch::
 // Per sequence: eta max_t |delta| + (1 - eta) mean_t |delta| over valid
 // transitions (0 for a sequence without any). td_abs, valid: [T, B].
 std::vector<double> sequence_priorities(const torch::Tensor& td_abs, const torch::Tensor& valid, double eta);
+// The same as a float64 [B] tensor on td_abs's device.
+torch::Tensor sequence_priority_tensor(const torch::Tensor& td_abs, const torch::Tensor& valid, double eta);
 
 // A new sequence's priority from the Q-values recorded while acting
 // (policy[..., 1:]; one sequence, B = 1): the n-step targets over the entries
