@@ -20,6 +20,15 @@
 
 namespace seedrl {
 
+namespace {
+// One graph of the update: a learner's batch shape never changes. Captured
+// after three eager passes, which warm up cuBLAS and cuDNN and create the
+// optimizer's state (nothing may allocate outside the graph's pool meanwhile).
+std::unique_ptr<CudaGraphs> update_graphs(torch::Device device) {
+  return std::make_unique<CudaGraphs>(device, true, /*capture_after=*/3, /*max_graphs=*/1);
+}
+}  // namespace
+
 struct DataParallelLearner::Replica {
   Replica(torch::Device d, AgentNet m, std::unique_ptr<PolicyDistribution> p)
       : device(d), model(std::move(m)), dist(std::move(p)) {}
@@ -71,7 +80,7 @@ DataParallelLearner::DataParallelLearner(const ModelFactory& make_model, const A
       spdlog::info("--cuda-graphs: the learner's update runs eagerly ({})", eager_because);
     } else {
       rep.stream = c10::impl::VirtualGuardImpl(rep.device.type()).getStreamFromGlobalPool(rep.device, false);
-      rep.graphs = std::make_unique<CudaGraphs>(rep.device, true, /*capture_after=*/3, /*max_graphs=*/1);
+      rep.graphs = update_graphs(rep.device);
     }
   } else if (options_.cuda_graphs && n > 1) {
     spdlog::info("--cuda-graphs: the {} learner replicas update eagerly (their all-reduce sits inside the update)", n);
@@ -139,7 +148,12 @@ torch::Tensor DataParallelLearner::graphed_update(Replica& r, const UnrollBatch&
   };
   std::vector<torch::Tensor> out;
   for (int epoch = 0; epoch < std::max(1, config_.epochs); ++epoch) {
-    r.device_step->prepare(job_.lr);
+    if (r.device_step->prepare(job_.lr) && r.graphs->captured() > 0) {
+      // New weights or optimizer state (a checkpoint was loaded): the graph
+      // would go on updating the old tensors.
+      spdlog::info("--cuda-graphs: the learner's weights or optimizer state were replaced; capturing its update again");
+      r.graphs = update_graphs(r.device);
+    }
     out = r.graphs->run(static_cast<int>(shard.obs.size(1)), in, pass);
   }
   r.losses = {out[0], out[1], out[2], out[3], out[4]};

@@ -85,9 +85,30 @@ void DeviceOptimizerStep::bind_states() {
   }
 }
 
-void DeviceOptimizerStep::prepare(double lr) {
+bool DeviceOptimizerStep::storage_moved() {
+  std::vector<const void*>& now = storage_scratch_;
+  now.clear();
+  for (const auto& s : slots_) {
+    now.push_back(s.param.data_ptr());
+    if (adam_) {
+      const auto& st = static_cast<const torch::optim::AdamParamState&>(*s.state);
+      now.push_back(st.exp_avg().data_ptr());
+      now.push_back(st.exp_avg_sq().data_ptr());
+    } else {
+      const auto& st = static_cast<const torch::optim::RMSpropParamState&>(*s.state);
+      now.push_back(st.square_avg().data_ptr());
+      now.push_back(st.momentum_buffer().defined() ? st.momentum_buffer().data_ptr() : nullptr);
+    }
+  }
+  const bool moved = now != storage_;
+  std::swap(now, storage_);
+  return moved;
+}
+
+bool DeviceOptimizerStep::prepare(double lr) {
   // Re-bound every time: loading a checkpoint replaces the state objects.
   bind_states();
+  const bool moved = storage_moved();
   auto host = torch::empty(scalars_.sizes(), torch::TensorOptions().dtype(torch::kFloat32).pinned_memory(cuda_));
   host.select(1, 1).fill_(0);
   auto h = host.accessor<float, 2>();  // computed in double, used in float as LibTorch's kernels do
@@ -112,6 +133,7 @@ void DeviceOptimizerStep::prepare(double lr) {
   // asynchronous on a GPU: LibTorch's caching host allocator does not hand
   // this page-locked block out again until the copy has run.
   scalars_.copy_(host, /*non_blocking=*/cuda_);
+  return moved;
 }
 
 torch::Tensor DeviceOptimizerStep::step() {

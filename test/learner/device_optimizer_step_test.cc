@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <sstream>
 
 #include <torch/torch.h>
 
@@ -115,6 +116,59 @@ TEST_CASE("DeviceOptimizerStep's Adam matches a double-precision Adam", "[learne
   }
   for (std::size_t i = 0; i < params.size(); ++i)
     CHECK((params[i].detach().to(torch::kFloat64) - p64[i]).abs().max().item<double>() < 1e-5);
+}
+
+// A CUDA graph of step() keeps working on the tensors it was captured on:
+// prepare() must say when those were replaced (a checkpoint loaded), and the
+// step must then carry on from the loaded state.
+TEST_CASE("DeviceOptimizerStep says when the tensors it steps were replaced", "[learner][optimizer]") {
+  OptimizerConfig config;
+  config.name = GENERATE(as<std::string>{}, "adam", "rmsprop");
+  if (config.name == "rmsprop") config.rmsprop_momentum = 0.9;
+  CAPTURE(config.name);
+  auto ref = make_params();
+  auto dev = make_params();
+  config.learning_rate = 1e-2;
+  auto ref_opt = make_optimizer(config, ref);
+  auto dev_opt = make_optimizer(config, dev);
+  DeviceOptimizerStep step(*dev_opt, config, dev);
+  auto both_step = [&](int k) {
+    set_grads(ref, k);
+    set_grads(dev, k);
+    ref_opt->step();
+    step.step();
+  };
+  CHECK(step.prepare(1e-2));  // the state is new
+  both_step(0);
+  CHECK_FALSE(step.prepare(1e-2));
+  both_step(1);
+
+  // Save and load the optimizer (as a checkpoint resume does): new state
+  // tensors holding the same numbers.
+  std::stringstream saved;
+  torch::serialize::OutputArchive out;
+  dev_opt->save(out);
+  out.save_to(saved);
+  torch::serialize::InputArchive in;
+  in.load_from(saved);
+  dev_opt->load(in);
+  CHECK(step.prepare(1e-2));
+  both_step(2);
+  CHECK_FALSE(step.prepare(1e-2));
+  both_step(3);
+  CHECK(max_rel_diff(dev, ref) < 1e-6);
+
+  // New parameter storage (a model loaded in place).
+  {
+    torch::NoGradGuard no_grad;
+    dev[1].set_data(dev[1].clone());
+    ref[1].set_data(ref[1].clone());
+  }
+  CHECK(step.prepare(1e-2));
+  both_step(4);
+  CHECK_FALSE(step.prepare(1e-2));
+  both_step(5);
+  CHECK(max_rel_diff(dev, ref) < 1e-6);
 }
 
 TEST_CASE("DeviceOptimizerStep refuses options it does not implement", "[learner][optimizer]") {

@@ -34,8 +34,11 @@ class DeviceOptimizerStep {
 
   // Host side, before each step(): advances the state's step counts and
   // queues this step's numbers for learning rate `lr` to the device, without
-  // waiting for it. Creates any state the optimizer lacks.
-  void prepare(double lr);
+  // waiting for it. Creates any state the optimizer lacks. Returns whether
+  // the tensors step() works on (the parameters' storage, the optimizer's
+  // state) are other tensors than at the last call, as after loading a
+  // checkpoint: a CUDA graph captured of step() must then be captured anew.
+  bool prepare(double lr);
 
   // Device side: clips the global L2 norm of the gradients to
   // config.max_grad_norm (when > 0), then updates the parameters as LibTorch's
@@ -49,6 +52,7 @@ class DeviceOptimizerStep {
     torch::optim::OptimizerParamState* state = nullptr;  // bound by prepare()
   };
   void bind_states();
+  bool storage_moved();
 
   torch::optim::Optimizer& optimizer_;
   OptimizerConfig config_;
@@ -58,6 +62,8 @@ class DeviceOptimizerStep {
   // Row i: parameter i's numbers for this step, as step() reads them. Adam:
   // [lr / (1 - b1^t), sqrt(1 - b2^t)]; RMSprop: [lr, unused].
   torch::Tensor scalars_;
+  // The data pointers step() last worked on, and scratch for the next look.
+  std::vector<const void*> storage_, storage_scratch_;
 };
 
 }  // namespace seedrl
