@@ -45,7 +45,10 @@ namespace {
 
 std::string describe(const TrainConfig& c) {
   std::string hidden;
-  for (int h : c.model.hidden) hidden += (hidden.empty() ? "" : ",") + std::to_string(h);
+  for (int h : c.model.hidden) {
+    if (!hidden.empty()) hidden += ',';
+    hidden += std::to_string(h);
+  }
   return fmt::format("env {} | {} actors x {} envs | inference batch {} timeout {} us threads {} | device {} | "
                      "model {}{}{} | unroll {} batch {} | torch threads {}",
                      c.env, c.actors, c.envs_per_actor, c.inference_batch, c.inference_timeout_us,
@@ -93,9 +96,11 @@ nlohmann::json machine_json() {
 }
 
 std::string learner_rows(const TrainConfig& c, const LearnerStageResult& l) {
-  std::string out = fmt::format("{:<34} {:>14.0f}  {:.1f} updates/s, {:.2f} ms each\n",
+  const std::string graphs =
+      l.graph_fraction > 0 ? fmt::format(", {:.0f}% replayed as CUDA graphs", 100 * l.graph_fraction) : "";
+  std::string out = fmt::format("{:<34} {:>14.0f}  {:.1f} updates/s, {:.2f} ms each{}\n",
                                 c.algo == "r2d2" ? "learner (r2d2, synthetic replay)" : "learner (synthetic unrolls)",
-                                l.frames_per_s, l.steps_per_s, l.step_ms_mean);
+                                l.frames_per_s, l.steps_per_s, l.step_ms_mean, graphs);
   for (const auto& s : l.scaling)
     out += fmt::format("{:<34} {:>14.0f}  {:.1f} updates/s, scaling efficiency {:.2f}\n",
                        fmt::format("  learner on {} device{}", s.replicas, s.replicas == 1 ? "" : "s"),
@@ -104,7 +109,10 @@ std::string learner_rows(const TrainConfig& c, const LearnerStageResult& l) {
 }
 
 void add_learner_json(const LearnerStageResult& l, nlohmann::json& j) {
-  j["learner"] = {{"frames_per_s", l.frames_per_s}, {"steps_per_s", l.steps_per_s}, {"step_ms_mean", l.step_ms_mean}};
+  j["learner"] = {{"frames_per_s", l.frames_per_s},
+                  {"steps_per_s", l.steps_per_s},
+                  {"step_ms_mean", l.step_ms_mean},
+                  {"graph_fraction", l.graph_fraction}};
   if (l.scaling.empty()) return;
   nlohmann::json scaling = nlohmann::json::array();
   for (const auto& s : l.scaling)

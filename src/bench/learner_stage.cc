@@ -34,9 +34,11 @@ struct SyntheticStep {
 };
 
 // Runs `step` (one update; false once its input closed) on a thread while the
-// window is measured, then calls `close` to release it. Returns updates/s.
+// window is measured, then calls `close` to release it. Returns updates/s and,
+// given `replays` (updates replayed as a CUDA graph so far), their share.
 template <typename Step, typename Close>
-LearnerStageResult count_updates(const BenchTiming& timing, double frames_per_update, Step&& step, Close&& close) {
+LearnerStageResult count_updates(const BenchTiming& timing, double frames_per_update, Step&& step, Close&& close,
+                                 const std::atomic<std::uint64_t>* replays = nullptr) {
   ThreadCount steps;
   std::atomic<bool> stop{false}, failed{false};
   std::thread learner_thread([&] {
@@ -48,8 +50,10 @@ LearnerStageResult count_updates(const BenchTiming& timing, double frames_per_up
       failed.store(true);
     }
   });
-  std::uint64_t n0 = 0, n1 = 0;
-  const Window window = measure(timing, [&] { n0 = steps.value.load(); }, [&] { n1 = steps.value.load(); });
+  std::uint64_t n0 = 0, n1 = 0, g0 = 0, g1 = 0;
+  const auto replayed = [replays] { return replays ? replays->load() : 0; };
+  const Window window = measure(
+      timing, [&] { n0 = steps.value.load(), g0 = replayed(); }, [&] { n1 = steps.value.load(), g1 = replayed(); });
   stop.store(true);
   close();
   learner_thread.join();
@@ -57,6 +61,7 @@ LearnerStageResult count_updates(const BenchTiming& timing, double frames_per_up
   LearnerStageResult r;
   const double updates = static_cast<double>(n1 - n0);
   r.steps_per_s = updates / window.seconds;
+  r.graph_fraction = updates > 0 ? static_cast<double>(g1 - g0) / updates : 0;
   r.frames_per_s = r.steps_per_s * frames_per_update;
   r.step_ms_mean = updates > 0 ? window.seconds * 1e3 / updates : 0;
   r.cpu_us_per_frame = window.cpu_us_per(updates * frames_per_update);
@@ -86,8 +91,15 @@ LearnerStageResult run_vtrace_learner(const TrainConfig& config, const BenchTimi
         if (!store.append(slot, synthetic.record(t), 0)) return;
   });
   LearnerStats stats;
-  auto r = count_updates(timing, static_cast<double>(config.unroll_length) * B, [&] { return learner.step(stats); },
-                         [&] { store.close(); });
+  std::atomic<std::uint64_t> replays{0};
+  auto r = count_updates(
+      timing, static_cast<double>(config.unroll_length) * B,
+      [&] {
+        const bool stepped = learner.step(stats);
+        if (stepped && learner.update_replayed()) replays.fetch_add(1, std::memory_order_relaxed);
+        return stepped;
+      },
+      [&] { store.close(); }, &replays);
   feeder.join();
   return r;
 }

@@ -40,6 +40,8 @@ TEST_CASE("seedrl bench writes every stage figure as positive JSON", "[cli][benc
   CHECK(inf.at("latency_p90_us").get<double>() <= inf.at("latency_p99_us").get<double>());
   for (const char* key : {"frames_per_s", "steps_per_s", "step_ms_mean"})
     CHECK(j.at("learner").at(key).get<double>() > 0);
+  // A CPU learner never replays a CUDA graph.
+  CHECK(j.at("learner").at("graph_fraction").get<double>() == 0);
   // Learner frames are T * batch per update.
   CHECK(j["learner"]["frames_per_s"].get<double>() ==
         Approx(j["learner"]["steps_per_s"].get<double>() * 5 * 4).epsilon(1e-9));

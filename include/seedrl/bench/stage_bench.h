@@ -54,6 +54,7 @@ struct LearnerStageResult {
   double steps_per_s = 0;
   double step_ms_mean = 0;
   double cpu_us_per_frame = 0;  // learner and feeder threads
+  double graph_fraction = 0;    // updates replayed as a CUDA graph (--cuda-graphs, V-trace)
   std::vector<LearnerScalingPoint> scaling;  // empty with one learner device
 };
 LearnerStageResult bench_learner_stage(const TrainConfig& config, const BenchTiming& timing);
