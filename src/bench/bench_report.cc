@@ -50,11 +50,12 @@ std::string describe(const TrainConfig& c) {
     hidden += std::to_string(h);
   }
   return fmt::format("env {} | {} actors x {} envs | inference batch {} timeout {} us threads {} | device {} | "
-                     "model {}{}{} | unroll {} batch {} | torch threads {}",
+                     "model {}{}{}{} | unroll {} batch {} | torch threads {}",
                      c.env, c.actors, c.envs_per_actor, c.inference_batch, c.inference_timeout_us,
                      c.inference_threads, c.device, c.model.torso,
-                     c.model.torso == "mlp" || c.model.torso == "auto" ? "[" + hidden + "]" : std::string(), c.model.lstm ? fmt::format(" + lstm {}", c.model.lstm_size) : "",
-                     c.unroll_length, c.learner.batch_size, c.torch_threads);
+                     c.model.torso == "mlp" || c.model.torso == "auto" ? "[" + hidden + "]" : std::string(),
+                     c.model.lstm ? fmt::format(" + lstm {}", c.model.lstm_size) : "",
+                     c.model.precision == "fp32" ? "" : fmt::format(" {}", c.model.precision), c.unroll_length, c.learner.batch_size, c.torch_threads);
 }
 
 nlohmann::json config_json(const TrainConfig& c) {
@@ -70,6 +71,7 @@ nlohmann::json config_json(const TrainConfig& c) {
           {"hidden", c.model.hidden},
           {"lstm", c.model.lstm},
           {"lstm_size", c.model.lstm_size},
+          {"precision", c.model.precision},
           {"unroll_length", c.unroll_length},
           {"batch_size", c.learner.batch_size},
           {"torch_threads", c.torch_threads}};

@@ -53,6 +53,10 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
                "Give the value head a torso of its own (V-trace without --lstm)");
   cmd.add_flag("--lstm,!--no-lstm", c.model.lstm, "Add an LSTM core (state kept centrally per environment)");
   cmd.add_option("--lstm-size", c.model.lstm_size, "LSTM width")->check(CLI::Range(1, 1 << 16));
+  cmd.add_option("--precision", c.model.precision,
+                 "fp32 | bf16: bf16 runs the image torsos (minatar, impala) in bfloat16 with float32 weights, for "
+                 "GPUs with bfloat16 tensor cores")
+      ->check(CLI::IsMember({"fp32", "bf16"}));
   cmd.add_flag("--normalize-obs,!--no-normalize-obs", c.model.normalize_obs,
                "Normalise vector observations by running mean and variance (kept in the model and checkpoints)");
 

@@ -1,10 +1,14 @@
 // Shared by the image torsos: checks that an observation is an [H, W, C]
-// image and turns a batch of HWC frames into NCHW float.
+// image, turns a batch of HWC frames into NCHW, and runs layers in bfloat16
+// for --precision bf16.
 #pragma once
 
 #include <stdexcept>
 #include <string>
 
+#include <torch/nn/functional/conv.h>
+#include <torch/nn/modules/conv.h>
+#include <torch/nn/modules/linear.h>
 #include <torch/types.h>
 
 #include "seedrl/env/spec.h"
@@ -19,14 +23,40 @@ inline void require_image(const ArraySpec& observation, const std::string& torso
                                 " (use --model mlp or auto)");
 }
 
-// [N, H, W, C] of any dtype -> [N, C, H, W] float32, times `scale`, kept in
-// channels-last memory (the HWC layout the frames arrive in): no transposing
-// copy, and oneDNN's channels-last convolutions are an order of magnitude
-// faster on CPU than the NCHW path for these small images.
-inline torch::Tensor hwc_to_nchw(const torch::Tensor& x, double scale) {
-  auto y = x.permute({0, 3, 1, 2}).to(torch::kFloat32);
+// --precision: the dtype an image torso computes in.
+inline torch::ScalarType torso_dtype(const std::string& precision) {
+  if (precision == "fp32") return torch::kFloat32;
+  if (precision == "bf16") return torch::kBFloat16;
+  throw std::invalid_argument("--precision: unknown precision '" + precision + "' (valid: fp32, bf16)");
+}
+
+// [N, H, W, C] of any dtype -> [N, C, H, W] in `dtype`, times `scale`, kept
+// in channels-last memory (the HWC layout the frames arrive in): no
+// transposing copy, and oneDNN's channels-last convolutions are an order of
+// magnitude faster on CPU than the NCHW path for these small images.
+inline torch::Tensor hwc_to_nchw(const torch::Tensor& x, double scale, torch::ScalarType dtype = torch::kFloat32) {
+  auto y = x.permute({0, 3, 1, 2}).to(dtype);
   if (scale != 1.0) y = y * scale;
   return y.contiguous(torch::MemoryFormat::ChannelsLast);
+}
+
+// A layer applied in its input's dtype, as autocast applies it: float32
+// weights are cast to a bfloat16 input's dtype (a differentiable copy, so
+// their gradients arrive in float32); a float32 input runs the layer as is.
+// (Holders by value: a holder's const operator-> gives a const module.)
+inline torch::Tensor conv2d_in_input_dtype(torch::nn::Conv2d conv, const torch::Tensor& x) {
+  if (x.scalar_type() == conv->weight.scalar_type()) return conv->forward(x);
+  namespace F = torch::nn::functional;
+  const auto& o = conv->options;
+  const auto dtype = x.scalar_type();
+  auto options = F::Conv2dFuncOptions().stride(o.stride()).padding(o.padding()).dilation(o.dilation()).groups(o.groups());
+  if (conv->bias.defined()) options.bias(conv->bias.to(dtype));
+  return F::conv2d(x, conv->weight.to(dtype), options);
+}
+inline torch::Tensor linear_in_input_dtype(torch::nn::Linear fc, const torch::Tensor& x) {
+  if (x.scalar_type() == fc->weight.scalar_type()) return fc->forward(x);
+  const auto dtype = x.scalar_type();
+  return torch::linear(x, fc->weight.to(dtype), fc->bias.defined() ? fc->bias.to(dtype) : torch::Tensor());
 }
 
 }  // namespace seedrl

@@ -33,8 +33,8 @@ class ResidualBlockImpl : public torch::nn::Module {
       : conv0_(register_module("conv0", conv3x3(channels, channels))),
         conv1_(register_module("conv1", conv3x3(channels, channels))) {}
   torch::Tensor forward(const torch::Tensor& x) {
-    auto y = conv0_->forward(torch::relu(x));
-    y = conv1_->forward(torch::relu(y));
+    auto y = conv2d_in_input_dtype(conv0_, torch::relu(x));
+    y = conv2d_in_input_dtype(conv1_, torch::relu(y));
     return x + y;
   }
 
@@ -51,7 +51,7 @@ class ConvStackImpl : public torch::nn::Module {
         res0_(register_module("res0", ResidualBlock(out))),
         res1_(register_module("res1", ResidualBlock(out))) {}
   torch::Tensor forward(const torch::Tensor& x) {
-    return res1_->forward(res0_->forward(pool_->forward(conv_->forward(x))));
+    return res1_->forward(res0_->forward(pool_->forward(conv2d_in_input_dtype(conv_, x))));
   }
 
  private:
@@ -66,7 +66,8 @@ std::int64_t pooled(std::int64_t s) { return (s + 1) / 2; }
 
 class ImpalaTorsoImpl : public torch::nn::Module {
  public:
-  ImpalaTorsoImpl(std::int64_t h, std::int64_t w, std::int64_t c, double scale) : scale_(scale) {
+  ImpalaTorsoImpl(std::int64_t h, std::int64_t w, std::int64_t c, double scale, torch::ScalarType dtype)
+      : scale_(scale), dtype_(dtype) {
     std::int64_t in = c;
     for (std::int64_t out : kStackChannels) {
       stacks_.push_back(register_module("stack" + std::to_string(stacks_.size()), ConvStack(in, out)));
@@ -77,13 +78,14 @@ class ImpalaTorsoImpl : public torch::nn::Module {
     fc_ = register_module("fc", torch::nn::Linear(h * w * in, kHidden));
   }
   torch::Tensor forward(torch::Tensor x) {
-    x = hwc_to_nchw(x, scale_);
+    x = hwc_to_nchw(x, scale_, dtype_);
     for (auto& stack : stacks_) x = stack->forward(x);
-    return torch::relu(fc_->forward(torch::relu(x).flatten(1)));
+    return torch::relu(linear_in_input_dtype(fc_, torch::relu(x).flatten(1))).to(torch::kFloat32);
   }
 
  private:
   double scale_;
+  torch::ScalarType dtype_;
   std::vector<ConvStack> stacks_;
   torch::nn::Linear fc_{nullptr};
 };
@@ -91,10 +93,12 @@ TORCH_MODULE(ImpalaTorso);
 
 }  // namespace
 
-Torso make_impala_torso(const ArraySpec& observation) {
+Torso make_impala_torso(const ArraySpec& observation, const std::string& precision) {
   require_image(observation, "impala", 1);
   const auto& s = observation.shape;
-  return Torso{torch::nn::AnyModule(ImpalaTorso(s[0], s[1], s[2], observation.dtype == DType::kUInt8 ? 1.0 / 255.0 : 1.0)), static_cast<int>(kHidden)};
+  const double scale = observation.dtype == DType::kUInt8 ? 1.0 / 255.0 : 1.0;
+  return Torso{torch::nn::AnyModule(ImpalaTorso(s[0], s[1], s[2], scale, torso_dtype(precision))),
+               static_cast<int>(kHidden)};
 }
 
 }  // namespace seedrl

@@ -6,6 +6,8 @@
 #include <torch/nn/modules/container/sequential.h>
 #include <torch/nn/modules/linear.h>
 
+#include "image_torso_input.h"
+
 namespace seedrl {
 namespace {
 
@@ -51,12 +53,16 @@ Torso make_torso(const ArraySpec& observation, const ModelConfig& config) {
     if (config.hidden.empty()) throw std::invalid_argument("--hidden: the MLP needs at least one layer");
     if (config.activation != "relu" && config.activation != "tanh")
       throw std::invalid_argument("--activation: unknown '" + config.activation + "' (valid: relu, tanh)");
+    if (torso_dtype(config.precision) != torch::kFloat32)
+      throw std::invalid_argument("--precision " + config.precision +
+                                  ": only the image torsos (minatar, impala) compute in bfloat16; this model's "
+                                  "torso is the MLP");
     const bool tanh = config.activation == "tanh";
     return Torso{torch::nn::AnyModule(MlpTorso(static_cast<std::int64_t>(observation.numel()), config.hidden, tanh)),
                  config.hidden.back()};
   }
-  if (kind == "minatar") return make_minatar_torso(observation);
-  if (kind == "impala") return make_impala_torso(observation);
+  if (kind == "minatar") return make_minatar_torso(observation, config.precision);
+  if (kind == "impala") return make_impala_torso(observation, config.precision);
   throw std::invalid_argument("--model: unknown torso '" + config.torso + "' (valid: auto, mlp, minatar, impala)");
 }
 

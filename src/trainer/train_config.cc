@@ -58,7 +58,8 @@ std::string to_json(const TrainConfig& c) {
   j["queue_capacity"] = c.queue_capacity;
   j["model"] = {{"torso", c.model.torso}, {"hidden", c.model.hidden}, {"lstm", c.model.lstm},
                 {"lstm_size", c.model.lstm_size}, {"normalize_obs", c.model.normalize_obs},
-                {"activation", c.model.activation}, {"separate_value_net", c.model.separate_value_net}};
+                {"activation", c.model.activation}, {"separate_value_net", c.model.separate_value_net},
+                {"precision", c.model.precision}};
   const auto& l = c.learner;
   j["batch_size"] = l.batch_size;
   j["epochs"] = l.epochs;
@@ -136,6 +137,7 @@ TrainConfig train_config_from_json(const std::string& text) {
     c.model.normalize_obs = m.value("normalize_obs", false);  // older checkpoints lack it
     c.model.activation = m.value("activation", std::string("relu"));
     c.model.separate_value_net = m.value("separate_value_net", false);
+    c.model.precision = m.value("precision", std::string("fp32"));  // older checkpoints lack it
     auto& l = c.learner;
     l.batch_size = j.at("batch_size");
     l.epochs = j.value("epochs", 1);  // older checkpoints lack it

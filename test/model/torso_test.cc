@@ -123,3 +123,52 @@ TEST_CASE("a torso that does not fit the observation is refused naming --model",
   CHECK_THROWS_WITH(make_torso(vec, with_torso("resnet")), Contains("--model") && Contains("resnet"));
   CHECK_THROWS_AS(make_torso(vec, with_torso("resnet")), std::invalid_argument);
 }
+
+// --precision bf16: the image torsos compute in bfloat16 (so their output
+// differs from float32's by bfloat16's rounding, ~2^-8 relative, and not by
+// more) while their weights and gradients stay float32.
+TEST_CASE("bf16 image torsos compute in bfloat16 and train float32 weights", "[model][torso]") {
+  const std::string name = GENERATE(as<std::string>{}, "minatar", "impala");
+  CAPTURE(name);
+  const ArraySpec obs = name == "minatar" ? ArraySpec{{10, 10, 4}, DType::kUInt8} : ArraySpec{{36, 36, 4}, DType::kUInt8};
+  ModelConfig fp32 = with_torso(name), bf16 = with_torso(name);
+  bf16.precision = "bf16";
+  torch::manual_seed(5);
+  Torso a = make_torso(obs, fp32);
+  torch::manual_seed(5);
+  Torso b = make_torso(obs, bf16);
+  auto pa = a.module.ptr()->parameters(), pb = b.module.ptr()->parameters();
+  REQUIRE(pa.size() == pb.size());
+  for (std::size_t i = 0; i < pa.size(); ++i) REQUIRE(torch::equal(pa[i], pb[i]));
+
+  const auto& s = obs.shape;
+  auto x = name == "minatar" ? torch::randint(0, 2, {6, s[0], s[1], s[2]}, torch::kUInt8)
+                             : torch::randint(0, 256, {6, s[0], s[1], s[2]}, torch::kUInt8);
+  auto ya = a.module.forward(x), yb = b.module.forward(x);
+  CHECK(yb.scalar_type() == torch::kFloat32);  // the heads and core see float32
+  const double rel = ((yb - ya).norm() / ya.norm()).item<double>();
+  CHECK(rel > 1e-4);  // bfloat16 did run
+  CHECK(rel < 3e-2);
+
+  // Gradients reach the float32 weights, pointing where float32's do.
+  (ya * ya).sum().backward();
+  (yb * yb).sum().backward();
+  for (std::size_t i = 0; i < pa.size(); ++i) {
+    CHECK(pb[i].scalar_type() == torch::kFloat32);
+    REQUIRE(pb[i].grad().defined());
+    CHECK(pb[i].grad().scalar_type() == torch::kFloat32);
+    const auto ga = pa[i].grad().flatten().to(torch::kFloat64), gb = pb[i].grad().flatten().to(torch::kFloat64);
+    const double cosine = (ga.dot(gb) / (ga.norm() * gb.norm() + 1e-30)).item<double>();
+    CHECK(cosine > 0.98);
+  }
+}
+
+TEST_CASE("--precision bf16 is refused for the MLP torso and unknown precisions by name", "[model][torso]") {
+  using Catch::Matchers::Contains;
+  ModelConfig c;
+  c.precision = "bf16";
+  CHECK_THROWS_WITH(make_torso(ArraySpec{{4}, DType::kFloat32}, c), Contains("--precision") && Contains("MLP"));
+  c.precision = "fp16";
+  CHECK_THROWS_WITH(make_torso(ArraySpec{{10, 10, 4}, DType::kUInt8}, c), Contains("--precision") && Contains("fp16"));
+  CHECK_THROWS_WITH(make_torso(ArraySpec{{4}, DType::kFloat32}, c), Contains("--precision") && Contains("fp16"));
+}

@@ -21,6 +21,11 @@ struct ModelConfig {
   // model (so saved in checkpoints and shipped to inference with the weights);
   // the learner updates it from each batch it trains on.
   bool normalize_obs = false;
+  // fp32 | bf16: bf16 runs the image torsos' layers in bfloat16, as autocast
+  // would (each layer casts its float32 weights to bfloat16; the weights,
+  // their gradients, the optimizer and everything after the torso stay
+  // float32). For GPUs with bfloat16 tensor cores.
+  std::string precision = "fp32";
 };
 
 }  // namespace seedrl

@@ -31,11 +31,13 @@ struct Torso {
 std::string resolve_torso(const ArraySpec& observation, const std::string& torso);
 
 // Throws std::invalid_argument naming --model for a torso that does not fit
-// the observation (or --hidden for an empty MLP).
+// the observation (or --hidden for an empty MLP, or --precision bf16 for the
+// MLP, which has no layers that gain from it).
 Torso make_torso(const ArraySpec& observation, const ModelConfig& config);
 
-// The image torsos on their own (observation must be [H, W, C]).
-Torso make_minatar_torso(const ArraySpec& observation);
-Torso make_impala_torso(const ArraySpec& observation);
+// The image torsos on their own (observation must be [H, W, C]), computing
+// in `precision` (fp32 | bf16; see ModelConfig::precision).
+Torso make_minatar_torso(const ArraySpec& observation, const std::string& precision = "fp32");
+Torso make_impala_torso(const ArraySpec& observation, const std::string& precision = "fp32");
 
 }  // namespace seedrl

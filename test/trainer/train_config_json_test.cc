@@ -1,0 +1,37 @@
+// A checkpoint's header stores the run's TrainConfig as JSON, and `seedrl
+// eval` rebuilds the network from it: every model option must come back.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "seedrl/trainer/train_config.h"
+
+using namespace seedrl;
+
+TEST_CASE("a checkpoint's config JSON gives back every model option", "[trainer][checkpoint]") {
+  TrainConfig c;
+  c.env = "minatar:breakout";
+  c.model.torso = "impala";
+  c.model.hidden = {32, 16};
+  c.model.lstm = true;
+  c.model.lstm_size = 48;
+  c.model.normalize_obs = true;
+  c.model.activation = "tanh";
+  c.model.separate_value_net = true;
+  c.model.precision = "bf16";
+  const TrainConfig back = train_config_from_json(to_json(c));
+  CHECK(back.env == c.env);
+  CHECK(back.model.torso == "impala");
+  CHECK(back.model.hidden == std::vector<int>{32, 16});
+  CHECK(back.model.lstm);
+  CHECK(back.model.lstm_size == 48);
+  CHECK(back.model.normalize_obs);
+  CHECK(back.model.activation == "tanh");
+  CHECK(back.model.separate_value_net);
+  CHECK(back.model.precision == "bf16");
+
+  // A checkpoint written before --precision existed computes in float32.
+  auto j = nlohmann::json::parse(to_json(c));
+  j["model"].erase("precision");
+  CHECK(train_config_from_json(j.dump()).model.precision == "fp32");
+}
