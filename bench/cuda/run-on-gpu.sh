@@ -76,6 +76,11 @@ if [[ $STEP == bench || $STEP == all ]]; then
     --inference-batch 1024 --inference-threads 2 --batch-size 64 --torch-threads 4
   run_bench atari-impala-graphs --env synthetic:atari --model impala --actors 256 --envs-per-actor 8 \
     --inference-batch 1024 --inference-threads 2 --batch-size 64 --torch-threads 4 --cuda-graphs
+  # And with the torsos in bfloat16 (tensor cores).
+  run_bench minatar-breakout-bf16 --env minatar:breakout --model minatar --actors 512 --envs-per-actor 32 \
+    --inference-batch 4096 --inference-threads 4 --batch-size 512 --torch-threads 4 --cuda-graphs --precision bf16
+  run_bench atari-impala-bf16 --env synthetic:atari --model impala --actors 256 --envs-per-actor 8 \
+    --inference-batch 1024 --inference-threads 2 --batch-size 64 --torch-threads 4 --cuda-graphs --precision bf16
 fi
 log "done"
 # Few files come back from the GPU machine: pack the logs into one.
