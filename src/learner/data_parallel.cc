@@ -143,7 +143,10 @@ torch::Tensor DataParallelLearner::graphed_update(Replica& r, const UnrollBatch&
     b.core_h = t[5];
     b.core_c = t[6];
     VTraceLosses l;
-    auto norm = vtrace_pass(r.model, *r.dist, *r.optimizer, b, config_, r.device, l, 0, {}, r.device_step.get());
+    // One replica: the loss normalises by its own batch (job_.normalizer is
+    // 0), so no number that changes per batch is baked into the graph.
+    auto norm = vtrace_pass(r.model, *r.dist, *r.optimizer, b, config_, r.device, l, /*normalizer=*/0, {},
+                            r.device_step.get());
     return std::vector<torch::Tensor>{l.total, l.pg, l.baseline, l.entropy, l.mean_rho, norm};
   };
   std::vector<torch::Tensor> out;

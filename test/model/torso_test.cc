@@ -163,7 +163,7 @@ TEST_CASE("bf16 image torsos compute in bfloat16 and train float32 weights", "[m
   }
 }
 
-TEST_CASE("--precision bf16 is refused for the MLP torso and unknown precisions by name", "[model][torso]") {
+TEST_CASE("precision bf16 is refused for the MLP torso, and unknown precisions, naming --precision", "[model][torso]") {
   using Catch::Matchers::Contains;
   ModelConfig c;
   c.precision = "bf16";
