@@ -127,9 +127,8 @@ TEST_CASE("a torso that does not fit the observation is refused naming --model",
 // --precision bf16: the image torsos compute in bfloat16 (so their output
 // differs from float32's by bfloat16's rounding, ~2^-8 relative, and not by
 // more) while their weights and gradients stay float32.
-TEST_CASE("bf16 image torsos compute in bfloat16 and train float32 weights", "[model][torso]") {
-  const std::string name = GENERATE(as<std::string>{}, "minatar", "impala");
-  CAPTURE(name);
+static void check_bf16_torso(const std::string& name, torch::Device device) {
+  CAPTURE(name, device.str());
   const ArraySpec obs = name == "minatar" ? ArraySpec{{10, 10, 4}, DType::kUInt8} : ArraySpec{{36, 36, 4}, DType::kUInt8};
   ModelConfig fp32 = with_torso(name), bf16 = with_torso(name);
   bf16.precision = "bf16";
@@ -137,13 +136,16 @@ TEST_CASE("bf16 image torsos compute in bfloat16 and train float32 weights", "[m
   Torso a = make_torso(obs, fp32);
   torch::manual_seed(5);
   Torso b = make_torso(obs, bf16);
+  a.module.ptr()->to(device);
+  b.module.ptr()->to(device);
   auto pa = a.module.ptr()->parameters(), pb = b.module.ptr()->parameters();
   REQUIRE(pa.size() == pb.size());
   for (std::size_t i = 0; i < pa.size(); ++i) REQUIRE(torch::equal(pa[i], pb[i]));
 
   const auto& s = obs.shape;
-  auto x = name == "minatar" ? torch::randint(0, 2, {6, s[0], s[1], s[2]}, torch::kUInt8)
-                             : torch::randint(0, 256, {6, s[0], s[1], s[2]}, torch::kUInt8);
+  auto x = (name == "minatar" ? torch::randint(0, 2, {6, s[0], s[1], s[2]}, torch::kUInt8)
+                              : torch::randint(0, 256, {6, s[0], s[1], s[2]}, torch::kUInt8))
+               .to(device);
   auto ya = a.module.forward(x), yb = b.module.forward(x);
   CHECK(yb.scalar_type() == torch::kFloat32);  // the heads and core see float32
   const double rel = ((yb - ya).norm() / ya.norm()).item<double>();
@@ -161,6 +163,16 @@ TEST_CASE("bf16 image torsos compute in bfloat16 and train float32 weights", "[m
     const double cosine = (ga.dot(gb) / (ga.norm() * gb.norm() + 1e-30)).item<double>();
     CHECK(cosine > 0.98);
   }
+}
+
+TEST_CASE("bf16 image torsos compute in bfloat16 and train float32 weights", "[model][torso]") {
+  check_bf16_torso(GENERATE(as<std::string>{}, "minatar", "impala"), torch::kCPU);
+}
+
+// Hidden (bench/cuda/run-on-gpu.sh): the same on the GPU's bfloat16 kernels.
+TEST_CASE("bf16 image torsos on CUDA compute in bfloat16 and train float32 weights", "[.gpu][model][torso]") {
+  REQUIRE(torch::cuda::is_available());
+  check_bf16_torso(GENERATE(as<std::string>{}, "minatar", "impala"), torch::Device(torch::kCUDA, 0));
 }
 
 TEST_CASE("precision bf16 is refused for the MLP torso, and unknown precisions, naming --precision", "[model][torso]") {
