@@ -55,7 +55,8 @@ std::string describe(const TrainConfig& c) {
                      c.inference_threads, c.device, c.model.torso,
                      c.model.torso == "mlp" || c.model.torso == "auto" ? "[" + hidden + "]" : std::string(),
                      c.model.lstm ? fmt::format(" + lstm {}", c.model.lstm_size) : "",
-                     c.model.precision == "fp32" ? "" : fmt::format(" {}", c.model.precision), c.unroll_length, c.learner.batch_size, c.torch_threads);
+                     c.model.precision == "fp32" ? "" : fmt::format(" {}", c.model.precision), c.unroll_length,
+                     c.learner.batch_size, c.torch_threads);
 }
 
 nlohmann::json config_json(const TrainConfig& c) {

@@ -184,4 +184,13 @@ torch::Tensor DeviceOptimizerStep::step() {
   return norm;
 }
 
+torch::Tensor clip_and_step(torch::optim::Optimizer& optimizer, const std::vector<torch::Tensor>& params,
+                            const OptimizerConfig& config, DeviceOptimizerStep* device_step) {
+  if (device_step) return device_step->step();
+  double norm = 0;
+  if (config.max_grad_norm > 0) norm = torch::nn::utils::clip_grad_norm_(params, config.max_grad_norm);
+  optimizer.step();
+  return torch::scalar_tensor(norm, torch::TensorOptions().dtype(torch::kFloat64).device(params.front().device()));
+}
+
 }  // namespace seedrl

@@ -92,13 +92,7 @@ torch::Tensor vtrace_pass(AgentNet& model, const PolicyDistribution& dist, torch
   if (reduction.before_backward) reduction.before_backward();
   losses.total.backward();
   if (reduction.after_backward) reduction.after_backward();
-  if (device_step) return device_step->step();
-  double grad_norm = 0;
-  if (config.optimizer.max_grad_norm > 0) {
-    grad_norm = torch::nn::utils::clip_grad_norm_(model->parameters(), config.optimizer.max_grad_norm);
-  }
-  optimizer.step();
-  return torch::scalar_tensor(grad_norm, torch::kFloat64);
+  return clip_and_step(optimizer, model->parameters(), config.optimizer, device_step);
 }
 
 torch::Tensor vtrace_update(AgentNet& model, const PolicyDistribution& dist, torch::optim::Optimizer& optimizer,

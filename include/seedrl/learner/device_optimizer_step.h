@@ -66,4 +66,11 @@ class DeviceOptimizerStep {
   std::vector<const void*> storage_, storage_scratch_;
 };
 
+// A learner's clip and step after backward: `device_step`'s (prepared by the
+// caller) when given, else LibTorch's clip_grad_norm_ over `params` (when
+// max_grad_norm > 0) and `optimizer.step()`. Returns the norm before clipping
+// (0 with clipping off) as a 0-dim tensor on the parameters' device.
+torch::Tensor clip_and_step(torch::optim::Optimizer& optimizer, const std::vector<torch::Tensor>& params,
+                            const OptimizerConfig& config, DeviceOptimizerStep* device_step);
+
 }  // namespace seedrl

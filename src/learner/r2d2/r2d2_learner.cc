@@ -234,17 +234,8 @@ void R2D2Learner::replica_update(int rank) {
   if (r.buckets) r.buckets->prepare();
   l.loss.backward();
   if (r.buckets) r.buckets->finish();  // every replica now holds the summed gradient
-  torch::Tensor norm;
-  if (r.device_step) {
-    r.device_step->prepare(config_.optimizer.learning_rate);
-    norm = r.device_step->step();
-  } else {
-    double n = 0;
-    if (config_.optimizer.max_grad_norm > 0)
-      n = torch::nn::utils::clip_grad_norm_(r.online->parameters(), config_.optimizer.max_grad_norm);
-    r.optimizer->step();
-    norm = torch::scalar_tensor(n, torch::TensorOptions().dtype(torch::kFloat64).device(r.device));
-  }
+  if (r.device_step) r.device_step->prepare(config_.optimizer.learning_rate);
+  const torch::Tensor norm = clip_and_step(*r.optimizer, r.online->parameters(), config_.optimizer, r.device_step.get());
   if (r2d2_.target_update_period > 0 && job_.step % r2d2_.target_update_period == 0)
     copy_parameters(*r.online, *r.target);
 
