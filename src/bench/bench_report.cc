@@ -53,7 +53,7 @@ std::string describe(const TrainConfig& c) {
                      "model {}{}{}{} | unroll {} batch {} | torch threads {}",
                      c.env, c.actors, c.envs_per_actor, c.inference_batch, c.inference_timeout_us,
                      c.inference_threads, c.device, c.model.torso,
-                     c.model.torso == "mlp" || c.model.torso == "auto" ? "[" + hidden + "]" : std::string(),
+                     c.model.torso == "mlp" ? "[" + hidden + "]" : std::string(),
                      c.model.lstm ? fmt::format(" + lstm {}", c.model.lstm_size) : "",
                      c.model.precision == "fp32" ? "" : fmt::format(" {}", c.model.precision), c.unroll_length,
                      c.learner.batch_size, c.torch_threads);

@@ -15,6 +15,8 @@
 #include "seedrl/cli/r2d2_flags.h"
 #include "seedrl/trainer/r2d2_setup.h"
 #include "seedrl/cli/validators.h"
+#include "seedrl/env/registry.h"
+#include "seedrl/model/torso.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/util/heap_tuning.h"
 #include "seedrl/trainer/trainer.h"
@@ -42,8 +44,10 @@ void write_json(const std::string& path, const std::string& text) {
 
 int run_bench(BenchOptions o) {
   SignalWatcher stop_watcher(exit_on_stop_signal);  // the stages have nothing to save
-  const TrainConfig as_given = o.config;  // sweeps re-resolve the "auto" values per setting
   TrainConfig& c = o.config;
+  // The table names the model that runs, not "auto".
+  c.model.torso = resolve_torso(EnvRegistry::builtin().make(c.env, c.env_options)->spec().observation, c.model.torso);
+  const TrainConfig as_given = c;  // sweeps re-resolve the other "auto" values per setting
   resolve_defaults(c);
   const bench::Sweep sweep = o.sweep.empty() ? bench::Sweep{} : bench::parse_sweep(o.sweep);
   // The largest actor count this process will run decides the heap arenas.
@@ -52,6 +56,7 @@ int run_bench(BenchOptions o) {
   share_one_heap_arena_for(most_actors);
   // A bad --device or device list fails before any stage runs.
   const Placement placement = resolve_placement(c);
+  fmt::print(stderr, "bench: devices: {}\n", placement.describe());
   configure_torch_runtime(c.torch_threads, placement.inference.front().is_cuda() || placement.learner.front().is_cuda());
   if (!o.json_path.empty()) write_json(o.json_path, "{}\n");  // fail early on an unwritable path
 

@@ -29,6 +29,8 @@ TEST_CASE("seedrl bench writes every stage figure as positive JSON", "[cli][benc
   CHECK_THAT(r.output, Catch::Contains("pipeline efficiency"));
   const auto j = nlohmann::json::parse(read_file(path));
   INFO(j.dump(2));
+  CHECK(j.at("config").at("torso") == "mlp");  // the model that ran, not "auto"
+  CHECK_THAT(r.output, Catch::Contains("devices: inference cpu"));
   for (const char* key : {"env_steps_per_s", "end_to_end_frames_per_s", "end_to_end_learner_frames_per_s",
                           "slowest_stage_frames_per_s", "pipeline_efficiency"})
     CHECK(j.at(key).get<double>() > 0);
@@ -101,6 +103,7 @@ TEST_CASE("seedrl bench sweep runs each value end to end", "[cli][bench]") {
   REQUIRE(j.at("runs").size() == 2);
   CHECK(j["runs"][0]["config"]["actors"] == 2);
   CHECK(j["runs"][1]["config"]["actors"] == 6);
+  CHECK(j["runs"][1]["config"]["torso"] == "mlp");
   // --inference-batch left at auto is re-resolved per value: half of all envs.
   for (const auto& run : j["runs"]) {
     const auto& c = run.at("config");
