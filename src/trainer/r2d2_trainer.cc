@@ -11,7 +11,7 @@
 #include <torch/torch.h>
 
 #include "seedrl/actor/actor_pool.h"
-#include "seedrl/io/checkpoint.h"
+#include "seedrl/trainer/run_checkpoint.h"
 #include "seedrl/learner/r2d2/epsilon_greedy.h"
 #include "seedrl/inference/inference_fleet.h"
 #include "seedrl/learner/r2d2/q_inference_server.h"
@@ -76,21 +76,9 @@ int train_r2d2(TrainConfig config) {
   r2d2::R2D2Learner learner(make_model, rc, config.learner, replay, publisher, placement.learner, dp_options);
   spdlog::info("devices: {}", placement.describe());
 
-  CheckpointCounters counters;
-  const std::string ckpt = checkpoint_path(config.logdir);
-  if (config.resume) {
-    if (std::filesystem::exists(ckpt)) {
-      LoadedCheckpoint loaded = load_checkpoint(ckpt, *learner.model(), &learner.optimizer(),
-                                                {{"target", learner.target().ptr().get()}});
-      counters = loaded.counters;
-      learner.set_counters(counters.learner_steps, counters.learner_frames);
-      learner.sync_replicas();
-      spdlog::info("resumed from {} at {} frames, {} learner steps; replay refills {} sequences before learning", ckpt,
-                   counters.frames, counters.learner_steps, rc.min_replay);
-    } else {
-      spdlog::warn("--resume: no checkpoint at {}; starting fresh", ckpt);
-    }
-  }
+  RunCheckpoint checkpoint(config, learner, {{"target", learner.target().ptr().get()}});
+  const CheckpointCounters counters = checkpoint.resume(config.resume);
+  if (counters.frames > 0) spdlog::info("replay refills {} sequences before learning", rc.min_replay);
   learner.publish();
 
   spdlog::info("r2d2: env {} obs {} action {} | {} actors x {} envs + {} eval envs | batch {} x ({} burn-in + {}) | n {}",
@@ -137,16 +125,7 @@ int train_r2d2(TrainConfig config) {
   std::atomic<int> signal_received{0};
   SignalWatcher watcher([&](int sig) { signal_received.store(sig); });
 
-  const std::string config_json = to_json(config);
-  auto save = [&] {
-    CheckpointCounters c;
-    c.frames = frames.load();
-    c.learner_steps = learner.steps();
-    c.learner_frames = learner.frames();
-    c.episodes = episodes.summary().episodes;
-    save_checkpoint(ckpt, *learner.model(), learner.optimizer(), c, config_json,
-                    {{"target", learner.target().ptr().get()}});
-  };
+  auto save = [&] { checkpoint.save(frames.load(), episodes.summary().episodes); };
 
   LearnerThread<r2d2::R2D2Learner, r2d2::R2D2Stats> learner_thread(learner, save, cores.of_rank(0));
   const std::int64_t max_frames = config.learner.max_frames;
@@ -237,7 +216,7 @@ int train_r2d2(TrainConfig config) {
   const double fps = monitor.finish();
   const double wall = monitor.elapsed_s();
   const int status =
-      finish_run(failed.load() || learner_thread.failed(), signal_received.load(), save, ckpt, frames.load());
+      finish_run(failed.load() || learner_thread.failed(), signal_received.load(), save, checkpoint.path(), frames.load());
   const auto ep = episodes.summary();
   spdlog::info("done: {} frames in {:.1f} s ({:.0f} fps), {} episodes, mean return (last 100) {:.2f}, {} learner steps",
                frames.load(), wall, fps, ep.episodes, ep.return_mean, learner.steps());

@@ -11,7 +11,7 @@
 
 #include "seedrl/actor/actor_pool.h"
 #include "seedrl/inference/inference_fleet.h"
-#include "seedrl/io/checkpoint.h"
+#include "seedrl/trainer/run_checkpoint.h"
 #include "seedrl/learner/data_parallel.h"
 #include "seedrl/learner/vtrace_learner.h"
 #include "seedrl/net/remote_training.h"
@@ -78,19 +78,8 @@ int train(TrainConfig config) {
                               dp_options);
   spdlog::info("devices: {}", placement.describe());
 
-  CheckpointCounters counters;
-  const std::string ckpt = checkpoint_path(config.logdir);
-  if (config.resume) {
-    if (std::filesystem::exists(ckpt)) {
-      LoadedCheckpoint loaded = load_checkpoint(ckpt, *learner.model(), &learner.optimizer());
-      counters = loaded.counters;
-      learner.set_counters(counters.learner_steps, counters.learner_frames);
-      learner.sync_replicas();
-      spdlog::info("resumed from {} at {} frames, {} learner steps", ckpt, counters.frames, counters.learner_steps);
-    } else {
-      spdlog::warn("--resume: no checkpoint at {}; starting fresh", ckpt);
-    }
-  }
+  RunCheckpoint checkpoint(config, learner);
+  const CheckpointCounters counters = checkpoint.resume(config.resume);
   learner.publish();
 
   spdlog::info("env {} obs {} action {} | {} actors x {} envs | inference batch {} | unroll {} batch {}",
@@ -122,15 +111,7 @@ int train(TrainConfig config) {
   std::atomic<int> signal_received{0};
   SignalWatcher watcher([&](int sig) { signal_received.store(sig); });
 
-  const std::string config_json = to_json(config);
-  auto save = [&] {
-    CheckpointCounters c;
-    c.frames = frames.load();
-    c.learner_steps = learner.steps();
-    c.learner_frames = learner.frames();
-    c.episodes = episodes.summary().episodes;
-    save_checkpoint(ckpt, *learner.model(), learner.optimizer(), c, config_json);
-  };
+  auto save = [&] { checkpoint.save(frames.load(), episodes.summary().episodes); };
 
   LearnerThread<DataParallelLearner, LearnerStats> learner_thread(learner, save, cores.of_rank(0));
   const std::int64_t max_frames = config.learner.max_frames;
@@ -173,7 +154,7 @@ int train(TrainConfig config) {
 
   const double fps = monitor.finish();
   const double wall = monitor.elapsed_s();
-  const int status = finish_run(learner_thread.failed(), signal_received.load(), save, ckpt, frames.load());
+  const int status = finish_run(learner_thread.failed(), signal_received.load(), save, checkpoint.path(), frames.load());
   const auto ep = episodes.summary();
   spdlog::info("done: {} frames in {:.1f} s ({:.0f} fps), {} episodes, mean return (last 100) {:.2f}",
                frames.load(), wall, fps, ep.episodes, ep.return_mean);

@@ -1,0 +1,64 @@
+// A training run's checkpoint, V-trace's and R2D2's alike: its file in
+// --logdir, the resume at start and the save that the learner thread and the
+// run's end call. `Learner` is a DataParallelLearner or an R2D2Learner: the
+// model and optimizer of replica 0, its counters, and a way to copy replica 0
+// to the others after loading.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <utility>
+
+#include <spdlog/spdlog.h>
+
+#include "seedrl/io/checkpoint.h"
+#include "seedrl/trainer/train_config.h"
+
+namespace seedrl {
+
+template <class Learner>
+class RunCheckpoint {
+ public:
+  // `extras`: modules saved beside the model (R2D2's target network).
+  RunCheckpoint(const TrainConfig& config, Learner& learner, CheckpointExtrasIn extras = {})
+      : path_(checkpoint_path(config.logdir)), config_json_(to_json(config)), learner_(learner),
+        extras_(std::move(extras)) {}
+
+  const std::string& path() const { return path_; }
+
+  // With `resume`, loads the checkpoint (if there is one yet) into every
+  // replica and returns its counters; otherwise, or without one, zeros.
+  CheckpointCounters resume(bool resume) {
+    if (!resume) return {};
+    if (!std::filesystem::exists(path_)) {
+      spdlog::warn("--resume: no checkpoint at {}; starting fresh", path_);
+      return {};
+    }
+    const CheckpointCounters c = load_checkpoint(path_, *learner_.model(), &learner_.optimizer(), extras_).counters;
+    learner_.set_counters(c.learner_steps, c.learner_frames);
+    learner_.sync_replicas();
+    spdlog::info("resumed from {} at {} frames, {} learner steps", path_, c.frames, c.learner_steps);
+    return c;
+  }
+
+  // Written atomically (save_checkpoint): a killed run keeps the previous one.
+  void save(std::int64_t frames, std::int64_t episodes) const {
+    CheckpointCounters c;
+    c.frames = frames;
+    c.learner_steps = learner_.steps();
+    c.learner_frames = learner_.frames();
+    c.episodes = episodes;
+    CheckpointExtras extras;
+    for (const auto& [name, module] : extras_) extras.emplace_back(name, module);
+    save_checkpoint(path_, *learner_.model(), learner_.optimizer(), c, config_json_, extras);
+  }
+
+ private:
+  std::string path_;
+  std::string config_json_;
+  Learner& learner_;
+  CheckpointExtrasIn extras_;
+};
+
+}  // namespace seedrl
