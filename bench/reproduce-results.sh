@@ -1,0 +1,48 @@
+#!/bin/bash
+# Reruns the README's Results table: trains each tuned config in configs/ once
+# and prints its final mean return (last 100 episodes) against the table's
+# target, with the wall time. Runs one at a time, so each has the machine.
+#   bench/reproduce-results.sh                  # every config (~1 h on 2 cores)
+#   bench/reproduce-results.sh minatar-breakout pendulum   # some of them
+# SEEDRL: the binary (default build/seedrl); SEED: passed as --seed if set.
+# Exit status 1 if a run failed or missed its target.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bin=${SEEDRL:-build/seedrl}
+
+# config name -> target mean return (the README's Results table).
+declare -A target=(
+  [cartpole]=475 [r2d2-cartpole]=475
+  [minatar-breakout]=17 [minatar-freeway]=45 [minatar-space_invaders]=150
+  [minatar-asterix]=17 [minatar-seaquest]=10
+  [r2d2-minatar-breakout]=15 [r2d2-minatar-space_invaders]=100
+  [pendulum]=-250 [mujoco-halfcheetah]=3000
+)
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(cartpole pendulum minatar-freeway minatar-space_invaders minatar-seaquest
+                                 minatar-asterix minatar-breakout mujoco-halfcheetah r2d2-cartpole
+                                 r2d2-minatar-breakout r2d2-minatar-space_invaders)
+logdir=$(mktemp -d)
+trap 'rm -rf "$logdir"' EXIT
+status=0
+for name in "${names[@]}"; do
+  if [ -z "${target[$name]:-}" ]; then
+    echo "$name: no such config with a target (known: ${!target[*]})" >&2
+    exit 2
+  fi
+  seed=()
+  [ -n "${SEED:-}" ] && seed=(--seed "$SEED")
+  line=$("$bin" train --config "configs/$name.toml" "${seed[@]}" --logdir "$logdir/$name" 2>&1 | grep 'done:')
+  if [ -z "$line" ]; then
+    echo "$name: FAILED (no final line)"
+    status=1
+    continue
+  fi
+  ret=$(sed -E 's/.*mean return \(last 100\) ([-0-9.]+).*/\1/' <<< "$line")
+  secs=$(sed -E 's/.*frames in ([0-9.]+) s.*/\1/' <<< "$line")
+  frames=$(sed -E 's/.*done: ([0-9]+) frames.*/\1/' <<< "$line")
+  if awk -v r="$ret" -v t="${target[$name]}" 'BEGIN { exit !(r >= t) }'; then verdict=met; else verdict=MISSED; status=1; fi
+  printf '%-28s return %9s  target %6s  %-6s  %s frames in %s s\n' "$name" "$ret" "${target[$name]}" "$verdict" \
+    "$frames" "$secs"
+done
+exit $status
