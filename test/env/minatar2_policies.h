@@ -12,7 +12,10 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
+
 #include "seedrl/env/env.h"
+#include "seedrl/env/registry.h"
 #include "seedrl/util/rng.h"
 
 namespace seedrl::minatar2_test {
@@ -138,6 +141,52 @@ inline GoldenSummary golden_run(Env& env, bool seaquest, const std::string& poli
     g.total_steps += n;
   }
   return g;
+}
+
+// One golden-trace case: a policy and options, and what golden_run() must
+// give for them (the numbers minatar_compare2.py --golden GAME POLICY STICKY
+// RAMPING EPISODES SEED prints from the reference).
+struct GoldenCase {
+  const char* policy;
+  double sticky;
+  bool ramping;
+  int episodes;
+  std::uint64_t seed;
+  double total_return;
+  long total_steps;
+  std::uint64_t hash;
+};
+
+template <class Game>
+void check_golden_cases(bool seaquest, const std::vector<GoldenCase>& cases) {
+  for (const GoldenCase& c : cases) {
+    INFO(c.policy << " sticky=" << c.sticky << " ramping=" << c.ramping);
+    EnvOptions o;
+    o.sticky_action_prob = c.sticky;
+    o.difficulty_ramping = c.ramping;
+    Game env(o);
+    const auto g = golden_run(env, seaquest, c.policy, c.seed, c.episodes);
+    CHECK(g.total_return == c.total_return);
+    CHECK(g.total_steps == c.total_steps);
+    CHECK(g.hash == c.hash);
+  }
+}
+
+// Every observation and reward of 3000 steps of a random policy (Rng(99))
+// from reset(seed), with default options: equal for equal seeds.
+template <class Game>
+std::vector<std::uint8_t> seeded_trace(std::uint64_t seed) {
+  Game env{EnvOptions{}};
+  std::vector<std::uint8_t> obs(env.spec().observation.bytes()), all;
+  Rng policy(99);
+  env.reset(seed, obs.data());
+  for (int t = 0; t < 3000; ++t) {
+    auto r = env.step(Action{static_cast<int>(policy.below(6)), nullptr}, obs.data());
+    all.insert(all.end(), obs.begin(), obs.end());
+    all.push_back(static_cast<std::uint8_t>(r.reward));
+    if (r.terminated) env.reset(std::nullopt, obs.data());
+  }
+  return all;
 }
 
 }  // namespace seedrl::minatar2_test

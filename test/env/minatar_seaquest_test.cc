@@ -418,19 +418,8 @@ TEST_CASE("seaquest does not spawn into a row with an enemy heading the other wa
 }
 
 TEST_CASE("seaquest is reproducible from a seed", "[minatar2]") {
-  auto run = [](std::uint64_t seed) {
-    Seaquest env{EnvOptions{}};  // sticky actions on
-    std::vector<std::uint8_t> obs(1000), all;
-    Rng policy(99);
-    env.reset(seed, obs.data());
-    for (int t = 0; t < 3000; ++t) {
-      auto r = env.step(Action{static_cast<int>(policy.below(6)), nullptr}, obs.data());
-      all.insert(all.end(), obs.begin(), obs.end());
-      all.push_back(static_cast<std::uint8_t>(r.reward));
-      if (r.terminated) env.reset(std::nullopt, obs.data());
-    }
-    return all;
-  };
+  // With default options (sticky actions on).
+  auto run = minatar2_test::seeded_trace<Seaquest>;
   const auto a = run(5), b = run(5), c = run(6);
   CHECK(a == b);
   CHECK(a != c);
@@ -441,30 +430,9 @@ TEST_CASE("seaquest matches golden traces of the reference", "[minatar2]") {
   // a port of seedrl::Rng (test/env/minatar_compare2.py --golden GAME POLICY
   // STICKY RAMPING EPISODES SEED): every observation, reward and termination
   // along ~31k frames, including surfacings, full boats and ramping.
-  struct Case {
-    const char* policy;
-    double sticky;
-    bool ramping;
-    int episodes;
-    std::uint64_t seed;
-    double total_return;
-    long total_steps;
-    std::uint64_t hash;
-  };
-  const Case cases[] = {
+  minatar2_test::check_golden_cases<Seaquest>(true, {
       {"scripted", 0.1, true, 40, 7, 391, 12188, 0x9f59c148d5db5f5dull},
       {"noisy", 0.1, true, 60, 8, 97, 4687, 0x88ee74ef96ccd580ull},
       {"scripted", 0.0, false, 40, 9, 461, 14097, 0xc40e3c7d1688a784ull},
-  };
-  for (const Case& c : cases) {
-    INFO(c.policy << " sticky=" << c.sticky << " ramping=" << c.ramping);
-    EnvOptions o;
-    o.sticky_action_prob = c.sticky;
-    o.difficulty_ramping = c.ramping;
-    Seaquest env(o);
-    const auto g = minatar2_test::golden_run(env, true, c.policy, c.seed, c.episodes);
-    CHECK(g.total_return == c.total_return);
-    CHECK(g.total_steps == c.total_steps);
-    CHECK(g.hash == c.hash);
-  }
+  });
 }

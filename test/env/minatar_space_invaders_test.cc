@@ -320,19 +320,8 @@ TEST_CASE("space invaders: a cleared wave respawns faster with ramping", "[minat
 }
 
 TEST_CASE("space invaders is reproducible from a seed", "[minatar2]") {
-  auto run = [](std::uint64_t seed) {
-    SpaceInvaders env{EnvOptions{}};  // sticky actions are its only randomness
-    std::vector<std::uint8_t> obs(600), all;
-    Rng policy(99);
-    env.reset(seed, obs.data());
-    for (int t = 0; t < 3000; ++t) {
-      auto r = env.step(Action{static_cast<int>(policy.below(6)), nullptr}, obs.data());
-      all.insert(all.end(), obs.begin(), obs.end());
-      all.push_back(static_cast<std::uint8_t>(r.reward));
-      if (r.terminated) env.reset(std::nullopt, obs.data());
-    }
-    return all;
-  };
+  // With default options (sticky actions are its only randomness).
+  auto run = minatar2_test::seeded_trace<SpaceInvaders>;
   const auto a = run(5), b = run(5), c = run(6);
   CHECK(a == b);
   CHECK(a != c);
@@ -343,30 +332,9 @@ TEST_CASE("space invaders matches golden traces of the reference", "[minatar2]")
   // replaced by a port of seedrl::Rng (test/env/minatar_compare2.py --golden
   // GAME POLICY STICKY RAMPING EPISODES SEED): every observation, reward and
   // termination along ~25k frames, including cleared waves and ramping.
-  struct Case {
-    const char* policy;
-    double sticky;
-    bool ramping;
-    int episodes;
-    std::uint64_t seed;
-    double total_return;
-    long total_steps;
-    std::uint64_t hash;
-  };
-  const Case cases[] = {
+  minatar2_test::check_golden_cases<SpaceInvaders>(false, {
       {"scripted", 0.1, true, 40, 7, 949, 11006, 0xc421c5665eced683ull},
       {"noisy", 0.1, true, 60, 8, 1166, 11124, 0xb6b32e05d10aafa5ull},
       {"random", 0.0, false, 60, 9, 180, 3124, 0x8a3c42e18c904bdaull},
-  };
-  for (const Case& c : cases) {
-    INFO(c.policy << " sticky=" << c.sticky << " ramping=" << c.ramping);
-    EnvOptions o;
-    o.sticky_action_prob = c.sticky;
-    o.difficulty_ramping = c.ramping;
-    SpaceInvaders env(o);
-    const auto g = minatar2_test::golden_run(env, false, c.policy, c.seed, c.episodes);
-    CHECK(g.total_return == c.total_return);
-    CHECK(g.total_steps == c.total_steps);
-    CHECK(g.hash == c.hash);
-  }
+  });
 }
