@@ -53,7 +53,15 @@ LearnerStageResult count_updates(const BenchTiming& timing, double frames_per_up
   std::uint64_t n0 = 0, n1 = 0, g0 = 0, g1 = 0;
   const auto replayed = [replays] { return replays ? replays->load() : 0; };
   const Window window = measure(
-      timing, [&] { n0 = steps.value.load(), g0 = replayed(); }, [&] { n1 = steps.value.load(), g1 = replayed(); });
+      timing,
+      [&] {
+        n0 = steps.value.load();
+        g0 = replayed();
+      },
+      [&] {
+        n1 = steps.value.load();
+        g1 = replayed();
+      });
   stop.store(true);
   close();
   learner_thread.join();
