@@ -1,5 +1,6 @@
 #include "seedrl/trajectory/trajectory_store.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
@@ -18,6 +19,8 @@ TrajectoryStore::TrajectoryStore(const UnrollLayout& layout, int num_slots, int 
                                  int max_batch)
     : layout_(layout),
       obs_bytes_(layout.observation.bytes()),
+      stride_(layout.length - layout.overlap),
+      core_marks_((layout.length - 1) / std::max(1, layout.length - layout.overlap) + 1),
       slots_(num_slots),
       ready_(queue_capacity),
       // Every slot fills one unroll, the queue holds more, the learner takes a batch.
@@ -39,12 +42,10 @@ TrajectoryStore::TrajectoryStore(const UnrollLayout& layout, int num_slots, int 
   rewards_ptr_ = rewards_.data_ptr<float>();
   flags_ptr_ = flags_.data_ptr<std::uint8_t>();
   if (layout.core_size > 0) {
-    core_h_ = torch::zeros({pool, layout.core_size});
-    core_c_ = torch::zeros({pool, layout.core_size});
+    core_h_ = torch::zeros({pool, core_marks_, layout.core_size});
+    core_c_ = torch::zeros({pool, core_marks_, layout.core_size});
     core_h_ptr_ = core_h_.data_ptr<float>();
     core_c_ptr_ = core_c_.data_ptr<float>();
-    next_h_.assign(static_cast<std::size_t>(num_slots) * layout.core_size, 0.f);
-    next_c_.assign(static_cast<std::size_t>(num_slots) * layout.core_size, 0.f);
   }
   unroll_version_.assign(pool, 0);
   unroll_slot_.assign(pool, -1);
@@ -71,9 +72,15 @@ void TrajectoryStore::copy_entry(int su, int sp, int du, int dp) {
   flags_ptr_[d] = flags_ptr_[s];
 }
 
+void TrajectoryStore::write_core(int u, int mark, const float* h, const float* c) {
+  const std::size_t H = layout_.core_size;
+  const std::size_t at = (static_cast<std::size_t>(u) * core_marks_ + mark) * H;
+  std::memcpy(core_h_ptr_ + at, h, sizeof(float) * H);
+  std::memcpy(core_c_ptr_ + at, c, sizeof(float) * H);
+}
+
 void TrajectoryStore::stagger_unrolls() {
-  const int stride = layout_.length - layout_.overlap;
-  for (std::size_t s = 0; s < slots_.size(); ++s) slots_[s].skip = static_cast<int>(s % stride);
+  for (std::size_t s = 0; s < slots_.size(); ++s) slots_[s].skip = static_cast<int>(s % stride_);
 }
 
 bool TrajectoryStore::append(int slot, const StepRecord& step, std::int64_t policy_version) {
@@ -89,18 +96,10 @@ bool TrajectoryStore::append(int slot, const StepRecord& step, std::int64_t poli
     st.unroll = *u;
     st.pos = 0;
   }
-  if (st.pos == 0) {
-    st.version = policy_version;
-    if (H > 0) {
-      std::memcpy(core_h_ptr_ + static_cast<std::size_t>(st.unroll) * H, step.core_h, sizeof(float) * H);
-      std::memcpy(core_c_ptr_ + static_cast<std::size_t>(st.unroll) * H, step.core_c, sizeof(float) * H);
-    }
-  }
-  // This entry will be entry 0 of the next unroll: remember its core state.
-  if (H > 0 && st.pos == layout_.length - layout_.overlap) {
-    std::memcpy(next_h_.data() + static_cast<std::size_t>(slot) * H, step.core_h, sizeof(float) * H);
-    std::memcpy(next_c_.data() + static_cast<std::size_t>(slot) * H, step.core_c, sizeof(float) * H);
-  }
+  if (st.pos == 0) st.version = policy_version;
+  // An entry at a multiple of the stride starts this unroll or a later one of
+  // the slot: keep its core state as one of the unroll's marks.
+  if (H > 0 && st.pos % stride_ == 0) write_core(st.unroll, st.pos / stride_, step.core_h, step.core_c);
   write_entry(st.unroll, st.pos, step);
   if (++st.pos < layout_.length) return true;
 
@@ -112,9 +111,12 @@ bool TrajectoryStore::append(int slot, const StepRecord& step, std::int64_t poli
   if (!next) return false;
   const int O = layout_.overlap;
   for (int i = 0; i < O; ++i) copy_entry(done, layout_.length - O + i, *next, i);
+  // The copied entries keep their marks, one stride earlier: when the overlap
+  // is longer than the stride, marks 1.. of the next unroll are never appended.
   if (H > 0 && O > 0) {
-    std::memcpy(core_h_ptr_ + static_cast<std::size_t>(*next) * H, next_h_.data() + static_cast<std::size_t>(slot) * H, sizeof(float) * H);
-    std::memcpy(core_c_ptr_ + static_cast<std::size_t>(*next) * H, next_c_.data() + static_cast<std::size_t>(slot) * H, sizeof(float) * H);
+    const std::size_t at = static_cast<std::size_t>(done) * core_marks_ * H;
+    for (int m = 1; m < core_marks_; ++m)
+      write_core(*next, m - 1, core_h_ptr_ + at + m * static_cast<std::size_t>(H), core_c_ptr_ + at + m * static_cast<std::size_t>(H));
   }
   st.unroll = *next;
   st.pos = O;
@@ -153,12 +155,12 @@ torch::Tensor TrajectoryStore::gather(const torch::Tensor& pool) const {
 }
 
 torch::Tensor TrajectoryStore::gather_core(const torch::Tensor& pool) const {
-  const auto H = pool.size(1);
+  const auto H = pool.size(2);
   auto out = torch::empty({static_cast<std::int64_t>(batch_idx_.size()), H}, pool.options().pinned_memory(pinned_));
   const auto* src = pool.data_ptr<float>();
   auto* dst = out.data_ptr<float>();
   for (const int u : batch_idx_) {
-    std::memcpy(dst, src + static_cast<std::int64_t>(u) * H, sizeof(float) * H);
+    std::memcpy(dst, src + static_cast<std::int64_t>(u) * pool.stride(0), sizeof(float) * H);  // mark 0
     dst += H;
   }
   return out;

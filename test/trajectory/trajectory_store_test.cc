@@ -167,6 +167,36 @@ TEST_CASE("a burn-in overlap repeats the last entries and their core state", "[t
   }
 }
 
+TEST_CASE("every unroll carries the core state of its own first step, whatever the overlap", "[trajectory]") {
+  // R2D2's default geometry (40 burn-in + 80 + 1 entries, a new sequence every
+  // 40 steps) has an overlap longer than the stride: an unroll's first entry
+  // was copied from the previous unroll, never appended to this one. Checked
+  // for every unroll of two staggered slots against the step that started it.
+  const auto [L, O] = GENERATE(table<int, int>({{7, 5}, {6, 3}, {9, 8}, {5, 1}, {4, 0}, {121, 81}}));
+  CAPTURE(L, O);
+  const int S = L - O, steps = L + 12 * S, slots = 2;
+  // Slot 0 completes 13 unrolls, slot 1 (staggered by one step) 12 or 13.
+  TrajectoryStore store(small_layout(L, O, 2), slots, 32, 32);
+  store.stagger_unrolls();
+  FakeStep f;
+  for (int i = 0; i < steps; ++i)
+    for (int slot = 0; slot < slots; ++slot) REQUIRE(store.append(slot, f.record(slot, i, i == 0 ? kFirst : 0), i));
+  const int n = static_cast<int>(store.queued());
+  REQUIRE(n >= 25);
+  UnrollBatch b;
+  REQUIRE(store.next_batch(n, b));
+  for (int j = 0; j < n; ++j) {
+    const int slot = static_cast<int>(b.slots[j].item<std::int64_t>());
+    const int start = static_cast<int>(b.obs[0][j][0].item<float>()) - slot * 1000;
+    CAPTURE(j, slot, start);
+    for (int t = 0; t < L; ++t) REQUIRE(b.obs[t][j][0].item<float>() == slot * 1000.f + start + t);
+    CHECK(b.core_h[j][0].item<float>() == 100.f + start + slot * 1000.f);
+    CHECK(b.core_h[j][1].item<float>() == 200.f + start);
+    CHECK(b.core_c[j][0].item<float>() == 300.f + start);
+    CHECK(b.core_c[j][1].item<float>() == 400.f + start);
+  }
+}
+
 TEST_CASE("dropping a partial unroll starts the slot afresh", "[trajectory]") {
   TrajectoryStore store(small_layout(4, 1, 0), 1, 4, 1);
   FakeStep f;

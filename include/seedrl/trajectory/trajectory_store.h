@@ -99,16 +99,20 @@ class TrajectoryStore {
   };
   void write_entry(int unroll, int pos, const StepRecord& step);
   void copy_entry(int src_unroll, int src_pos, int dst_unroll, int dst_pos);
+  void write_core(int unroll, int mark, const float* h, const float* c);
 
   UnrollLayout layout_;
   std::size_t obs_bytes_;
-  // Pools, indexed [unroll, entry, ...].
+  // Steps between the starts of a slot's consecutive unrolls (length - overlap).
+  int stride_;
+  // Core states kept per unroll: those of its entries 0, stride, 2 stride, ...,
+  // each of which starts this unroll or a later one of the slot.
+  int core_marks_;
+  // Pools, indexed [unroll, entry, ...]; the core pools [unroll, mark, H].
   torch::Tensor obs_, actions_, policy_, rewards_, flags_, core_h_, core_c_;
   std::uint8_t* obs_ptr_;
   float *actions_ptr_, *policy_ptr_, *rewards_ptr_, *core_h_ptr_ = nullptr, *core_c_ptr_ = nullptr;
   std::uint8_t* flags_ptr_;
-  // Core state saved at the entry that will start the slot's next unroll.
-  std::vector<float> next_h_, next_c_;
   std::vector<SlotState> slots_;
   std::vector<std::int64_t> unroll_version_, unroll_slot_;
   BoundedQueue<int> ready_, free_;
@@ -117,7 +121,7 @@ class TrajectoryStore {
   bool pinned_ = false;  // pin_batches()
   // Unrolls batch_idx_ of a pool [U, L, ...] as a new contiguous batch [L, B, ...].
   torch::Tensor gather(const torch::Tensor& pool) const;
-  // Rows batch_idx_ of a core-state pool [U, H] as a new [B, H].
+  // Mark 0 of unrolls batch_idx_ of a core-state pool [U, marks, H] as a new [B, H].
   torch::Tensor gather_core(const torch::Tensor& pool) const;
 };
 
