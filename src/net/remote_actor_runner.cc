@@ -5,6 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "seedrl/actor/clip_action.h"
 #include "seedrl/inference/env_step.h"
 #include "seedrl/net/remote_actor_client.h"
 #include "seedrl/util/rng.h"
@@ -46,6 +47,10 @@ void RemoteActorRunner::run(int actor) {
     cc.token = config_.token;
     cc.env_name = config_.env;
     cc.spec = envs[0]->spec();
+    // Continuous actions arrive as sampled, unbounded; the env gets them
+    // clipped to its box, as local actors do.
+    const ActionSpec& action_spec = cc.spec.action;
+    std::vector<float> clipped(action_spec.is_discrete() ? 0 : action_spec.dim);
     cc.num_envs = K;
     cc.timeout = config_.timeout;
     cc.stop = &stop_;
@@ -84,6 +89,11 @@ void RemoteActorRunner::run(int actor) {
               continue;
             }
             const float* a = conn.actions(k);
+            if (!clipped.empty()) {
+              std::copy_n(a, clipped.size(), clipped.data());
+              clip_to_box(action_spec, clipped.data());
+              a = clipped.data();
+            }
             const StepResult r = envs[k]->step(Action{static_cast<std::int32_t>(a[0]), a}, conn.obs(k));
             rewards[k] = r.reward;
             flags[k] = static_cast<std::uint8_t>((r.terminated ? kTerminated : 0) | (r.truncated ? kTruncated : 0));

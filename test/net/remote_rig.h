@@ -1,13 +1,15 @@
 // A learner without a model for the remote-actor tests: the real
 // RequestBatcher, TrajectoryStore and RemoteActorServer, with a stand-in
 // inference thread whose action echoes the observation (so a client can check
-// it got the answer to its own step) and a learner thread that keeps every
-// unroll's observations for inspection.
+// it got the answer to its own step), or is whatever a test's `act` writes,
+// and a learner thread that keeps every unroll's first observation element
+// and rewards for inspection.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -25,10 +27,10 @@ namespace seedrl::test {
 inline EnvSpec toy_spec() { return EnvSpec{"toy", ArraySpec{{4}, DType::kFloat32}, ActionSpec::discrete(2), 0}; }
 inline float echo_action(const float* obs) { return obs[0] * 1000.f + obs[2]; }
 
-inline UnrollLayout toy_layout() {
+inline UnrollLayout rig_layout(const EnvSpec& spec) {
   UnrollLayout l;
-  l.observation = toy_spec().observation;
-  l.action_width = 1;
+  l.observation = spec.observation;
+  l.action_width = spec.action.width();
   l.policy_size = 2;
   l.length = 4;
   l.overlap = 1;
@@ -36,10 +38,15 @@ inline UnrollLayout toy_layout() {
 }
 
 struct RemoteRig {
+  // Writes the action (spec.action.width() floats) for an observation.
+  using ActFn = std::function<void(const float* obs, float* action)>;
+
   // `devices` batchers, each with its own stand-in inference thread.
-  explicit RemoteRig(net::RemoteServerConfig config, int devices = 1)
-      : store(toy_layout(), config.first_slot + config.num_slots, 4096, 1),
-        server(config, toy_spec(), make_batchers(devices), episodes, frames, [this](int slot) {
+  explicit RemoteRig(net::RemoteServerConfig config, int devices = 1, EnvSpec env = toy_spec(), ActFn act_fn = {})
+      : spec(std::move(env)),
+        act(act_fn ? std::move(act_fn) : ActFn([](const float* obs, float* a) { a[0] = echo_action(obs); })),
+        store(rig_layout(spec), config.first_slot + config.num_slots, 4096, 1),
+        server(config, spec, make_batchers(devices), episodes, frames, [this](int slot) {
           store.drop_partial(slot);
           released.fetch_add(1);
         }) {
@@ -47,11 +54,15 @@ struct RemoteRig {
     learner = std::thread([this] {
       UnrollBatch out;
       while (store.next_batch(1, out)) {
-        auto obs = out.obs.contiguous();  // [L, 1, 4]
-        std::vector<float> ids;
-        for (int t = 0; t < obs.size(0); ++t) ids.push_back(obs[t][0][0].item<float>());
+        auto obs = out.obs.contiguous();  // [L, 1, obs...]
+        std::vector<float> ids, rewards;
+        for (int t = 0; t < obs.size(0); ++t) {
+          ids.push_back(obs[t][0].view(-1)[0].item<float>());
+          rewards.push_back(out.rewards[t][0].item<float>());
+        }
         std::lock_guard lock(mu);
         unroll_ids.push_back(ids);
+        unroll_rewards.push_back(rewards);
       }
     });
     server.start();
@@ -61,7 +72,7 @@ struct RemoteRig {
   std::vector<RequestBatcher*> make_batchers(int devices) {
     std::vector<RequestBatcher*> out;
     for (int d = 0; d < devices; ++d) {
-      batchers.push_back(std::make_unique<RequestBatcher>(toy_spec().observation, 4, std::chrono::microseconds(200), 8, false));
+      batchers.push_back(std::make_unique<RequestBatcher>(spec.observation, 4, std::chrono::microseconds(200), 8, false));
       out.push_back(batchers.back().get());
     }
     return out;
@@ -69,12 +80,13 @@ struct RemoteRig {
 
   void serve(RequestBatcher& batcher) {
     const float policy[2] = {0.f, 0.f};
+    const auto width = static_cast<std::int64_t>(spec.observation.numel());
     while (InferenceBatch* b = batcher.next_batch()) {
       const float* obs = b->obs.data_ptr<float>();
       for (int i = 0; i < b->size; ++i) {
         const EnvStep& s = *b->steps[i];
-        s.action[0] = echo_action(obs + 4 * i);
-        store.append(s.slot, StepRecord{obs + 4 * i, s.action, policy, nullptr, nullptr, s.reward, s.flags}, 0);
+        act(obs + width * i, s.action);
+        store.append(s.slot, StepRecord{obs + width * i, s.action, policy, nullptr, nullptr, s.reward, s.flags}, 0);
       }
       batcher.complete(b);
     }
@@ -94,13 +106,15 @@ struct RemoteRig {
   net::ClientConfig client(int envs) const {
     net::ClientConfig c;
     c.port = server.port();
-    c.spec = toy_spec();
-    c.env_name = "toy";
+    c.spec = spec;
+    c.env_name = spec.name;
     c.num_envs = envs;
     c.timeout = std::chrono::milliseconds(5000);
     return c;
   }
 
+  EnvSpec spec;
+  ActFn act;
   std::vector<std::unique_ptr<RequestBatcher>> batchers;  // before server: it holds pointers to them
   TrajectoryStore store;
   EpisodeStats episodes;
@@ -111,6 +125,7 @@ struct RemoteRig {
   std::thread learner;
   std::mutex mu;
   std::vector<std::vector<float>> unroll_ids;  // per unroll: the connection id of each entry
+  std::vector<std::vector<float>> unroll_rewards;  // per unroll: the reward of each entry
   bool done = false;
 };
 

@@ -9,6 +9,9 @@
 
 #include <boost/asio.hpp>
 
+#include "seedrl/env/registry.h"
+#include "seedrl/net/remote_actor_runner.h"
+
 using namespace seedrl;
 using namespace seedrl::test;
 namespace asio = boost::asio;
@@ -103,6 +106,36 @@ TEST_CASE("remote steps are batched routed and counted like local ones", "[net][
   CHECK(ep.length_mean == Approx(5.0));
   actors.clear();  // disconnect: the slots come back
   CHECK(wait_for([&] { return rig.server.free_slots() == 16 && rig.released.load() == clients * envs; }));
+}
+
+TEST_CASE("a remote actor clips continuous actions to the box before its env steps", "[net][server]") {
+  // Inference sends an unbounded sample (5 for a force in [-1, 1]); the env
+  // must get 1, as from a local actor, so MountainCarContinuous's control
+  // cost 0.1 a^2 is 0.1 per step, not 2.5.
+  const EnvSpec spec = EnvRegistry::builtin().make("mountaincar-continuous", {})->spec();
+  RemoteRig rig(small_server(4), 1, spec, [](const float*, float* a) { a[0] = 5.f; });
+  net::RemoteActorsConfig c;
+  c.port = rig.server.port();
+  c.env = "mountaincar-continuous";
+  c.timeout = std::chrono::milliseconds(5000);
+  net::RemoteActorRunner runner(c);
+  runner.start();
+  const bool got = wait_for([&] {
+    std::lock_guard lock(rig.mu);
+    return rig.unroll_rewards.size() >= 10;
+  });
+  runner.request_stop();
+  runner.join();
+  REQUIRE(got);
+  std::lock_guard lock(rig.mu);
+  int costs = 0;
+  for (const auto& unroll : rig.unroll_rewards)
+    for (std::size_t t = 1; t < unroll.size(); ++t) {  // entry 0 repeats the previous unroll's last
+      CAPTURE(unroll[t]);
+      CHECK((unroll[t] == Approx(-0.1f) || unroll[t] == 0.f || unroll[t] > 99.f));
+      costs += unroll[t] == Approx(-0.1f);
+    }
+  CHECK(costs >= 20);
 }
 
 TEST_CASE("each remote connection is served by the least loaded inference device", "[net][server]") {
