@@ -92,6 +92,28 @@ LoadedCheckpoint parse(torch::serialize::InputArchive& ar) {
   return out;
 }
 
+// Parameters, then buffers, with their names and shapes.
+std::vector<std::pair<std::string, std::vector<std::int64_t>>> tensor_shapes(const torch::nn::Module& module) {
+  std::vector<std::pair<std::string, std::vector<std::int64_t>>> out;
+  for (const auto& p : module.named_parameters()) out.emplace_back(p.key(), p.value().sizes().vec());
+  for (const auto& b : module.named_buffers()) out.emplace_back(b.key(), b.value().sizes().vec());
+  return out;
+}
+
+// Module::load replaces each tensor with the archived one, whatever its
+// shape: a checkpoint of another network would load "successfully" and fail
+// later, deep inside a forward pass. Shapes are compared instead.
+void load_module(torch::serialize::InputArchive& ar, torch::nn::Module& module, const std::string& path) {
+  const auto expected = tensor_shapes(module);
+  module.load(ar);
+  const auto loaded = tensor_shapes(module);
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    if (loaded[i].second != expected[i].second)
+      throw CheckpointError("checkpoint " + path + " does not match this model: " + expected[i].first + " is " +
+                            c10::str(c10::IntArrayRef(loaded[i].second)) + " there, " +
+                            c10::str(c10::IntArrayRef(expected[i].second)) + " here");
+}
+
 }  // namespace
 
 std::string checkpoint_path(const std::string& logdir) {
@@ -157,7 +179,7 @@ LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& mod
     LoadedCheckpoint out = parse(ar);
     torch::serialize::InputArchive model_ar;
     ar.read("model", model_ar);
-    model.load(model_ar);
+    load_module(model_ar, model, path);
     if (optimizer) {
       torch::serialize::InputArchive opt_ar;
       ar.read("optimizer", opt_ar);
@@ -166,7 +188,7 @@ LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& mod
     for (const auto& [name, module] : extras) {
       torch::serialize::InputArchive extra_ar;
       ar.read("extra/" + name, extra_ar);
-      module->load(extra_ar);
+      load_module(extra_ar, *module, path);
     }
     return out;
   } catch (const c10::Error& e) {

@@ -93,4 +93,13 @@ TEST_CASE("damaged checkpoints give clear errors naming the file", "[io][checkpo
     AgentNet other(cartpole_spec(), big, 2);
     CHECK_THROWS_AS(load_checkpoint(path, *other, nullptr), CheckpointError);
   }
+  SECTION("the same layers over a wider observation") {
+    // LibTorch's Module::load would take the 4-wide first layer as it is; the
+    // forward pass would fail later, far from the cause.
+    EnvSpec acrobot = cartpole_spec();
+    acrobot.observation.shape = {6};
+    AgentNet other(acrobot, ModelConfig{}, 2);
+    CHECK_THROWS_WITH(load_checkpoint(path, *other, nullptr),
+                      Catch::Contains(path) && Catch::Contains("[64, 4] there, [64, 6] here"));
+  }
 }

@@ -7,12 +7,14 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
 #include <spdlog/spdlog.h>
 
 #include "seedrl/io/checkpoint.h"
+#include "seedrl/trainer/resume_check.h"
 #include "seedrl/trainer/train_config.h"
 
 namespace seedrl {
@@ -22,19 +24,30 @@ class RunCheckpoint {
  public:
   // `extras`: modules saved beside the model (R2D2's target network).
   RunCheckpoint(const TrainConfig& config, Learner& learner, CheckpointExtrasIn extras = {})
-      : path_(checkpoint_path(config.logdir)), config_json_(to_json(config)), learner_(learner),
+      : path_(checkpoint_path(config.logdir)), config_(config), config_json_(to_json(config)), learner_(learner),
         extras_(std::move(extras)) {}
 
   const std::string& path() const { return path_; }
 
   // With `resume`, loads the checkpoint (if there is one yet) into every
   // replica and returns its counters; otherwise, or without one, zeros.
+  // Refuses (std::invalid_argument, one line) a checkpoint of another env,
+  // network or optimizer.
   CheckpointCounters resume(bool resume) {
     if (!resume) return {};
     if (!std::filesystem::exists(path_)) {
       spdlog::warn("--resume: no checkpoint at {}; starting fresh", path_);
       return {};
     }
+    TrainConfig saved;
+    try {
+      saved = train_config_from_json(read_checkpoint_header(path_).config_json);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("--resume: checkpoint " + path_ + ": " + e.what());
+    }
+    if (const std::string differs = resume_mismatch(saved, config_); !differs.empty())
+      throw std::invalid_argument("--resume: " + differs + " (" + path_ +
+                                  "); resume with the checkpoint's setting or train in another --logdir");
     const CheckpointCounters c = load_checkpoint(path_, *learner_.model(), &learner_.optimizer(), extras_).counters;
     learner_.set_counters(c.learner_steps, c.learner_frames);
     learner_.sync_replicas();
@@ -56,6 +69,7 @@ class RunCheckpoint {
 
  private:
   std::string path_;
+  TrainConfig config_;
   std::string config_json_;
   Learner& learner_;
   CheckpointExtrasIn extras_;
