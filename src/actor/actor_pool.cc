@@ -11,6 +11,7 @@
 
 #include "seedrl/actor/clip_action.h"
 #include "seedrl/util/rng.h"
+#include "seedrl/util/error_text.h"
 
 namespace seedrl {
 
@@ -129,7 +130,7 @@ void ActorPool::run(int actor) {
       times.step_ns.store(step_total, std::memory_order_relaxed);
     }
   } catch (const std::exception& e) {
-    spdlog::error("actor {} failed: {}", actor, e.what());
+    spdlog::error("actor {} failed: {}", actor, error_text(e));
   }
 }
 

@@ -15,6 +15,7 @@
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/trainer.h"
 #include "seedrl/util/cpu_affinity.h"
+#include "seedrl/util/error_text.h"
 
 namespace seedrl::bench {
 
@@ -95,7 +96,7 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
         learner_steps.value.store(++n, std::memory_order_relaxed);
       }
     } catch (const std::exception& e) {
-      spdlog::error("bench learner: {}", e.what());
+      spdlog::error("bench learner: {}", error_text(e));
       learner_failed.store(true);
     }
   });

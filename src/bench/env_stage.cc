@@ -7,6 +7,7 @@
 #include "seedrl/env/random_action.h"
 #include "seedrl/env/registry.h"
 #include "seedrl/util/rng.h"
+#include "seedrl/util/error_text.h"
 
 namespace seedrl::bench {
 
@@ -52,7 +53,7 @@ EnvStageResult bench_env_stage(const TrainConfig& config, const BenchTiming& tim
           frames[a].value.store(stepped, std::memory_order_relaxed);
         }
       } catch (const std::exception& e) {
-        if (failures.fetch_add(1) == 0) spdlog::error("bench env stage: {}", e.what());
+        if (failures.fetch_add(1) == 0) spdlog::error("bench env stage: {}", error_text(e));
       }
     });
   }

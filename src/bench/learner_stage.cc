@@ -12,6 +12,7 @@
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/r2d2_setup.h"
 #include "seedrl/trainer/trainer.h"
+#include "seedrl/util/error_text.h"
 
 namespace seedrl::bench {
 
@@ -46,7 +47,7 @@ LearnerStageResult count_updates(const BenchTiming& timing, double frames_per_up
       std::uint64_t n = 0;
       while (!stop.load(std::memory_order_relaxed) && step()) steps.value.store(++n);
     } catch (const std::exception& e) {
-      spdlog::error("bench learner stage: {}", e.what());
+      spdlog::error("bench learner stage: {}", error_text(e));
       failed.store(true);
     }
   });

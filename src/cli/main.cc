@@ -12,6 +12,7 @@
 #include "seedrl/io/checkpoint.h"
 #include "seedrl/util/heap_tuning.h"
 #include "seedrl/util/signal_watcher.h"
+#include "seedrl/util/error_text.h"
 
 int main(int argc, char** argv) {
   // Before any thread exists, so every thread inherits the mask and SIGINT /
@@ -56,7 +57,7 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "seedrl: error: {}\n", e.what());
     return 2;
   } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
+    spdlog::error("{}", seedrl::error_text(e));
     return 1;
   }
 }

@@ -1,4 +1,5 @@
 #include "seedrl/inference/inference_threads.h"
+#include "seedrl/util/error_text.h"
 
 #include <exception>
 
@@ -12,7 +13,7 @@ void InferenceThreads::start(int n, std::function<void(int)> loop) {
       try {
         loop(i);
       } catch (const std::exception& e) {
-        spdlog::error("inference thread {} failed: {}", i, e.what());
+        spdlog::error("inference thread {} failed: {}", i, error_text(e));
         batcher_.close();
       }
     });

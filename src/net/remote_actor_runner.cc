@@ -9,6 +9,7 @@
 #include "seedrl/inference/env_step.h"
 #include "seedrl/net/remote_actor_client.h"
 #include "seedrl/util/rng.h"
+#include "seedrl/util/error_text.h"
 
 namespace seedrl::net {
 
@@ -128,7 +129,7 @@ void RemoteActorRunner::run(int actor) {
       backoff = std::min(backoff * 2, config_.max_backoff);
     }
   } catch (const std::exception& e) {
-    spdlog::error("actor {} failed: {}", actor, e.what());
+    spdlog::error("actor {} failed: {}", actor, error_text(e));
     refused_.store(true);
     stop_.store(true);
   }

@@ -30,6 +30,7 @@
 #include "seedrl/trainer/run_monitor.h"
 #include "seedrl/util/clock.h"
 #include "seedrl/util/torch_runtime.h"
+#include "seedrl/util/error_text.h"
 
 namespace seedrl {
 
@@ -185,7 +186,7 @@ int train_r2d2(TrainConfig config) {
         if (!replay.insert(one, 0, p)) break;
       }
     } catch (const std::exception& e) {
-      spdlog::error("replay inserter failed: {}", e.what());
+      spdlog::error("replay inserter failed: {}", error_text(e));
       failed.store(true);
     }
   });

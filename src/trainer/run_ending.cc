@@ -1,4 +1,5 @@
 #include "seedrl/trainer/run_ending.h"
+#include "seedrl/util/error_text.h"
 
 #include <exception>
 
@@ -15,7 +16,7 @@ int finish_run(bool failed, bool interrupted, const std::function<void()>& save,
     try {
       save();
     } catch (const std::exception& e) {
-      spdlog::error("{}", e.what());
+      spdlog::error("{}", error_text(e));
       status = 1;
     }
   }

@@ -16,6 +16,7 @@
 #include <spdlog/spdlog.h>
 
 #include "seedrl/util/cpu_affinity.h"
+#include "seedrl/util/error_text.h"
 
 namespace seedrl {
 
@@ -44,7 +45,7 @@ class LearnerThread {
           if (checkpoint_due_.exchange(false)) save_();
         }
       } catch (const std::exception& e) {
-        spdlog::error("learner failed: {}", e.what());
+        spdlog::error("learner failed: {}", error_text(e));
         failed_.store(true);
       }
     });
