@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
+#include <string>
+#include <system_error>
 
 #include <spdlog/spdlog.h>
 
@@ -33,7 +35,19 @@ ActorPool::~ActorPool() {
 void ActorPool::start() {
   reserve_futex_hash(config_.actors);
   threads_.reserve(config_.actors);
-  for (int a = 0; a < config_.actors; ++a) threads_.emplace_back([this, a] { run(a); });
+  for (int a = 0; a < config_.actors; ++a) {
+    try {
+      threads_.emplace_back([this, a] { run(a); });
+    } catch (const std::system_error& e) {
+      // The kernel's thread or memory-map limit (vm.max_map_count allows
+      // about 32k threads by default), or the address space, ran out. The
+      // threads started stop; the owner joins them once their batchers close.
+      request_stop();
+      throw std::invalid_argument(config_.threads_flag + ": could not start actor thread " + std::to_string(a + 1) +
+                                  " of " + std::to_string(config_.actors) + " (" + e.what() +
+                                  "); this machine allows fewer threads: use fewer, with more --envs-per-actor");
+    }
+  }
 }
 
 void ActorPool::join() {

@@ -13,7 +13,10 @@ namespace {
 
 std::string join(const std::vector<torch::Device>& devices) {
   std::string s;
-  for (const auto& d : devices) s += (s.empty() ? "" : ",") + d.str();
+  for (const auto& d : devices) {
+    if (!s.empty()) s += ',';
+    s += d.str();
+  }
   return s;
 }
 

@@ -112,6 +112,7 @@ int train_r2d2(TrainConfig config) {
   if (eval_envs > 0) {
     ActorPoolConfig ec = actor_config;
     ec.actors = eval_envs;
+    ec.threads_flag = "--eval-envs";
     ec.envs_per_actor = 1;
     ec.first_slot = train_envs;
     ec.max_frames = 0;  // they stop with the run; their frames are not counted
@@ -178,7 +179,8 @@ int train_r2d2(TrainConfig config) {
   // Inserter: finished sequences from the store into replay (waits on the
   // replay's rate limiter, which back-pressures inference and the actors).
   std::atomic<bool> failed{false};
-  std::thread inserter([&] {
+  std::thread inserter;
+  auto insert_sequences = [&] {
     try {
       UnrollBatch one;
       while (store.next_batch(1, one)) {
@@ -189,30 +191,37 @@ int train_r2d2(TrainConfig config) {
       spdlog::error("replay inserter failed: {}", error_text(e));
       failed.store(true);
     }
-  });
-
-
-  learner_thread.start();
-  inference.start();
-  actors.start();
-  if (eval_actors) eval_actors->start();
-
-  monitor.watch([&] { return signal_received.load() != 0 || failed.load() || learner_thread.failed(); },
-                learner_thread.checkpoint_due());
+  };
 
   // Dependency order: actors stop, replay and store close (waking the
   // learner, the inserter and inference), then every thread joins.
-  actors.request_stop();
-  if (eval_actors) eval_actors->request_stop();
-  if (remote) remote->request_stop(frames.load() >= max_frames ? net::GoodbyeCode::kFinished : net::GoodbyeCode::kShutdown);
-  replay.close();
-  store.close();
-  inference.stop();
-  if (remote) remote->join();
-  actors.join();
-  if (eval_actors) eval_actors->join();
-  inserter.join();
-  learner_thread.join();
+  auto shut_down = [&] {
+    actors.request_stop();
+    if (eval_actors) eval_actors->request_stop();
+    if (remote) remote->request_stop(frames.load() >= max_frames ? net::GoodbyeCode::kFinished : net::GoodbyeCode::kShutdown);
+    replay.close();
+    store.close();
+    inference.stop();
+    if (remote) remote->join();
+    actors.join();
+    if (eval_actors) eval_actors->join();
+    if (inserter.joinable()) inserter.join();
+    learner_thread.join();
+  };
+  try {
+    inserter = std::thread(insert_sequences);
+    learner_thread.start();
+    inference.start();
+    actors.start();
+    if (eval_actors) eval_actors->start();
+  } catch (...) {
+    shut_down();  // a thread that could not start: the others must not wait for it
+    throw;
+  }
+
+  monitor.watch([&] { return signal_received.load() != 0 || failed.load() || learner_thread.failed(); },
+                learner_thread.checkpoint_due());
+  shut_down();
 
   const double fps = monitor.finish();
   const double wall = monitor.elapsed_s();

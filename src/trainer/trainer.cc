@@ -135,22 +135,29 @@ int train(TrainConfig config) {
   RunMonitor monitor({config.logdir, max_frames, config.log_interval_s, config.checkpoint_every_s}, frames,
                      learner_thread.steps(), episodes, add_scalars);
 
-  learner_thread.start();
-  inference.start();
-  actors.start();
+  // Shut down in dependency order: actors stop stepping, the store and the
+  // batcher close (waking anyone blocked on them), then every thread joins.
+  auto shut_down = [&] {
+    actors.request_stop();
+    if (remote) remote->request_stop(frames.load() >= max_frames ? net::GoodbyeCode::kFinished : net::GoodbyeCode::kShutdown);
+    store.close();
+    inference.stop();
+    if (remote) remote->join();
+    actors.join();
+    learner_thread.join();
+  };
+  try {
+    learner_thread.start();
+    inference.start();
+    actors.start();
+  } catch (...) {
+    shut_down();  // a thread that could not start: the others must not wait for it
+    throw;
+  }
 
   monitor.watch([&] { return signal_received.load() != 0 || learner_thread.failed(); },
                 learner_thread.checkpoint_due());
-
-  // Shut down in dependency order: actors stop stepping, the store and the
-  // batcher close (waking anyone blocked on them), then every thread joins.
-  actors.request_stop();
-  if (remote) remote->request_stop(frames.load() >= max_frames ? net::GoodbyeCode::kFinished : net::GoodbyeCode::kShutdown);
-  store.close();
-  inference.stop();
-  if (remote) remote->join();
-  actors.join();
-  learner_thread.join();
+  shut_down();
 
   const double fps = monitor.finish();
   const double wall = monitor.elapsed_s();
