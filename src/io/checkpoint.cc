@@ -116,6 +116,15 @@ void load_module(torch::serialize::InputArchive& ar, torch::nn::Module& module, 
 
 }  // namespace
 
+bool all_finite(const torch::nn::Module& module) {
+  torch::NoGradGuard no_grad;
+  for (const auto& p : module.parameters())
+    if (!torch::isfinite(p).all().item<bool>()) return false;
+  for (const auto& b : module.buffers())
+    if (b.is_floating_point() && !torch::isfinite(b).all().item<bool>()) return false;
+  return true;
+}
+
 std::string checkpoint_path(const std::string& logdir) {
   return (std::filesystem::path(logdir) / "checkpoint.pt").string();
 }

@@ -27,7 +27,19 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 class Session;
+
+// Whether the `n` floats at `p` (a STEP body: not necessarily aligned) are
+// all finite. A NaN observation would reach the learner's loss and, through
+// the next checkpoint, replace a good model with a broken one.
+bool all_finite(const std::uint8_t* p, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    float x;
+    std::memcpy(&x, p + i * sizeof(float), sizeof(float));
+    if (!std::isfinite(x)) return false;
+  }
+  return true;
 }
+}  // namespace
 
 // Owns the io_context, its threads, the acceptor, the env-slot pool and every
 // live connection. Sessions reach it through plain member access.
@@ -39,6 +51,7 @@ class RemoteActorServer::Impl {
         frames(frames), on_release(std::move(on_release)), acceptor(io), retry_timer(io) {
     if (this->batchers.empty()) throw std::invalid_argument("remote actors: no inference batcher to serve them");
     obs_bytes = this->spec.observation.bytes();
+    if (this->spec.observation.dtype == DType::kFloat32) obs_floats = this->spec.observation.numel();
     action_width = static_cast<std::size_t>(this->spec.action.width());
     for (int i = this->config.num_slots - 1; i >= 0; --i) free.push_back(this->config.first_slot + i);
     load.assign(this->batchers.size(), 0);
@@ -77,6 +90,7 @@ class RemoteActorServer::Impl {
   RemoteServerConfig config;
   EnvSpec spec;
   std::size_t obs_bytes = 0, action_width = 1;
+  std::size_t obs_floats = 0;  // checked for NaN and infinities; 0 for image (uint8) observations
   std::vector<RequestBatcher*> batchers;  // one per inference device
   EpisodeStats& episodes;
   std::atomic<std::int64_t>& frames;
@@ -298,6 +312,8 @@ class Session : public std::enable_shared_from_this<Session> {
       if (expect_first_[k] && !(flags[k] & kFirst))
         return protocol_error(spdlog::fmt_lib::format("env {}: step after an episode end (or the first) lacks the FIRST flag", k));
       if (!std::isfinite(reward)) return protocol_error(spdlog::fmt_lib::format("env {}: non-finite reward", k));
+      if (!all_finite(static_cast<const std::uint8_t*>(steps_[k].obs), server_.obs_floats))
+        return protocol_error(spdlog::fmt_lib::format("env {}: non-finite observation", k));
       steps_[k].flags = flags[k];
       steps_[k].reward = reward;
       expect_first_[k] = is_last(flags[k]);

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include <torch/torch.h>
 
@@ -102,4 +103,17 @@ TEST_CASE("damaged checkpoints give clear errors naming the file", "[io][checkpo
     CHECK_THROWS_WITH(load_checkpoint(path, *other, nullptr),
                       Catch::Contains(path) && Catch::Contains("[64, 4] there, [64, 6] here"));
   }
+}
+
+TEST_CASE("all_finite tells weights worth saving from NaN or infinite ones", "[io][checkpoint]") {
+  AgentNet a(cartpole_spec(), ModelConfig{}, 2);
+  CHECK(all_finite(*a));
+  torch::NoGradGuard no_grad;
+  auto p = a->parameters().back();
+  p.view(-1)[0] = std::numeric_limits<float>::quiet_NaN();
+  CHECK_FALSE(all_finite(*a));
+  p.view(-1)[0] = -std::numeric_limits<float>::infinity();
+  CHECK_FALSE(all_finite(*a));
+  p.view(-1)[0] = 3.f;
+  CHECK(all_finite(*a));
 }

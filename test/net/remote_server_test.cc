@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <functional>
+#include <limits>
 #include <utility>
 
 #include <boost/asio.hpp>
@@ -285,6 +286,31 @@ TEST_CASE("hostile peers are refused while a good actor keeps running", "[net][s
     CHECK(silent.bytes.empty());
     CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(2000));
     CHECK(rig.server.counters().refused.load() >= 7);
+  }
+
+  SECTION("a peer with the token that sends a NaN observation or an infinite reward") {
+    // Either would reach the loss and, through the next checkpoint, replace
+    // the trained model: the peer is dropped, the run goes on.
+    auto pc = rig.client(2);
+    pc.token = "correct horse";
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (const bool bad_obs : {true, false}) {
+      ToyActor p(pc, 9.f);
+      p.connect();
+      p.step();
+      if (bad_obs) {
+        std::memcpy(static_cast<std::uint8_t*>(p.conn.obs(1)) + sizeof(float), &nan, sizeof(float));
+      } else {
+        p.conn.rewards()[0] = std::numeric_limits<float>::infinity();
+      }
+      try {
+        p.conn.step();
+        FAIL("not dropped");
+      } catch (const net::LearnerGone& e) {
+        CHECK(e.code == net::GoodbyeCode::kProtocolError);
+        CHECK_THAT(e.what(), Catch::Contains(bad_obs ? "env 1: non-finite observation" : "env 0: non-finite reward"));
+      }
+    }
   }
 
   SECTION("a flood of connections beyond --max-remote-connections") {

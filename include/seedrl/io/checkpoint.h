@@ -60,4 +60,8 @@ LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& mod
 // The checkpoint file of a log directory.
 std::string checkpoint_path(const std::string& logdir);
 
+// Whether every parameter and floating-point buffer of `module` is finite
+// (what is worth saving over a good checkpoint).
+bool all_finite(const torch::nn::Module& module);
+
 }  // namespace seedrl
