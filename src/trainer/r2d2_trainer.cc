@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <filesystem>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -12,6 +11,7 @@
 
 #include "seedrl/actor/actor_pool.h"
 #include "seedrl/trainer/run_checkpoint.h"
+#include "seedrl/trainer/run_directory.h"
 #include "seedrl/learner/r2d2/epsilon_greedy.h"
 #include "seedrl/inference/inference_fleet.h"
 #include "seedrl/learner/r2d2/q_inference_server.h"
@@ -41,7 +41,7 @@ int train_r2d2(TrainConfig config) {
   const Placement placement = resolve_placement(config);
   configure_torch_runtime(config.torch_threads,
                           placement.inference.front().is_cuda() || placement.learner.front().is_cuda());
-  std::filesystem::create_directories(config.logdir);
+  prepare_run_directory(config.logdir, config.resume);
   const R2D2Config& rc = config.r2d2;
 
   const auto& registry = EnvRegistry::builtin();

@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <filesystem>
 #include <mutex>
 #include <thread>
 
@@ -12,6 +11,7 @@
 #include "seedrl/actor/actor_pool.h"
 #include "seedrl/inference/inference_fleet.h"
 #include "seedrl/trainer/run_checkpoint.h"
+#include "seedrl/trainer/run_directory.h"
 #include "seedrl/learner/data_parallel.h"
 #include "seedrl/learner/vtrace_learner.h"
 #include "seedrl/net/remote_training.h"
@@ -51,7 +51,7 @@ int train(TrainConfig config) {
     throw std::invalid_argument("--normalize-obs: not supported with several learner devices (--learner-devices)");
   configure_torch_runtime(config.torch_threads,
                           placement.inference.front().is_cuda() || placement.learner.front().is_cuda());
-  std::filesystem::create_directories(config.logdir);
+  prepare_run_directory(config.logdir, config.resume);
 
   const auto& registry = EnvRegistry::builtin();
   const EnvPtr probe = registry.make(config.env, config.env_options);

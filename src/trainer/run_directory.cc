@@ -1,0 +1,57 @@
+#include "seedrl/trainer/run_directory.h"
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
+
+#include <spdlog/spdlog.h>
+
+#include "seedrl/io/checkpoint.h"
+
+namespace seedrl {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A run's own files: its checkpoint, metrics, summary and TensorBoard events.
+bool belongs_to_run(const fs::path& file) {
+  const std::string name = file.filename().string();
+  return name == "checkpoint.pt" || name == "metrics.jsonl" || name == "summary.json" ||
+         name.rfind("events.out.tfevents.", 0) == 0;
+}
+
+std::string timestamp() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y%m%d-%H%M%S", &tm);
+  return buf;
+}
+
+}  // namespace
+
+std::string prepare_run_directory(const std::string& logdir, bool resume) {
+  std::error_code ec;
+  fs::create_directories(logdir, ec);
+  if (ec || !fs::is_directory(logdir))
+    throw std::invalid_argument("--logdir: cannot create directory " + logdir + (ec ? " (" + ec.message() + ")" : ""));
+  if (resume || !fs::exists(checkpoint_path(logdir))) return "";
+  fs::path aside = fs::path(logdir) / ("replaced-" + timestamp());
+  for (int n = 2; fs::exists(aside); ++n) aside = fs::path(logdir) / ("replaced-" + timestamp() + "-" + std::to_string(n));
+  fs::create_directory(aside, ec);
+  if (ec) throw std::invalid_argument("--logdir: cannot set the earlier run aside in " + aside.string() + " (" + ec.message() + ")");
+  for (const auto& entry : fs::directory_iterator(logdir)) {
+    if (!entry.is_regular_file() || !belongs_to_run(entry.path())) continue;
+    fs::rename(entry.path(), aside / entry.path().filename(), ec);
+    if (ec) throw std::invalid_argument("--logdir: cannot move " + entry.path().string() + " aside (" + ec.message() + ")");
+  }
+  spdlog::warn("--logdir {} held an earlier run (pass --resume to continue one); it was moved to {}", logdir,
+               aside.string());
+  return aside.string();
+}
+
+}  // namespace seedrl
