@@ -1,8 +1,9 @@
-// --ppo-clip: the policy-gradient term as PPO's clipped surrogate on V-trace
-// advantages, checked against a double-precision evaluation of
-// -mean(min(r A, clip(r, 1 - c, 1 + c) A)) and against its gradient's defining
-// property: a transition whose ratio is already past the clip in the
-// direction its advantage pushes contributes no gradient.
+// The V-trace learner's losses against double-precision evaluations of their
+// definitions: the policy gradient -mean(A_pg log pi(a)), the baseline
+// 0.5 mean((v_s - V)^2), the mean entropy and their weighted total; and, with
+// --ppo-clip, PPO's clipped surrogate -mean(min(r A, clip(r, 1 - c, 1 + c) A))
+// with its gradient's defining property: a transition whose ratio is already
+// past the clip in the direction its advantage pushes contributes no gradient.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -52,6 +53,57 @@ double policy_grad_sum(AgentNet& net) {
 }
 
 }  // namespace
+
+TEST_CASE("v-trace losses equal their definitions in double precision", "[learner][vtrace]") {
+  torch::manual_seed(13);
+  const EnvSpec spec = discrete_env();
+  auto dist = make_policy_distribution(spec.action);
+  AgentNet net(spec, ModelConfig{}, dist->param_size());
+  UnrollBatch b = batch_with(torch::randn({kL, kB, kActions}), torch::randn({kL, kB}));
+  VTraceLossConfig config;
+  config.baseline_cost = 0.7;
+  config.entropy_cost = 0.03;
+  config.vtrace.rho_bar = 0.9;
+  config.vtrace.pg_rho_bar = 0.8;
+  VTraceLosses l = vtrace_losses(net, *dist, b, config, torch::kCPU);
+
+  torch::Tensor logits, values;
+  {
+    torch::NoGradGuard no_grad;
+    auto out = net->forward(b.obs, (b.flags.to(torch::kInt32) & kFirst).ne(0), {});
+    logits = out.policy.to(torch::kFloat64);
+    values = out.value;
+  }
+  Transitions tr = make_transitions(b.flags, b.rewards, config.discount, 0, 1);
+  const auto T = kL - 1;
+  auto act = b.actions.slice(0, 0, T).to(torch::kLong);
+  auto logp = logits.slice(0, 0, T).log_softmax(-1).gather(-1, act).squeeze(-1);
+  auto mu_logp = b.policy.to(torch::kFloat64).slice(0, 0, T).log_softmax(-1).gather(-1, act).squeeze(-1);
+  // Targets and advantages from vtrace(), which vtrace_test checks against its own reference.
+  auto vt = vtrace((logp - mu_logp).to(torch::kFloat32), tr.discounts, tr.rewards, values.slice(0, 0, T), values[T],
+                   tr.valid, config.vtrace);
+  double pg = 0, baseline = 0, entropy = 0, n = 0;
+  for (int t = 0; t < T; ++t)
+    for (int j = 0; j < kB; ++j) {
+      if (tr.valid[t][j].item<float>() == 0) continue;
+      pg += vt.pg_advantages[t][j].item<double>() * logp[t][j].item<double>();
+      const double err = vt.vs[t][j].item<double>() - values[t][j].item<double>();
+      baseline += err * err;
+      double z = 0;
+      for (int a = 0; a < kActions; ++a) z += std::exp(logits[t][j][a].item<double>());
+      for (int a = 0; a < kActions; ++a) {
+        const double p = std::exp(logits[t][j][a].item<double>()) / z;
+        entropy -= p * std::log(p);
+      }
+      n += 1;
+    }
+  REQUIRE(n == kB * T - 1);
+  const double want_pg = -pg / n, want_baseline = 0.5 * baseline / n, want_entropy = entropy / n;
+  CHECK(l.pg.item<double>() == Approx(want_pg).epsilon(1e-4));
+  CHECK(l.baseline.item<double>() == Approx(want_baseline).epsilon(1e-4));
+  CHECK(l.entropy.item<double>() == Approx(want_entropy).epsilon(1e-4));
+  CHECK(l.total.item<double>() == Approx(want_pg + 0.7 * want_baseline - 0.03 * want_entropy).epsilon(1e-4));
+}
 
 TEST_CASE("ppo-clip loss equals -mean(min(rA, clip(r)A)) in double precision", "[learner][vtrace][ppo]") {
   torch::manual_seed(11);
