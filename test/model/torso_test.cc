@@ -95,6 +95,42 @@ TEST_CASE("impala torso has the reference sizes on 84x84x4 frames", "[model][tor
   CHECK(y.sizes() == std::vector<std::int64_t>{2, 256});
 }
 
+TEST_CASE("impala torso computes the paper's network, checked in double precision", "[model][torso]") {
+  // Espeholt et al. 2018, fig. 3, written out op by op from the torso's own
+  // weights: pixels / 255; per stack conv 3x3, max-pool 3x3 stride 2, two
+  // residual blocks x + conv(relu(conv(relu(x)))); ReLU, fc 256, ReLU. Catches
+  // a missing scale, a moved ReLU or a residual that does not add.
+  torch::manual_seed(5);
+  Torso t = make_torso(ArraySpec{{12, 9, 3}, DType::kUInt8}, with_torso("impala"));
+  auto params = t.module.ptr()->named_parameters();
+  // Small random biases, so that a ReLU in the wrong place changes the output.
+  {
+    torch::NoGradGuard no_grad;
+    for (auto& p : params)
+      if (p.key().find("bias") != std::string::npos) p.value().uniform_(-0.2, 0.2);
+  }
+  auto w = [&](const std::string& name) { return params[name].detach().to(torch::kFloat64); };
+  namespace F = torch::nn::functional;
+  auto conv = [&](const torch::Tensor& x, const std::string& name) {
+    return F::conv2d(x, w(name + ".weight"), F::Conv2dFuncOptions().bias(w(name + ".bias")).padding(1));
+  };
+  const auto obs = torch::randint(0, 256, {2, 12, 9, 3}, torch::kUInt8);
+  auto x = obs.to(torch::kFloat64).permute({0, 3, 1, 2}) / 255.0;
+  for (int s = 0; s < 3; ++s) {
+    const std::string stack = "stack" + std::to_string(s);
+    x = F::max_pool2d(conv(x, stack + ".conv"), F::MaxPool2dFuncOptions(3).stride(2).padding(1));
+    for (const char* res : {".res0", ".res1"}) {
+      const auto y = conv(torch::relu(conv(torch::relu(x), stack + res + ".conv0")), stack + res + ".conv1");
+      x = x + y;
+    }
+  }
+  const auto want = torch::relu(F::linear(torch::relu(x).flatten(1), w("fc.weight"), w("fc.bias")));
+  const auto got = forward(t, obs).to(torch::kFloat64);
+  REQUIRE(got.sizes() == want.sizes());
+  CHECK(want.abs().max().item<double>() > 0.01);  // not trivially zero
+  CHECK((got - want).abs().max().item<double>() < 1e-4);
+}
+
 TEST_CASE("impala torso rounds odd sides up at every pool", "[model][torso]") {
   // 10 -> 5 -> 3 -> 2 and 7 -> 4 -> 2 -> 1: 2 * 1 * 32 features into the fc.
   Torso t = make_torso(ArraySpec{{10, 7, 2}, DType::kUInt8}, with_torso("impala"));
