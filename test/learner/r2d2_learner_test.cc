@@ -129,3 +129,76 @@ TEST_CASE("the Q-network zeroes its state and previous action at episode starts"
                             torch::tensor({{-1.f}, {1.f}}), torch::tensor({{0.f}, {1.f}}), net->initial_state(1));
   CHECK(torch::allclose(out.q.slice(0, 1, 3).slice(1, 0, 1), fresh.q, 1e-5, 1e-6));
 }
+
+TEST_CASE("r2d2 loss: importance-weighted 0.5 mean squared TD error after the burn-in", "[r2d2][learner]") {
+  // Reference: the whole sequence run through each network from the stored
+  // state (so the burn-in's state carry is checked too), the n-step targets
+  // from n_step_double_q_targets (checked against a double loop elsewhere),
+  // and the loss summed in double: per sequence 0.5 * the mean of delta^2
+  // over its valid steps, times its importance weight, over the normalizer.
+  torch::manual_seed(21);
+  const EnvSpec spec = vector_spec();
+  QNet online(spec, lstm_model()), target(spec, lstm_model());
+  constexpr int B = 3, burn = 4, T = 8, L = burn + T + 1;
+  UnrollBatch b;
+  b.obs = torch::randn({L, B, 4});
+  b.actions = torch::randint(0, 2, {L, B, 1}).to(torch::kFloat32);
+  b.policy = torch::cat({torch::full({1, B, 1}, -1.f), b.actions.slice(0, 0, L - 1)});
+  b.rewards = torch::randn({L, B});
+  b.flags = torch::zeros({L, B}, torch::kUInt8);
+  b.flags[0].fill_(kFirst);
+  b.flags[2][1] = kTerminated;  // sequence 1: an episode ends inside the burn-in
+  b.flags[3][1] = kFirst;
+  b.flags[8][2] = kTruncated;   // sequence 2: one ends inside the trained window
+  b.flags[9][2] = kFirst;
+  b.core_h = torch::randn({B, 8});
+  b.core_c = torch::randn({B, 8});
+  const auto weights = torch::tensor({1.0f, 0.5f, 0.25f});
+  R2D2Config rc;
+  rc.burn_in = burn;
+  rc.n_step = 3;
+  VTraceLossConfig lc;
+  lc.discount = 0.95;
+  const std::int64_t normalizer = 5;
+  R2D2Losses l = r2d2_losses(online, target, b, weights, rc, lc, torch::kCPU, normalizer);
+
+  auto first = (b.flags.to(torch::kInt32) & kFirst).ne(0);
+  auto prev = b.policy.select(-1, 0);
+  torch::Tensor q_on, q_tg;
+  {
+    torch::NoGradGuard no_grad;
+    q_on = online->forward(b.obs, first, prev, b.rewards, {b.core_h, b.core_c}).q.slice(0, burn, L);
+    q_tg = target->forward(b.obs, first, prev, b.rewards, {b.core_h, b.core_c}).q.slice(0, burn, L);
+  }
+  NStepTargets tg = n_step_double_q_targets(b.rewards.slice(0, burn, L), b.flags.slice(0, burn, L), q_on, q_tg,
+                                            lc.discount, rc.n_step);
+  REQUIRE(tg.targets.size(0) == T);
+  double loss = 0;
+  int valid_steps = 0;
+  for (int j = 0; j < B; ++j) {
+    double sum = 0, count = 0;
+    for (int t = 0; t < T; ++t) {
+      if (tg.valid[t][j].item<float>() == 0) continue;
+      const int a = static_cast<int>(b.actions[burn + t][j][0].item<float>());
+      const double delta = tg.targets[t][j].item<double>() - q_on[t][j][a].item<double>();
+      CHECK(l.td_abs[t][j].item<double>() == Approx(std::abs(delta)).margin(1e-5));
+      sum += delta * delta;
+      count += 1;
+    }
+    valid_steps += static_cast<int>(count);
+    loss += weights[j].item<double>() * 0.5 * sum / std::max(1.0, count);
+  }
+  CHECK(valid_steps == B * T - 1);  // the truncated step of sequence 2 starts no transition
+  CHECK(l.loss.item<double>() == Approx(loss / normalizer).epsilon(1e-5));
+
+  // No gradient reaches the stored state through the burn-in: the loss is
+  // the same function of the weights whatever the prefix's graph would say.
+  online->zero_grad();
+  l.loss.backward();
+  for (const auto& p : online->parameters()) REQUIRE(p.grad().defined());
+  auto state_h = b.core_h.clone().requires_grad_(true);
+  UnrollBatch with_grad = b;
+  with_grad.core_h = state_h;
+  r2d2_losses(online, target, with_grad, weights, rc, lc, torch::kCPU, normalizer).loss.backward();
+  CHECK_FALSE(state_h.grad().defined());
+}
