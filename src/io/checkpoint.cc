@@ -43,11 +43,15 @@ void atomic_write(const std::string& path, const std::string& bytes) {
     if (::fsync(fd) != 0) throw CheckpointError("cannot fsync " + tmp + ": " + std::strerror(errno));
   } catch (...) {
     ::close(fd);
+    ::unlink(tmp.c_str());  // a full disk leaves no partial file behind
     throw;
   }
   ::close(fd);
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw CheckpointError("cannot rename " + tmp + " to " + path + ": " + std::strerror(errno));
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    throw CheckpointError("cannot rename " + tmp + " to " + path + ": " + why);
+  }
   const auto dir = std::filesystem::path(path).parent_path();
   int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {

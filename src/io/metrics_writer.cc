@@ -42,10 +42,13 @@ void MetricsWriter::write(const Scalars& scalars, double wall_time_seconds) {
 void MetricsWriter::write_summary(const Scalars& scalars) {
   const auto path = std::filesystem::path(logdir_) / "summary.json";
   const auto tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << to_json(scalars).dump(2) << '\n';
-    if (!out) throw std::runtime_error("cannot write " + tmp);
+  std::ofstream out(tmp);
+  out << to_json(scalars).dump(2) << '\n';
+  out.close();  // the buffered text reaches the disk here: a full disk fails here, not before
+  if (!out) {
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    throw std::runtime_error("cannot write " + tmp + " (disk full?)");
   }
   std::filesystem::rename(tmp, path);
 }
