@@ -52,6 +52,33 @@ double policy_grad_sum(AgentNet& net) {
   return s;
 }
 
+// The reference's inputs: the network's logits (in double) and values, the
+// transitions, log pi and log mu of the actions taken in double, and the
+// targets and advantages of vtrace() (which vtrace_test checks on its own).
+struct Reference {
+  torch::Tensor logits, values, logp, mu_logp;
+  Transitions tr;
+  VTraceReturns vt;
+};
+
+Reference reference_for(AgentNet& net, const UnrollBatch& b, const VTraceLossConfig& config) {
+  Reference r;
+  {
+    torch::NoGradGuard no_grad;
+    auto out = net->forward(b.obs, (b.flags.to(torch::kInt32) & kFirst).ne(0), {});
+    r.logits = out.policy.to(torch::kFloat64);
+    r.values = out.value;
+  }
+  r.tr = make_transitions(b.flags, b.rewards, config.discount, 0, 1);
+  const auto T = kL - 1;
+  auto act = b.actions.slice(0, 0, T).to(torch::kLong);
+  r.logp = r.logits.slice(0, 0, T).log_softmax(-1).gather(-1, act).squeeze(-1);
+  r.mu_logp = b.policy.to(torch::kFloat64).slice(0, 0, T).log_softmax(-1).gather(-1, act).squeeze(-1);
+  r.vt = vtrace((r.logp - r.mu_logp).to(torch::kFloat32), r.tr.discounts, r.tr.rewards, r.values.slice(0, 0, T),
+                r.values[T], r.tr.valid, config.vtrace);
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("v-trace losses equal their definitions in double precision", "[learner][vtrace]") {
@@ -67,21 +94,9 @@ TEST_CASE("v-trace losses equal their definitions in double precision", "[learne
   config.vtrace.pg_rho_bar = 0.8;
   VTraceLosses l = vtrace_losses(net, *dist, b, config, torch::kCPU);
 
-  torch::Tensor logits, values;
-  {
-    torch::NoGradGuard no_grad;
-    auto out = net->forward(b.obs, (b.flags.to(torch::kInt32) & kFirst).ne(0), {});
-    logits = out.policy.to(torch::kFloat64);
-    values = out.value;
-  }
-  Transitions tr = make_transitions(b.flags, b.rewards, config.discount, 0, 1);
+  const Reference ref = reference_for(net, b, config);
+  const auto& [logits, values, logp, mu_logp, tr, vt] = ref;
   const auto T = kL - 1;
-  auto act = b.actions.slice(0, 0, T).to(torch::kLong);
-  auto logp = logits.slice(0, 0, T).log_softmax(-1).gather(-1, act).squeeze(-1);
-  auto mu_logp = b.policy.to(torch::kFloat64).slice(0, 0, T).log_softmax(-1).gather(-1, act).squeeze(-1);
-  // Targets and advantages from vtrace(), which vtrace_test checks against its own reference.
-  auto vt = vtrace((logp - mu_logp).to(torch::kFloat32), tr.discounts, tr.rewards, values.slice(0, 0, T), values[T],
-                   tr.valid, config.vtrace);
   double pg = 0, baseline = 0, entropy = 0, n = 0;
   for (int t = 0; t < T; ++t)
     for (int j = 0; j < kB; ++j) {
@@ -116,20 +131,9 @@ TEST_CASE("ppo-clip loss equals -mean(min(rA, clip(r)A)) in double precision", "
   VTraceLosses l = vtrace_losses(net, *dist, b, config, torch::kCPU);
 
   // Reference: ratios from the logits in double, advantages from vtrace().
-  torch::Tensor logits, values;
-  {
-    torch::NoGradGuard no_grad;
-    auto out = net->forward(b.obs, (b.flags.to(torch::kInt32) & kFirst).ne(0), {});
-    logits = out.policy.to(torch::kFloat64);
-    values = out.value;
-  }
-  Transitions tr = make_transitions(b.flags, b.rewards, config.discount, 0, 1);
+  const Reference ref = reference_for(net, b, config);
+  const auto& [logits, values, logp, mu_logp, tr, vt] = ref;
   const auto T = kL - 1;
-  auto act = b.actions.slice(0, 0, T).to(torch::kLong);
-  auto logp = logits.slice(0, 0, T).log_softmax(-1).gather(-1, act).squeeze(-1);
-  auto mu_logp = b.policy.to(torch::kFloat64).slice(0, 0, T).log_softmax(-1).gather(-1, act).squeeze(-1);
-  auto vt = vtrace((logp - mu_logp).to(torch::kFloat32), tr.discounts, tr.rewards, values.slice(0, 0, T), values[T],
-                   tr.valid, config.vtrace);
   double sum = 0, n = 0;
   for (int t = 0; t < T; ++t)
     for (int j = 0; j < kB; ++j) {
