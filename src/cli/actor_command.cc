@@ -30,13 +30,13 @@ CommandRunner add_actor_command(CLI::App& app) {
   cmd->add_option("--connect", o->connect, "The learner's HOST:PORT")->required();
   cmd->add_option("--env", r.env, "Environment name (must match the learner's spec)")->check(env_name_validator());
   add_env_option_flags(*cmd, r.env_options);
-  cmd->add_option("--actors", r.actors, "Actor threads (one connection each)")->check(CLI::Range(1, 4096));
+  cmd->add_option("--actors", r.actors, "Actor threads (one connection each)")->check(in_range(1, 4096));
   cmd->add_option("--envs-per-actor", r.envs_per_actor, "Environments per actor thread (one round trip per step)")
-      ->check(CLI::Range(1, 65536));
+      ->check(in_range(1, 65536));
   cmd->add_option("--token-file", o->token_file, "File holding the learner's shared secret");
   cmd->add_option("--seed", r.seed, "Seed for the environments");
   cmd->add_option("--timeout-s", o->timeout_s, "Silence from the learner that ends a connection")
-      ->check(CLI::Range(0.1, 3600.0));
+      ->check(in_range(0.1, 3600.0));
   return [cmd, o]() -> int {
     if (!cmd->parsed()) return -1;
     net::RemoteActorsConfig config = o->runner;

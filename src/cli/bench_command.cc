@@ -117,12 +117,12 @@ CommandRunner add_bench_command(CLI::App& app) {
       "bench", "Measure each pipeline stage alone and the whole pipeline (frames/s, latency, where time goes)");
   cmd->option_defaults()->always_capture_default();
   cmd->add_option("--env", c.env, "Environment name (see `seedrl envs`)")->check(env_name_validator());
-  cmd->add_option("--actors", c.actors, "Actor threads")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--actors", c.actors, "Actor threads")->check(in_range(1, 1 << 20));
   add_pipeline_flags(*cmd, c);
   cmd->add_option("--seconds", o.timing.seconds, "Measured seconds per stage (and per sweep value)")
-      ->check(CLI::Range(0.01, 3600.0));
+      ->check(in_range(0.01, 3600.0));
   cmd->add_option("--warmup-s", o.timing.warmup_s, "Seconds run and discarded before each measurement")
-      ->check(CLI::Range(0.0, 3600.0));
+      ->check(in_range(0.0, 3600.0));
   cmd->add_option("--json", o.json_path, "Also write the figures to this JSON file");
   cmd->add_option("--sweep", o.sweep,
                   "End-to-end frames/s per value of one setting: actors=64,256,... | envs-per-actor=... | "

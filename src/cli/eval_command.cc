@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "seedrl/cli/commands.h"
+#include "seedrl/cli/validators.h"
 #include "seedrl/trainer/trainer.h"
 #include "seedrl/util/signal_watcher.h"
 
@@ -21,7 +22,7 @@ CommandRunner add_eval_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("eval", "Play episodes with a checkpoint's policy and print the mean return");
   cmd->option_defaults()->always_capture_default();
   cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint file (LOGDIR/checkpoint.pt)")->required();
-  cmd->add_option("--episodes", o->episodes, "Episodes to play")->check(CLI::Range(1, 1 << 24));
+  cmd->add_option("--episodes", o->episodes, "Episodes to play")->check(in_range(1, 1 << 24));
   cmd->add_option("--seed", o->seed, "Environment and sampling seed");
   cmd->add_flag("--greedy", o->greedy, "Take the most likely action instead of sampling");
   return [cmd, o]() -> int {

@@ -1,26 +1,27 @@
 #include "seedrl/cli/pipeline_flags.h"
 
 #include "seedrl/cli/env_flags.h"
+#include "seedrl/cli/validators.h"
 
 namespace seedrl {
 
 void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
   cmd.add_option("--envs-per-actor", c.envs_per_actor, "Environments stepped by each actor thread (v-trace: cartpole 8, minatar games 4)")
-      ->check(CLI::Range(1, 1 << 16));
+      ->check(in_range(1, 1 << 16));
   cmd.add_option("--actor-nice", c.actor_nice,
                  "Actor threads run SCHED_BATCH at this nice increment, so that thousands of them do not "
                  "starve the inference and learner threads (0: default scheduling; -1: 19 with more than 64 "
                  "actors per hardware thread, else 0)")
-      ->check(CLI::Range(-1, 19));
+      ->check(in_range(-1, 19));
   cmd.add_option("--seed", c.seed, "Seed for environments and model initialisation");
   add_env_option_flags(cmd, c.env_options);
 
   cmd.add_option("--inference-batch", c.inference_batch, "Inference batch size (0: half of all environments)")
-      ->check(CLI::Range(0, 1 << 20));
+      ->check(in_range(0, 1 << 20));
   cmd.add_option("--inference-timeout-us", c.inference_timeout_us,
                  "Run a partial inference batch after this many microseconds")
-      ->check(CLI::Range(1, 10'000'000));
-  cmd.add_option("--inference-threads", c.inference_threads, "Inference threads per inference device")->check(CLI::Range(1, 256));
+      ->check(in_range(1, 10'000'000));
+  cmd.add_option("--inference-threads", c.inference_threads, "Inference threads per inference device")->check(in_range(1, 256));
   cmd.add_flag("--cuda-graphs,!--no-cuda-graphs", c.cuda_graphs,
                "Replay CUDA graphs of the inference forward for batch sizes that recur, and of a single CUDA "
                "learner's update (CUDA devices)");
@@ -40,19 +41,19 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
       ->check(CLI::IsMember({"auto", "reserve", "share"}));
 
   cmd.add_option("--unroll-length", c.unroll_length, "Steps per unroll (T; unrolls carry T+1 entries)")
-      ->check(CLI::Range(1, 100000));
+      ->check(in_range(1, 100000));
   cmd.add_option("--queue-capacity", c.queue_capacity, "Finished unrolls queued for the learner (0: 2 x batch)")
-      ->check(CLI::Range(0, 1 << 20));
+      ->check(in_range(0, 1 << 20));
 
   cmd.add_option("--model", c.model.torso,
                  "Torso: auto | mlp | minatar | impala (auto: images up to 16x16 minatar, larger impala, vectors mlp)");
-  cmd.add_option("--hidden", c.model.hidden, "MLP torso layer widths")->check(CLI::Range(1, 1 << 16));
+  cmd.add_option("--hidden", c.model.hidden, "MLP torso layer widths")->check(in_range(1, 1 << 16));
   cmd.add_option("--activation", c.model.activation, "MLP torso nonlinearity: relu | tanh")
       ->check(CLI::IsMember({"relu", "tanh"}));
   cmd.add_flag("--separate-value-net,!--no-separate-value-net", c.model.separate_value_net,
                "Give the value head a torso of its own (V-trace without --lstm)");
   cmd.add_flag("--lstm,!--no-lstm", c.model.lstm, "Add an LSTM core (state kept centrally per environment)");
-  cmd.add_option("--lstm-size", c.model.lstm_size, "LSTM width")->check(CLI::Range(1, 1 << 16));
+  cmd.add_option("--lstm-size", c.model.lstm_size, "LSTM width")->check(in_range(1, 1 << 16));
   cmd.add_option("--precision", c.model.precision,
                  "fp32 | bf16: bf16 runs the image torsos (minatar, impala) in bfloat16 with float32 weights, for "
                  "GPUs with bfloat16 tensor cores")
@@ -60,10 +61,10 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
   cmd.add_flag("--normalize-obs,!--no-normalize-obs", c.model.normalize_obs,
                "Normalise vector observations by running mean and variance (kept in the model and checkpoints)");
 
-  cmd.add_option("--batch-size", c.learner.batch_size, "Unrolls per learner batch")->check(CLI::Range(1, 1 << 16));
+  cmd.add_option("--batch-size", c.learner.batch_size, "Unrolls per learner batch")->check(in_range(1, 1 << 16));
   cmd.add_option("--epochs", c.learner.epochs, "V-trace gradient steps on each batch (later ones corrected by V-trace)")
-      ->check(CLI::Range(1, 64));
-  cmd.add_option("--torch-threads", c.torch_threads, "LibTorch intra-op threads")->check(CLI::Range(1, 1024));
+      ->check(in_range(1, 64));
+  cmd.add_option("--torch-threads", c.torch_threads, "LibTorch intra-op threads")->check(in_range(1, 1024));
 }
 
 }  // namespace seedrl

@@ -31,7 +31,7 @@ CommandRunner add_play_command(CLI::App& app) {
                              ->check(env_name_validator());
   add_env_option_flags(*cmd, o->env_options);
   cmd->add_option("--policy", o->policy, "random | const:K | checkpoint:PATH");
-  cmd->add_option("--episodes", o->episodes, "Episodes to play")->check(CLI::Range(1, 1 << 24));
+  cmd->add_option("--episodes", o->episodes, "Episodes to play")->check(in_range(1, 1 << 24));
   cmd->add_option("--seed", o->seed, "Seed of the environment (and of a random policy)");
   cmd->add_flag("--greedy", o->greedy, "With a checkpoint: take the most likely action instead of sampling");
   cmd->add_flag("--json", o->json, "Print one JSON object instead of a line");

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "seedrl/cli/config_file.h"
+#include "seedrl/cli/validators.h"
 
 namespace seedrl {
 
@@ -10,25 +11,25 @@ void add_r2d2_learner_flags(CLI::App& cmd, TrainConfig& c) {
   auto& r = c.r2d2;
   cmd.add_option("--algo", c.algo, "Learning algorithm: vtrace | r2d2")->check(CLI::IsMember({"vtrace", "r2d2"}));
   cmd.add_option("--burn-in", r.burn_in, "R2D2: steps replayed before each sequence's loss to warm the LSTM state")
-      ->check(CLI::Range(0, 100000));
+      ->check(in_range(0, 100000));
   cmd.add_option("--sequence-overlap", r.sequence_overlap,
                  "R2D2: steps shared by consecutive sequences of an env (< --unroll-length)")
-      ->check(CLI::Range(0, 100000));
-  cmd.add_option("--n-step", r.n_step, "R2D2: n of the n-step Q-learning targets")->check(CLI::Range(1, 1000));
+      ->check(in_range(0, 100000));
+  cmd.add_option("--n-step", r.n_step, "R2D2: n of the n-step Q-learning targets")->check(in_range(1, 1000));
   cmd.add_option("--target-update-period", r.target_update_period, "R2D2: learner steps between target-network copies")
-      ->check(CLI::Range(1, 1 << 30));
+      ->check(in_range(1, 1 << 30));
   cmd.add_option("--priority-eta", r.priority_eta, "R2D2: priority mix eta max|td| + (1 - eta) mean|td|")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(in_range(0.0, 1.0));
   cmd.add_option("--replay-capacity", r.replay_capacity, "R2D2: replay size in sequences")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+      ->check(in_range(std::int64_t{1}, std::int64_t{1} << 40));
   cmd.add_option("--priority-exponent", r.priority_exponent, "R2D2: alpha of the sampling priorities p^alpha")
-      ->check(CLI::Range(0.0, 10.0));
+      ->check(in_range(0.0, 10.0));
   cmd.add_option("--importance-exponent", r.importance_exponent, "R2D2: beta of the importance weights")
-      ->check(CLI::Range(0.0, 10.0));
+      ->check(in_range(0.0, 10.0));
   cmd.add_option("--replay-ratio", r.replay_ratio, "R2D2: sequences sampled per sequence inserted (0: no limit)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   cmd.add_option("--min-replay", r.min_replay, "R2D2: sequences in replay before learning starts")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+      ->check(in_range(std::int64_t{1}, std::int64_t{1} << 40));
 }
 
 void apply_r2d2_defaults(const CLI::App& cmd, TrainConfig& c) {

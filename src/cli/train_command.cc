@@ -25,61 +25,61 @@ CommandRunner add_train_command(CLI::App& app) {
 
   cmd->add_option("--env", c.env, "Environment name (see `seedrl envs`)")->check(env_name_validator());
   cmd->add_option("--actors", c.actors, "Actor threads (default suits this machine; 0 only with --remote-actors)")
-      ->check(CLI::Range(0, 1 << 20));
+      ->check(in_range(0, 1 << 20));
   add_pipeline_flags(*cmd, c);
   cmd->add_option("--replica-checksum-every", c.replica_checksum_every,
                   "Learner updates between parameter checks of the data-parallel replicas (0: never)")
-      ->check(CLI::Range(0, 1 << 30));
+      ->check(in_range(0, 1 << 30));
 
-  cmd->add_option("--max-frames", l.max_frames, "Environment steps to train for")->check(CLI::PositiveNumber);
+  cmd->add_option("--max-frames", l.max_frames, "Environment steps to train for")->check(positive<std::int64_t>());
   cmd->add_option("--optimizer", l.optimizer.name, "adam | rmsprop")->check(CLI::IsMember({"adam", "rmsprop"}));
   cmd->add_option("--learning-rate", l.optimizer.learning_rate, "Initial learning rate (decays linearly to 0)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--adam-eps", l.optimizer.adam_eps, "Adam epsilon")->check(CLI::PositiveNumber);
-  cmd->add_option("--rmsprop-alpha", l.optimizer.rmsprop_alpha, "RMSProp smoothing")->check(CLI::Range(0.0, 1.0));
-  cmd->add_option("--rmsprop-eps", l.optimizer.rmsprop_eps, "RMSProp epsilon")->check(CLI::PositiveNumber);
-  cmd->add_option("--rmsprop-momentum", l.optimizer.rmsprop_momentum, "RMSProp momentum")->check(CLI::Range(0.0, 1.0));
+      ->check(positive());
+  cmd->add_option("--adam-eps", l.optimizer.adam_eps, "Adam epsilon")->check(positive());
+  cmd->add_option("--rmsprop-alpha", l.optimizer.rmsprop_alpha, "RMSProp smoothing")->check(in_range(0.0, 1.0));
+  cmd->add_option("--rmsprop-eps", l.optimizer.rmsprop_eps, "RMSProp epsilon")->check(positive());
+  cmd->add_option("--rmsprop-momentum", l.optimizer.rmsprop_momentum, "RMSProp momentum")->check(in_range(0.0, 1.0));
   cmd->add_option("--max-grad-norm", l.optimizer.max_grad_norm, "Global gradient-norm clip (0: off)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--discount", l.loss.discount, "Discount factor gamma")->check(CLI::Range(0.0, 1.0));
-  cmd->add_option("--lambda", l.loss.vtrace.lambda, "V-trace lambda")->check(CLI::Range(0.0, 1.0));
-  cmd->add_option("--rho-bar", l.loss.vtrace.rho_bar, "V-trace importance-weight clip")->check(CLI::PositiveNumber);
-  cmd->add_option("--c-bar", l.loss.vtrace.c_bar, "V-trace trace clip")->check(CLI::PositiveNumber);
+      ->check(non_negative());
+  cmd->add_option("--discount", l.loss.discount, "Discount factor gamma")->check(in_range(0.0, 1.0));
+  cmd->add_option("--lambda", l.loss.vtrace.lambda, "V-trace lambda")->check(in_range(0.0, 1.0));
+  cmd->add_option("--rho-bar", l.loss.vtrace.rho_bar, "V-trace importance-weight clip")->check(positive());
+  cmd->add_option("--c-bar", l.loss.vtrace.c_bar, "V-trace trace clip")->check(positive());
   cmd->add_option("--pg-rho-bar", l.loss.vtrace.pg_rho_bar, "Policy-gradient importance-weight clip")
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   cmd->add_option("--ppo-clip", l.loss.ppo_clip,
                   "Policy gradient as PPO's clipped surrogate with this clip on pi/mu (0: off; APPO)")
-      ->check(CLI::Range(0.0, 1.0));
-  cmd->add_option("--baseline-cost", l.loss.baseline_cost, "Weight of the value loss")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--entropy-cost", l.loss.entropy_cost, "Weight of the entropy bonus (cartpole: 0.001)")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--reward-clip", l.loss.reward_clip, "Clip rewards to [-c, c] (0: off)")->check(CLI::NonNegativeNumber);
+      ->check(in_range(0.0, 1.0));
+  cmd->add_option("--baseline-cost", l.loss.baseline_cost, "Weight of the value loss")->check(non_negative());
+  cmd->add_option("--entropy-cost", l.loss.entropy_cost, "Weight of the entropy bonus (cartpole: 0.001)")->check(non_negative());
+  cmd->add_option("--reward-clip", l.loss.reward_clip, "Clip rewards to [-c, c] (0: off)")->check(non_negative());
   cmd->add_option("--reward-scale", l.loss.reward_scale, "Multiply rewards by this in the learner, after clipping (cartpole: 0.1)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
 
   cmd->add_option("--logdir", c.logdir, "Directory for metrics, TensorBoard events and checkpoints");
   cmd->add_option("--checkpoint-every-s", c.checkpoint_every_s, "Seconds between checkpoints (0: only at the end)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   cmd->add_flag("--resume", c.resume, "Continue from the checkpoint in --logdir");
-  cmd->add_option("--log-interval-s", c.log_interval_s, "Seconds between metrics lines")->check(CLI::PositiveNumber);
+  cmd->add_option("--log-interval-s", c.log_interval_s, "Seconds between metrics lines")->check(positive());
   cmd->add_option("--remote-actors", c.remote_actors,
                   "Also serve `seedrl actor` processes on HOST:PORT (PORT alone: loopback only)");
   cmd->add_option("--max-remote-envs", c.max_remote_envs, "Env slots reserved for remote actors")
-      ->check(CLI::Range(1, 1 << 20));
+      ->check(in_range(1, 1 << 20));
   cmd->add_option("--max-remote-connections", c.max_remote_connections, "Open remote-actor connections at most")
-      ->check(CLI::Range(1, 1 << 16));
+      ->check(in_range(1, 1 << 16));
   cmd->add_option("--token-file", c.token_file, "Shared secret remote actors must present (required beyond loopback)");
   cmd->add_option("--remote-timeout-s", c.remote_timeout_s, "Silence that ends a remote actor's connection")
-      ->check(CLI::Range(0.1, 3600.0));
+      ->check(in_range(0.1, 3600.0));
 
   add_r2d2_learner_flags(*cmd, c);
   auto& r = c.r2d2;
   cmd->add_option("--epsilon", r.epsilon, "R2D2: base exploration epsilon of the Ape-X schedule")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(in_range(0.0, 1.0));
   cmd->add_option("--epsilon-alpha", r.epsilon_alpha, "R2D2: alpha of eps_i = eps^(1 + alpha i / (N - 1))")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   cmd->add_option("--eval-envs", r.eval_envs, "R2D2: extra envs acting with --eval-epsilon, reported apart")
-      ->check(CLI::Range(0, 1 << 16));
-  cmd->add_option("--eval-epsilon", r.eval_epsilon, "R2D2: epsilon of the evaluation envs")->check(CLI::Range(0.0, 1.0));
+      ->check(in_range(0, 1 << 16));
+  cmd->add_option("--eval-epsilon", r.eval_epsilon, "R2D2: epsilon of the evaluation envs")->check(in_range(0.0, 1.0));
 
   return [cmd, config, config_file]() -> int {
     if (!cmd->parsed()) return -1;

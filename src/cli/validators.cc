@@ -1,5 +1,13 @@
 #include "seedrl/cli/validators.h"
 
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <sstream>
+
+#include <fmt/format.h>
+
 #include "seedrl/env/registry.h"
 
 namespace seedrl {
@@ -15,5 +23,83 @@ CLI::Validator env_name_validator() {
       },
       "ENV");
 }
+
+namespace number_check {
+namespace {
+
+// A bound as CLI::Range printed it: integers in full, floats as a stream does.
+std::string bound_text(const NumberType& type, long double v) {
+  if (type.kind == NumberType::kSigned) return std::to_string(static_cast<long long>(v));
+  if (type.kind == NumberType::kUnsigned) return std::to_string(static_cast<unsigned long long>(v));
+  std::ostringstream out;
+  out << static_cast<double>(v);
+  return out.str();
+}
+
+// Parses `input` as CLI11 will convert it. Returns the error, or "" with
+// `value` set to the number, which may lie outside what `type` holds (it is
+// +-HUGE_VALL where strtoll / strtoull clamp and set ERANGE).
+std::string parse(const NumberType& type, const std::string& input, long double& value) {
+  const char* begin = input.c_str();
+  char* end = nullptr;
+  errno = 0;
+  if (type.kind == NumberType::kFloat) {
+    value = std::strtold(begin, &end);
+    if (input.empty() || end != begin + input.size()) return fmt::format("expected a number, got '{}'", input);
+    if (!std::isfinite(value)) return fmt::format("must be a finite number, got {}", input);
+    return {};
+  }
+  const auto first = input.find_first_not_of(" \t\n\v\f\r");
+  const bool negative = first != std::string::npos && input[first] == '-';
+  if (type.kind == NumberType::kSigned) {
+    value = static_cast<long double>(std::strtoll(begin, &end, 0));
+  } else {
+    // strtoull takes "-n" as 2^64 - n.
+    const unsigned long long u = std::strtoull(begin, &end, 0);
+    value = negative ? -static_cast<long double>(0ULL - u) : static_cast<long double>(u);
+  }
+  if (input.empty() || end != begin + input.size()) return fmt::format("expected an integer, got '{}'", input);
+  if (errno == ERANGE) value = negative ? -HUGE_VALL : HUGE_VALL;
+  return {};
+}
+
+}  // namespace
+
+CLI::Validator number_in(NumberType type, Bound bound, long double min, long double max) {
+  std::string description;
+  if (bound == Bound::kRange) {
+    const char* name = type.kind == NumberType::kFloat ? "FLOAT" : type.kind == NumberType::kSigned ? "INT" : "UINT";
+    description = fmt::format("{} in [{} - {}]", name, bound_text(type, min), bound_text(type, max));
+  } else if (bound == Bound::kPositive) {
+    description = "POSITIVE";
+  } else if (bound == Bound::kNonNegative) {
+    description = "NONNEGATIVE";
+  }
+  return CLI::Validator(
+      [type, bound, min, max](std::string& input) -> std::string {
+        long double v = 0;
+        if (std::string error = parse(type, input, v); !error.empty()) return error;
+        const bool fits = v >= type.lowest && v <= type.max;
+        const long double rounded = fits ? type.round(v) : v;  // as the flag will hold it
+        switch (bound) {
+          case Bound::kRange:
+            if (rounded < min || rounded > max)
+              return fmt::format("must be in [{}, {}], got {}", bound_text(type, min), bound_text(type, max), input);
+            break;
+          case Bound::kPositive:
+            if (rounded <= 0) return fmt::format("must be positive, got {}", input);
+            break;
+          case Bound::kNonNegative:
+            if (rounded < 0) return fmt::format("must not be negative, got {}", input);
+            break;
+        }
+        if (v > type.max) return fmt::format("must be at most {}, got {}", bound_text(type, type.max), input);
+        if (v < type.lowest) return fmt::format("must be at least {}, got {}", bound_text(type, type.lowest), input);
+        return {};
+      },
+      description);
+}
+
+}  // namespace number_check
 
 }  // namespace seedrl

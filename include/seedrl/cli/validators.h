@@ -1,11 +1,64 @@
 // CLI11 validators shared by the commands.
 #pragma once
 
+#include <limits>
+#include <type_traits>
+
 #include <CLI/CLI.hpp>
 
 namespace seedrl {
 
 // Accepts a registered environment name; the error lists the valid ones.
 CLI::Validator env_name_validator();
+
+namespace number_check {
+
+// How a numeric flag's value is parsed, the way CLI11 converts it (strtold for
+// floats, strtoll / strtoull base 0 for integers), the limits of its type and
+// the rounding to it (a range's 0.1 is the double nearest 0.1, not 0.1L).
+struct NumberType {
+  enum Kind { kFloat, kSigned, kUnsigned } kind;
+  long double lowest, max;
+  long double (*round)(long double);
+};
+
+template <typename T>
+NumberType number_type() {
+  static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>);
+  using L = std::numeric_limits<T>;
+  const auto kind = std::is_floating_point_v<T> ? NumberType::kFloat
+                    : std::is_signed_v<T>       ? NumberType::kSigned
+                                                : NumberType::kUnsigned;
+  return {kind, static_cast<long double>(L::lowest()), static_cast<long double>(L::max()),
+          [](long double v) { return static_cast<long double>(static_cast<T>(v)); }};
+}
+
+enum class Bound { kRange, kPositive, kNonNegative };
+
+// The value must be a finite number of `type` and, for kRange, within
+// [min, max]. --help reads as CLI11's did.
+CLI::Validator number_in(NumberType type, Bound bound, long double min = 0, long double max = 0);
+
+}  // namespace number_check
+
+// Numeric range checks, in place of CLI::Range, PositiveNumber and
+// NonNegativeNumber: those let NaN through (every comparison with NaN is
+// false), print DBL_MAX in full ("not in range 0.000000 to 1797693...") and
+// parse as double, so an int64 flag's 1e20 passes and is then clamped to
+// INT64_MAX. These parse as the flag's type T and fail with one line such as
+// "--max-frames: must be positive, got 0".
+template <typename T>
+CLI::Validator in_range(T min, T max) {
+  return number_check::number_in(number_check::number_type<T>(), number_check::Bound::kRange,
+                                 static_cast<long double>(min), static_cast<long double>(max));
+}
+template <typename T = double>
+CLI::Validator positive() {
+  return number_check::number_in(number_check::number_type<T>(), number_check::Bound::kPositive);
+}
+template <typename T = double>
+CLI::Validator non_negative() {
+  return number_check::number_in(number_check::number_type<T>(), number_check::Bound::kNonNegative);
+}
 
 }  // namespace seedrl

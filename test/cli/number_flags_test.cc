@@ -1,0 +1,134 @@
+// Numeric flags refuse what their type cannot hold or their range excludes
+// with one readable line: NaN and infinities (which pass CLI11's range checks),
+// integers CLI11 would clamp, and no DBL_MAX printed in full.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "run_binary.h"
+#include "seedrl/cli/commands.h"
+
+using namespace seedrl::test;
+
+namespace {
+
+// Every command's flags, as `seedrl` registers them.
+void add_all_commands(CLI::App& app) {
+  seedrl::add_train_command(app);
+  seedrl::add_eval_command(app);
+  seedrl::add_envs_command(app);
+  seedrl::add_play_command(app);
+  seedrl::add_bench_command(app);
+  seedrl::add_actor_command(app);
+}
+
+// Calls `visit(command, flag)` for every option of every command whose type
+// name (INT, UINT, FLOAT) starts with `type`.
+void for_each_option(const std::string& type, const std::function<void(const std::string&, const std::string&)>& visit) {
+  CLI::App app;
+  add_all_commands(app);
+  for (CLI::App* sub : app.get_subcommands({})) {
+    for (const CLI::Option* opt : sub->get_options()) {
+      const std::string name = opt->get_type_name();
+      if (opt->get_items_expected_max() > 0 && name.substr(0, name.find(':')) == type)
+        visit(sub->get_name(), opt->get_name());
+    }
+  }
+}
+
+// The parse error for `command args`, "" if none. A missing required flag
+// (actor's --connect) is none: CLI11 checks values first. "--flag=-inf", not
+// "--flag -inf": CLI11 takes "-inf" for short flags.
+std::string refusal(const std::string& command, const std::string& args) {
+  CLI::App app;
+  add_all_commands(app);
+  try {
+    app.parse(command + " " + args);
+  } catch (const CLI::RequiredError&) {
+    return "";
+  } catch (const CLI::ParseError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+int count_lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+void check_error(const std::vector<std::string>& args, const std::string& names) {
+  RunResult r = run_seedrl(args, 60);
+  INFO(r.output);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains(names));
+  CHECK_THAT(r.output, !Catch::Contains("179769313486"));
+  CHECK(count_lines(r.output) == 1);
+}
+
+}  // namespace
+
+TEST_CASE("every floating-point flag of every command refuses NaN and infinities", "[cli]") {
+  int flags = 0;
+  for_each_option("FLOAT", [&](const std::string& command, const std::string& flag) {
+    ++flags;
+    for (const char* value : {"nan", "inf", "-inf", "1e400"}) {
+      INFO(command << " " << flag << " " << value);
+      const std::string why = refusal(command, flag + "=" + value);
+      CHECK_THAT(why, Catch::StartsWith(flag + ": must be"));
+    }
+  });
+  CHECK(flags >= 30);  // train's, bench's, play's and actor's
+}
+
+TEST_CASE("range errors are short and name the flag and the value", "[cli]") {
+  CHECK(refusal("train", "--max-frames 0") == "--max-frames: must be positive, got 0");
+  CHECK(refusal("train", "--max-frames 99999999999999999999") ==
+        "--max-frames: must be at most 9223372036854775807, got 99999999999999999999");
+  CHECK(refusal("train", "--max-frames 9223372036854775807").empty());
+  CHECK(refusal("train", "--learning-rate 0") == "--learning-rate: must be positive, got 0");
+  CHECK(refusal("train", "--learning-rate nan") == "--learning-rate: must be a finite number, got nan");
+  CHECK(refusal("train", "--entropy-cost -1") == "--entropy-cost: must not be negative, got -1");
+  CHECK(refusal("train", "--discount 1.5") == "--discount: must be in [0, 1], got 1.5");
+  CHECK(refusal("train", "--actors 1.5") == "--actors: expected an integer, got '1.5'");
+  CHECK(refusal("train", "--actors 2000000") == "--actors: must be in [0, 1048576], got 2000000");
+  CHECK(refusal("train", "--hidden 64 0") == "--hidden: must be in [1, 65536], got 0");
+  CHECK(refusal("train", "--replay-capacity 0") == "--replay-capacity: must be in [1, 1099511627776], got 0");
+  // A range's bound is the double the flag holds: 0.1 is in [0.1, 3600].
+  CHECK(refusal("actor", "--timeout-s 0.1").empty());
+  CHECK(refusal("actor", "--timeout-s 0.0999").substr(0, 14) == "--timeout-s: m");
+  CHECK(refusal("bench", "--seconds 0.01").empty());
+  CHECK(refusal("train", "--eval-epsilon 1").empty());
+}
+
+TEST_CASE("seedrl refuses a non-finite float flag or config value with one line", "[cli]") {
+  // A run that wrongly starts ends soon, and away from runs/latest.
+  const std::string dir = temp_dir("cli_nan");
+  const std::vector<std::string> quick{"--max-frames", "1000", "--actors", "2", "--batch-size", "2", "--logdir", dir};
+  for (const char* flag : {"--learning-rate", "--adam-eps", "--rmsprop-eps", "--discount", "--lambda",
+                           "--entropy-cost", "--reward-scale", "--rho-bar", "--max-grad-norm", "--log-interval-s"}) {
+    std::vector<std::string> args{"train", flag, "nan"};
+    args.insert(args.end(), quick.begin(), quick.end());
+    check_error(args, std::string(flag) + ": must be a finite number, got nan");
+  }
+  check_error({"train", "--discount", "inf", "--logdir", dir}, "--discount");
+  check_error({"bench", "--seconds", "nan"}, "--seconds: must be a finite number, got nan");
+  check_error({"play", "--sticky-action-prob", "nan"}, "--sticky-action-prob");
+  check_error({"actor", "--connect", "127.0.0.1:1", "--timeout-s", "nan"}, "--timeout-s");
+
+  std::ofstream(dir + "/nan.toml") << "learning-rate = nan\nmax-frames = 1000\nactors = 2\nbatch-size = 2\n";
+  check_error({"train", "--config", dir + "/nan.toml", "--logdir", dir}, "--learning-rate: must be a finite number");
+  check_error({"train", "--config", dir + "/nan.toml", "--logdir", dir}, dir + "/nan.toml");
+}
+
+TEST_CASE("seedrl refuses --max-frames 0 or beyond int64 with one short line", "[cli]") {
+  const std::string dir = temp_dir("cli_max_frames");
+  check_error({"train", "--max-frames", "0", "--logdir", dir}, "--max-frames: must be positive, got 0");
+  check_error({"train", "--max-frames", "99999999999999999999", "--logdir", dir}, "--max-frames: must be at most");
+  check_error({"train", "--learning-rate", "-0.1", "--logdir", dir}, "--learning-rate: must be positive, got -0.1");
+}
