@@ -37,6 +37,7 @@ CommandRunner add_actor_command(CLI::App& app) {
   cmd->add_option("--seed", r.seed, "Seed for the environments");
   cmd->add_option("--timeout-s", o->timeout_s, "Silence from the learner that ends a connection")
       ->check(in_range(0.1, 3600.0));
+  check_number_options(*cmd);
   return [cmd, o]() -> int {
     if (!cmd->parsed()) return -1;
     net::RemoteActorsConfig config = o->runner;

@@ -130,6 +130,7 @@ CommandRunner add_bench_command(CLI::App& app) {
   cmd->add_flag("--remote", o.remote,
                 "Also run end to end with the same actors as remote actors over loopback, and compare");
   add_r2d2_learner_flags(*cmd, c);  // --algo r2d2: R2D2's learner stage alone, on 1..N learner devices
+  check_number_options(*cmd);
   return [cmd, options]() -> int {
     if (!cmd->parsed()) return -1;
     apply_r2d2_defaults(*cmd, options->config);

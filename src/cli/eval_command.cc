@@ -25,6 +25,7 @@ CommandRunner add_eval_command(CLI::App& app) {
   cmd->add_option("--episodes", o->episodes, "Episodes to play")->check(in_range(1, 1 << 24));
   cmd->add_option("--seed", o->seed, "Environment and sampling seed");
   cmd->add_flag("--greedy", o->greedy, "Take the most likely action instead of sampling");
+  check_number_options(*cmd);
   return [cmd, o]() -> int {
     if (!cmd->parsed()) return -1;
     SignalWatcher stop_watcher(exit_on_stop_signal);

@@ -38,6 +38,7 @@ CommandRunner add_play_command(CLI::App& app) {
   cmd->add_flag("--render", o->render,
                 "Draw every observation as text (images: one letter per cell, the highest channel set) "
                 "with the action and reward, on stderr");
+  check_number_options(*cmd);
   return [cmd, o, env_opt]() -> int {
     if (!cmd->parsed()) return -1;
     SignalWatcher stop_watcher(exit_on_stop_signal);

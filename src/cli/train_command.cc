@@ -80,6 +80,7 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_option("--eval-envs", r.eval_envs, "R2D2: extra envs acting with --eval-epsilon, reported apart")
       ->check(in_range(0, 1 << 16));
   cmd->add_option("--eval-epsilon", r.eval_epsilon, "R2D2: epsilon of the evaluation envs")->check(in_range(0.0, 1.0));
+  check_number_options(*cmd);
 
   return [cmd, config, config_file]() -> int {
     if (!cmd->parsed()) return -1;

@@ -92,6 +92,8 @@ CLI::Validator number_in(NumberType type, Bound bound, long double min, long dou
           case Bound::kNonNegative:
             if (rounded < 0) return fmt::format("must not be negative, got {}", input);
             break;
+          case Bound::kAny:
+            break;
         }
         if (v > type.max) return fmt::format("must be at most {}, got {}", bound_text(type, type.max), input);
         if (v < type.lowest) return fmt::format("must be at least {}, got {}", bound_text(type, type.lowest), input);
@@ -101,5 +103,19 @@ CLI::Validator number_in(NumberType type, Bound bound, long double min, long dou
 }
 
 }  // namespace number_check
+
+void check_number_options(CLI::App& command) {
+  using number_check::Bound;
+  using number_check::number_in;
+  using number_check::number_type;
+  for (CLI::Option* opt : command.get_options()) {
+    if (opt->get_items_expected_max() == 0) continue;  // a flag: nothing to parse
+    const std::string type = opt->get_type_name();
+    const std::string base = type.substr(0, type.find(':'));  // then the validators' descriptions
+    if (base == "FLOAT") opt->check(number_in(number_type<double>(), Bound::kAny));
+    else if (base == "INT") opt->check(number_in(number_type<std::int64_t>(), Bound::kAny));
+    else if (base == "UINT") opt->check(number_in(number_type<std::uint64_t>(), Bound::kAny));
+  }
+}
 
 }  // namespace seedrl

@@ -11,6 +11,7 @@
 
 #include "run_binary.h"
 #include "seedrl/cli/commands.h"
+#include "seedrl/cli/validators.h"
 
 using namespace seedrl::test;
 
@@ -84,6 +85,51 @@ TEST_CASE("every floating-point flag of every command refuses NaN and infinities
     }
   });
   CHECK(flags >= 30);  // train's, bench's, play's and actor's
+}
+
+TEST_CASE("every integer flag of every command refuses what its type cannot hold", "[cli]") {
+  int flags = 0;
+  for (const char* type : {"INT", "UINT"}) {
+    for_each_option(type, [&](const std::string& command, const std::string& flag) {
+      ++flags;
+      for (const char* value : {"99999999999999999999", "-99999999999999999999"}) {
+        INFO(command << " " << flag << " " << value);
+        CHECK_THAT(refusal(command, flag + "=" + value), Catch::StartsWith(flag + ": must be"));
+      }
+    });
+  }
+  CHECK(flags >= 40);
+  // strtoull would take -1 as 2^64 - 1.
+  CHECK(refusal("train", "--seed -1") == "--seed: must be at least 0, got -1");
+  CHECK(refusal("train", "--seed 18446744073709551615").empty());
+}
+
+TEST_CASE("check_number_options covers a numeric flag added without a check", "[cli]") {
+  auto parse = [](const std::string& args) -> std::string {
+    CLI::App app;
+    double x = 0;
+    std::int64_t n = 0;
+    std::vector<double> v;
+    std::string s;
+    bool b = false;
+    app.add_option("--x", x);
+    app.add_option("--n", n);
+    app.add_option("--v", v);
+    app.add_option("--s", s);
+    app.add_flag("--b", b);
+    seedrl::check_number_options(app);
+    try {
+      app.parse(args);
+    } catch (const CLI::ParseError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  CHECK(parse("--x nan") == "--x: must be a finite number, got nan");
+  CHECK(parse("--x=-inf") == "--x: must be a finite number, got -inf");
+  CHECK(parse("--v 1 nan") == "--v: must be a finite number, got nan");
+  CHECK(parse("--n 99999999999999999999") == "--n: must be at most 9223372036854775807, got 99999999999999999999");
+  CHECK(parse("--x 1e300 --n -5 --v 1 2 --s nan --b").empty());
 }
 
 TEST_CASE("range errors are short and name the flag and the value", "[cli]") {

@@ -33,10 +33,10 @@ NumberType number_type() {
           [](long double v) { return static_cast<long double>(static_cast<T>(v)); }};
 }
 
-enum class Bound { kRange, kPositive, kNonNegative };
+enum class Bound { kRange, kPositive, kNonNegative, kAny };
 
 // The value must be a finite number of `type` and, for kRange, within
-// [min, max]. --help reads as CLI11's did.
+// [min, max]. kAny has no --help text; the others read as CLI11's did.
 CLI::Validator number_in(NumberType type, Bound bound, long double min = 0, long double max = 0);
 
 }  // namespace number_check
@@ -60,5 +60,13 @@ template <typename T = double>
 CLI::Validator non_negative() {
   return number_check::number_in(number_check::number_type<T>(), number_check::Bound::kNonNegative);
 }
+
+// Gives every numeric option of `command` (INT, UINT or FLOAT, vectors too) a
+// check that its value is a number its type holds: finite for floats (NaN and
+// infinities pass CLI11's conversion and any range check a flag lacks), within
+// int64 / uint64 for integers (CLI11 clamps 99999999999999999999 to the
+// largest value and takes -1 as 2^64 - 1 for an unsigned flag). Each command
+// calls it after adding its last option, so no numeric flag goes without it.
+void check_number_options(CLI::App& command);
 
 }  // namespace seedrl
