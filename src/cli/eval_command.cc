@@ -21,7 +21,11 @@ CommandRunner add_eval_command(CLI::App& app) {
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("eval", "Play episodes with a checkpoint's policy and print the mean return");
   cmd->option_defaults()->always_capture_default();
-  cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint file (LOGDIR/checkpoint.pt)")->required();
+  // ExistingFile: a directory would otherwise fail deep in the reader with
+  // "basic_filebuf::underflow error reading the file: Is a directory".
+  cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint file (LOGDIR/checkpoint.pt)")
+      ->required()
+      ->check(CLI::ExistingFile);
   cmd->add_option("--episodes", o->episodes, "Episodes to play")->check(in_range(1, 1 << 24));
   cmd->add_option("--seed", o->seed, "Environment and sampling seed");
   cmd->add_flag("--greedy", o->greedy, "Take the most likely action instead of sampling");

@@ -1,3 +1,4 @@
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -45,7 +46,12 @@ CommandRunner add_play_command(CLI::App& app) {
     EnvPtr env;
     PlayPolicy policy;
     if (o->policy.rfind("checkpoint:", 0) == 0) {
-      CheckpointPolicy p = load_checkpoint_policy(o->policy.substr(11), o->seed, o->greedy);
+      const std::string path = o->policy.substr(11);
+      // The reader would fail with "basic_filebuf::underflow error reading the
+      // file: Is a directory", naming neither the flag nor the file.
+      if (std::filesystem::is_directory(path))
+        throw std::invalid_argument("--policy: checkpoint:" + path + " is a directory, not a checkpoint file");
+      CheckpointPolicy p = load_checkpoint_policy(path, o->seed, o->greedy);
       if (env_opt->count() > 0 && o->env != p.config.env)
         throw std::invalid_argument("--env: " + o->env + " differs from the checkpoint's environment " +
                                     p.config.env);

@@ -49,6 +49,12 @@ TEST_CASE("a config file's bad value is reported like the flag", "[cli]") {
   check_error({"train", "--config", dir + "/bad.toml"}, "--actors");
 }
 
+TEST_CASE("eval and play name the flag when the checkpoint is a directory", "[cli]") {
+  const std::string dir = temp_dir("cli_checkpoint_dir");
+  check_error({"eval", "--checkpoint", dir}, "--checkpoint: File is actually a directory: " + dir);
+  check_error({"play", "--policy", "checkpoint:" + dir}, "--policy: checkpoint:" + dir + " is a directory");
+}
+
 TEST_CASE("help output (--help) shows every command's defaults", "[cli]") {
   RunResult r = run_seedrl({"train", "--help"}, 30);
   CHECK(r.status == 0);
