@@ -1,10 +1,17 @@
 // `seedrl actor`: steps environments on this machine for a learner elsewhere
 // (`seedrl train --remote-actors`). Inference and learning stay on the learner.
+#include <netdb.h>
+#include <sys/socket.h>
+
 #include <chrono>
+#include <cstdint>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include "seedrl/cli/commands.h"
@@ -15,6 +22,27 @@
 #include "seedrl/util/signal_watcher.h"
 
 namespace seedrl {
+namespace {
+
+// The runner retries a learner it cannot reach, forever, as it should while
+// the learner restarts; but a host name that does not exist never will: refuse
+// it up front. A temporary failure (EAI_AGAIN: no DNS server yet) is left to
+// the runner's retries.
+void check_host_resolves(const std::string& host, std::uint16_t port) {
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  const int rc = ::getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found);
+  if (found != nullptr) ::freeaddrinfo(found);
+  bool permanent = rc == EAI_NONAME || rc == EAI_FAIL;
+#ifdef EAI_NODATA
+  permanent |= rc == EAI_NODATA;  // the name exists but has no address
+#endif
+  if (permanent)
+    throw std::invalid_argument(fmt::format("--connect: cannot resolve host '{}': {}", host, ::gai_strerror(rc)));
+}
+
+}  // namespace
 
 CommandRunner add_actor_command(CLI::App& app) {
   struct Options {
@@ -45,6 +73,7 @@ CommandRunner add_actor_command(CLI::App& app) {
     config.host = hp.host;
     config.port = hp.port;
     if (config.port == 0) throw std::invalid_argument("--connect: port 0 is not a learner's port");
+    check_host_resolves(config.host, config.port);
     if (!o->token_file.empty()) config.token = net::read_token_file(o->token_file, "--token-file");
     config.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(o->timeout_s * 1000));
     net::RemoteActorRunner runner(config);

@@ -1,4 +1,7 @@
 // Bad input gets one line naming the flag or file at fault and exit status 2.
+#include <netdb.h>
+#include <sys/socket.h>
+
 #include <catch2/catch.hpp>
 #include <fstream>
 
@@ -53,6 +56,21 @@ TEST_CASE("eval and play name the flag when the checkpoint is a directory", "[cl
   const std::string dir = temp_dir("cli_checkpoint_dir");
   check_error({"eval", "--checkpoint", dir}, "--checkpoint: File is actually a directory: " + dir);
   check_error({"play", "--policy", "checkpoint:" + dir}, "--policy: checkpoint:" + dir + " is a directory");
+}
+
+TEST_CASE("actor refuses a learner host that does not exist instead of retrying forever", "[cli]") {
+  // Only where the resolver answers "no such name" (.invalid never exists);
+  // without a DNS server it says "try again", which the actor retries.
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  const int rc = getaddrinfo("nosuchhost.invalid", "29599", &hints, &found);
+  if (found != nullptr) freeaddrinfo(found);
+  if (rc != EAI_NONAME && rc != EAI_FAIL) {
+    WARN("the resolver here says '" << gai_strerror(rc) << "' for nosuchhost.invalid; not tested");
+    return;
+  }
+  check_error({"actor", "--connect", "nosuchhost.invalid:29599"}, "--connect: cannot resolve host 'nosuchhost.invalid'");
 }
 
 TEST_CASE("help output (--help) shows every command's defaults", "[cli]") {
