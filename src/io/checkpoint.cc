@@ -62,6 +62,8 @@ void atomic_write(const std::string& path, const std::string& bytes) {
 
 // Reads and verifies the file; returns the LibTorch archive bytes.
 std::string read_payload(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw CheckpointError("checkpoint " + path + " is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw CheckpointError("cannot open checkpoint " + path);
   std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -84,6 +84,12 @@ TEST_CASE("damaged checkpoints give clear errors naming the file", "[io][checkpo
     f.close();
     CHECK_THROWS_WITH(load_checkpoint(path, *a, nullptr), Catch::Contains("corrupt"));
   }
+  SECTION("a directory") {
+    std::filesystem::remove(path);
+    std::filesystem::create_directory(path);
+    CHECK_THROWS_WITH(load_checkpoint(path, *a, nullptr), Catch::Contains(path) && Catch::Contains("is a directory"));
+    CHECK_THROWS_WITH(read_checkpoint_header(path), Catch::Contains("is a directory"));
+  }
   SECTION("not a checkpoint") {
     std::ofstream(path) << "hello";
     CHECK_THROWS_AS(read_checkpoint_header(path), CheckpointError);
