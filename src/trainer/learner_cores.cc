@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "seedrl/env/step_cost.h"
 #include "seedrl/trainer/placement.h"
@@ -65,7 +66,9 @@ LearnerCores plan_learner_cores(const std::string& mode, const std::vector<int>&
   return plan;
 }
 
-LearnerCores learner_cores_for(const TrainConfig& config, const Placement& placement, Env& env) {
+namespace {
+
+LearnerCores plan_for(const TrainConfig& config, const Placement& placement, Env& env) {
   const int learner_threads = static_cast<int>(placement.learner.size());
   const bool gpu = std::any_of(placement.learner.begin(), placement.learner.end(),
                                [](const torch::Device& d) { return !d.is_cpu(); });
@@ -77,6 +80,18 @@ LearnerCores learner_cores_for(const TrainConfig& config, const Placement& place
   }
   const double step_ns = config.learner_cores == "auto" ? measure_step_ns(env, config.seed) : 0;
   return plan_learner_cores(config.learner_cores, thread_cpus(), learner_threads, config.torch_threads, step_ns);
+}
+
+}  // namespace
+
+LearnerCores learner_cores_for(const TrainConfig& config, const Placement& placement, Env& env) {
+  LearnerCores plan = plan_for(config, placement, env);
+  // Every op wakes that many threads, which contend with the actors for the
+  // CPUs (1024 on 2 cores: no frame in 10 s).
+  if (const int cpus = static_cast<int>(thread_cpus().size()); config.torch_threads > cpus)
+    spdlog::warn("--torch-threads: {} threads per op on the {} CPU(s) this process may use will mostly wait for "
+                 "each other", config.torch_threads, cpus);
+  return plan;
 }
 
 }  // namespace seedrl
