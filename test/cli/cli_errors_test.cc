@@ -5,23 +5,12 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 
-#include "run_binary.h"
+#include "one_line_error.h"
 
 using namespace seedrl::test;
 
 namespace {
-int count_lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
-void check_error(const std::vector<std::string>& args, const std::string& names) {
-  RunResult r = run_seedrl(args, 30);
-  INFO(r.output);
-  CHECK(r.status == 2);
-  CHECK_THAT(r.output, Catch::Contains(names));
-  CHECK(count_lines(r.output) == 1);
-}
+void check_error(const std::vector<std::string>& args, const std::string& names) { check_one_line_error(args, names); }
 }  // namespace
 
 TEST_CASE("train rejects bad values with one line naming the flag", "[cli]") {
