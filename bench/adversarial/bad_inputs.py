@@ -42,10 +42,10 @@ def limit_memory():
     os.setsid()
 
 
-def run_case(args, timeout):
+def run_case(args, timeout, cwd=None):
     t0 = time.monotonic()
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                         preexec_fn=limit_memory)
+                         preexec_fn=limit_memory, cwd=cwd)
     try:
         out, _ = p.communicate(timeout=timeout)
         hung = False
@@ -141,7 +141,7 @@ def cases(bin_, f, ck):
         "--device": ["cuda", "cuda:7", "tpu"],
         "--devices": ["foo", "cuda:0,cuda:1"],
         "--inference-devices": ["cuda:9"],
-        "--learner-devices": ["", ","],
+        "--learner-devices": ["gpu0", ","],
         "--learner-cores": ["many"],
         "--ppo-clip": ["1.5", "nan"],
         "--epochs": ["0", "-2"],
@@ -176,34 +176,37 @@ def cases(bin_, f, ck):
     add("--token-file directory", train("--remote-actors", "127.0.0.1:0", "--token-file", f.work))
 
     # --- config files ---------------------------------------------------------
+    # Keys the train() command line does not set (the command line wins over
+    # the file, so a bad value under such a key would never be read).
     configs = {
-        "string for int": 'actors = "many"\n',
+        "string for int": 'batch-size = "many"\n',
         "string for float": 'learning-rate = "fast"\n',
         "string for list": 'hidden = "64"\n',
         "mixed list": 'hidden = [64, "x"]\n',
         "int for bool": "lstm = 3\n",
-        "float for int": "max-frames = 1.5\n",
-        "int overflow": "actors = 99999999999999999999\n",
+        "float for int": "batch-size = 1.5\n",
+        "int overflow": "batch-size = 99999999999999999999\n",
         "nan": "learning-rate = nan\n",
         "inf": "learning-rate = inf\n",
         "negative": "discount = -0.1\n",
         "unknown key": "frobnicate = 1\n",
-        "table": "[train]\nactors = 1\n",
-        "missing value": "actors =\n",
-        "no equals": "actors 4\n",
-        "duplicate key": "actors = 2\nactors = 3\n",
-        "unclosed array": "hidden = [32, 16\nactors = 2\n",
-        "unclosed string": 'env = "cartpole\n',
+        "table": "[train]\nbatch-size = 4\n",
+        "missing value": "batch-size =\n",
+        "no equals": "batch-size 4\n",
+        "duplicate key": "batch-size = 2\nbatch-size = 3\n",
+        "unclosed array": "hidden = [32, 16\nbatch-size = 2\n",
+        "unclosed string": 'model = "mlp\n',
         "nested arrays": "hidden = " + "[" * 100000 + "]" * 100000 + "\n",
-        "huge line": "# " + "a" * (16 << 20) + "\nactors = 2\n",
-        "huge value": 'env = "' + "a" * (4 << 20) + '"\n',
-        "NUL bytes": "actors = 2\0\0\nmax-frames = 3000\n",
-        "NUL in key": "act\0ors = 2\n",
-        "non-UTF-8": b'env = "\xff\xfe\xfd"\n',
+        "huge line": "a" * (16 << 20) + "\n",
+        "huge comment, then junk": "# " + "a" * (16 << 20) + "\nbatch-size = = 2\n",
+        "huge value": 'model = "' + "a" * (4 << 20) + '"\n',
+        "NUL bytes": "batch-size = 2\0\0\n",
+        "NUL in key": "batch\0size = 2\n",
+        "non-UTF-8": b'model = "\xff\xfe\xfd"\n',
         "non-UTF-8 key": b"\xc3\x28 = 1\n",
         "binary": bytes(rng.randrange(256) for _ in range(4096)),
-        "UTF-16": "actors = 2\n".encode("utf-16"),
-        "env of wrong type": "env = 5\n",
+        "UTF-16": "batch-size = 2\n".encode("utf-16"),
+        "model of wrong type": "model = 5\n",
     }
     for name, text in configs.items():
         path = f.write("config_" + "".join(ch if ch.isalnum() else "_" for ch in name) + ".toml", text)
@@ -371,7 +374,7 @@ def main():
     failing = []
     t0 = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        runs = list(pool.map(lambda case: (case, run_case(case[1], a.timeout_s)), all_cases))
+        runs = list(pool.map(lambda case: (case, run_case(case[1], a.timeout_s, cwd=work)), all_cases))
     rc_other = 0
     for (name, argv), (rc, out, hung, secs) in runs:
         # Lines as test/cli/one_line_error.h counts them: '\n'-terminated.

@@ -64,7 +64,7 @@ for s in "${SCENARIOS[@]}"; do
   line=$(grep -E "^$s \| " "$LOGS/$s.out" | tail -n 1)
   [[ -z $line ]] && line="$s | - | - | no result (script exit $rc; see $LOGS/$s.err)"
   rows+=("| $line | $(( $(date +%s) - t0 )) s |")
-  sed -n '2,$p' "$LOGS/$s.out" | grep -v -E "^$s \| " | head -n 40 >&2
+  grep -v -E "^$s \| " "$LOGS/$s.out" | head -n 80 >&2
   grep -v '^$' "$LOGS/$s.err" | tail -n 20 >&2
 done
 
