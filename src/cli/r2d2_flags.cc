@@ -30,6 +30,10 @@ void add_r2d2_learner_flags(CLI::App& cmd, TrainConfig& c) {
       ->check(non_negative());
   cmd.add_option("--min-replay", r.min_replay, "R2D2: sequences in replay before learning starts")
       ->check(in_range(std::int64_t{1}, std::int64_t{1} << 40));
+  cmd.add_flag("--checkpoint-replay,!--no-checkpoint-replay", c.checkpoint_replay,
+               "R2D2: save the replay (sequences and priorities) as replay.bin in --logdir with every checkpoint, "
+               "and restore it on --resume instead of refilling --min-replay (default on; --no-checkpoint-replay for a "
+               "replay too large to write)");
 }
 
 void apply_r2d2_defaults(const CLI::App& cmd, TrainConfig& c) {

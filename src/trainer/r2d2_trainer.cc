@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -10,6 +11,7 @@
 #include <torch/torch.h>
 
 #include "seedrl/actor/actor_pool.h"
+#include "seedrl/trainer/replay_checkpoint.h"
 #include "seedrl/trainer/run_checkpoint.h"
 #include "seedrl/trainer/run_directory.h"
 #include "seedrl/learner/r2d2/epsilon_greedy.h"
@@ -79,7 +81,8 @@ int train_r2d2(TrainConfig config) {
 
   RunCheckpoint checkpoint(config, learner, {{"target", learner.target().ptr().get()}});
   const CheckpointCounters counters = checkpoint.resume(config.resume);
-  if (counters.frames > 0) spdlog::info("replay refills {} sequences before learning", rc.min_replay);
+  ReplayCheckpoint replay_checkpoint(config, replay);
+  replay_checkpoint.resume(config.resume && std::filesystem::exists(checkpoint.path()), counters.learner_steps);
   learner.publish();
 
   spdlog::info("r2d2: env {} obs {} action {} | {} actors x {} envs + {} eval envs | batch {} x ({} burn-in + {}) | n {}",
@@ -127,7 +130,9 @@ int train_r2d2(TrainConfig config) {
   std::atomic<int> signal_received{0};
   SignalWatcher watcher([&](int sig) { signal_received.store(sig); });
 
-  auto save = [&] { checkpoint.save(frames.load(), episodes.summary().episodes); };
+  auto save = [&] {
+    replay_checkpoint.save(learner.steps(), [&] { checkpoint.save(frames.load(), episodes.summary().episodes); });
+  };
 
   LearnerThread<r2d2::R2D2Learner, r2d2::R2D2Stats> learner_thread(learner, save, cores.of_rank(0));
   const std::int64_t max_frames = config.learner.max_frames;

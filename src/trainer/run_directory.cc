@@ -16,10 +16,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A run's own files: its checkpoint, metrics, summary and TensorBoard events.
+// A run's own files: its checkpoint, replay snapshot, metrics, summary and TensorBoard events.
 bool belongs_to_run(const fs::path& file) {
   const std::string name = file.filename().string();
-  return name == "checkpoint.pt" || name == "metrics.jsonl" || name == "summary.json" ||
+  return name == "checkpoint.pt" || name == "replay.bin" || name == "metrics.jsonl" || name == "summary.json" ||
          name.rfind("events.out.tfevents.", 0) == 0;
 }
 

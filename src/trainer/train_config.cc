@@ -99,6 +99,7 @@ std::string to_json(const TrainConfig& c) {
                {"eval_epsilon", r.eval_epsilon}};
   j["logdir"] = c.logdir;
   j["checkpoint_every_s"] = c.checkpoint_every_s;
+  j["checkpoint_replay"] = c.checkpoint_replay;
   j["log_interval_s"] = c.log_interval_s;
   return j.dump();
 }
@@ -182,6 +183,7 @@ TrainConfig train_config_from_json(const std::string& text) {
     }
     c.logdir = j.at("logdir");
     c.checkpoint_every_s = j.at("checkpoint_every_s");
+    c.checkpoint_replay = j.value("checkpoint_replay", c.checkpoint_replay);  // older checkpoints lack it
     c.log_interval_s = j.at("log_interval_s");
     return c;
   } catch (const nlohmann::json::exception& e) {

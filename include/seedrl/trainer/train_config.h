@@ -49,6 +49,7 @@ struct TrainConfig {
   // run
   std::string logdir = "runs/latest";
   double checkpoint_every_s = 600;
+  bool checkpoint_replay = true;  // R2D2: save the replay with each checkpoint (trainer/replay_checkpoint.h)
   bool resume = false;
   double log_interval_s = 5;
   int torch_threads = 1;

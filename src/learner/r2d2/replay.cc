@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -218,6 +219,114 @@ PriorityStats Replay::priority_stats() const {
   }
   s.mean /= static_cast<double>(size_);
   return s;
+}
+
+namespace {
+
+// A stored field of every sequence: its storage and bytes per sequence.
+struct Field {
+  std::uint8_t* base;
+  std::size_t bytes;
+};
+
+}  // namespace
+
+std::size_t Replay::record_bytes() const {
+  std::size_t n = sizeof(std::int64_t) + sizeof(double);  // version, priority
+  for (const auto* t : {&obs_, &actions_, &policy_, &rewards_, &flags_, &core_h_, &core_c_})
+    if (t->defined()) n += t->nbytes() / static_cast<std::size_t>(config_.capacity);
+  return n;
+}
+
+ReplayCursor Replay::cursor() const {
+  std::lock_guard lock(mu_);
+  return {size_, next_, inserted_, sampled_, max_priority_};
+}
+
+namespace {
+
+template <class Fn>
+void for_each_field(const std::vector<const torch::Tensor*>& tensors, std::int64_t capacity, Fn fn) {
+  for (const auto* t : tensors)
+    if (t->defined())
+      fn(Field{static_cast<std::uint8_t*>(t->data_ptr()), t->nbytes() / static_cast<std::size_t>(capacity)});
+}
+
+}  // namespace
+
+void Replay::copy_records(std::int64_t first, std::int64_t count, std::uint8_t* out) const {
+  const std::vector<const torch::Tensor*> tensors{&obs_, &actions_, &policy_, &rewards_, &flags_, &core_h_, &core_c_};
+  std::lock_guard lock(mu_);
+  if (first < 0 || count < 0 || first + count > config_.capacity) throw std::out_of_range("Replay::copy_records");
+  for (std::int64_t i = first; i < first + count; ++i) {
+    for_each_field(tensors, config_.capacity, [&](const Field& f) {
+      std::memcpy(out, f.base + static_cast<std::size_t>(i) * f.bytes, f.bytes);
+      out += f.bytes;
+    });
+    std::memcpy(out, &versions_[i], sizeof(std::int64_t));
+    out += sizeof(std::int64_t);
+    std::memcpy(out, &priority_[i], sizeof(double));
+    out += sizeof(double);
+  }
+}
+
+void Replay::load_records(std::int64_t first, std::int64_t count, const std::uint8_t* in, double* priorities) {
+  const std::vector<const torch::Tensor*> tensors{&obs_, &actions_, &policy_, &rewards_, &flags_, &core_h_, &core_c_};
+  std::lock_guard lock(mu_);
+  if (first < 0 || count < 0 || first + count > config_.capacity) throw std::out_of_range("Replay::load_records");
+  for (std::int64_t i = first; i < first + count; ++i) {
+    for_each_field(tensors, config_.capacity, [&](const Field& f) {
+      std::memcpy(f.base + static_cast<std::size_t>(i) * f.bytes, in, f.bytes);
+      in += f.bytes;
+    });
+    std::memcpy(&versions_[i], in, sizeof(std::int64_t));
+    in += sizeof(std::int64_t);
+    std::memcpy(&priorities[i - first], in, sizeof(double));
+    in += sizeof(double);
+  }
+}
+
+void Replay::restore(const ReplayCursor& c, const std::vector<double>& priorities) {
+  const std::int64_t C = config_.capacity;
+  if (c.size < 0 || c.size > C) throw std::invalid_argument("holds " + std::to_string(c.size) + " sequences, more than the capacity " + std::to_string(C));
+  if (c.next < 0 || c.next >= C || (c.size < C && c.next != c.size))
+    throw std::invalid_argument("insert position " + std::to_string(c.next) + " does not fit " + std::to_string(c.size) +
+                                " of " + std::to_string(C) + " sequences");
+  if (c.inserted < static_cast<std::uint64_t>(c.size))
+    throw std::invalid_argument(std::to_string(c.inserted) + " sequences inserted, fewer than the " +
+                                std::to_string(c.size) + " held");
+  if (!std::isfinite(c.max_priority) || c.max_priority <= 0)
+    throw std::invalid_argument("largest priority " + std::to_string(c.max_priority) + " is not finite and positive");
+  if (priorities.size() != static_cast<std::size_t>(c.size)) throw std::invalid_argument("one priority per sequence");
+  std::vector<double> leaves(static_cast<std::size_t>(C), 0.0);
+  double total = 0;
+  for (std::size_t i = 0; i < priorities.size(); ++i) {
+    const double p = priorities[i];
+    leaves[i] = std::pow(p, config_.priority_exponent);
+    if (!std::isfinite(p) || p < 0 || !std::isfinite(leaves[i]))
+      throw std::invalid_argument("sequence " + std::to_string(i) + " has priority " + std::to_string(p) +
+                                  " (must be finite and >= 0)");
+    total += leaves[i];
+  }
+  if (!std::isfinite(total)) throw std::invalid_argument("the priorities' sum is not finite");
+  std::lock_guard lock(mu_);
+  for (std::size_t i = 0; i < leaves.size(); ++i) tree_.set(i, leaves[i]);
+  std::copy(priorities.begin(), priorities.end(), priority_.begin());
+  std::fill(priority_.begin() + c.size, priority_.end(), 0.0);
+  std::fill(generation_.begin(), generation_.begin() + c.size, 1);
+  size_ = c.size;
+  next_ = c.next;
+  inserted_ = c.inserted;
+  max_priority_ = std::max(c.max_priority, *std::max_element(priority_.begin(), priority_.end()));
+  // The learner may not run ahead of the replay ratio of this run (which may
+  // differ from the saved one's); it may not owe more samples than it could take.
+  sampled_ = c.sampled;
+  if (config_.replay_ratio > 0) {
+    const auto min_fill = static_cast<std::uint64_t>(config_.min_fill);
+    const double allowed =
+        inserted_ >= min_fill ? std::floor(config_.replay_ratio * static_cast<double>(inserted_ - min_fill)) : 0.0;
+    if (allowed < static_cast<double>(sampled_)) sampled_ = static_cast<std::uint64_t>(allowed);
+  }
 }
 
 }  // namespace seedrl::r2d2

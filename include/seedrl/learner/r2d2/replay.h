@@ -47,6 +47,14 @@ struct PriorityStats {
   double mean = 0, max = 0, min = 0;
 };
 
+// Where the ring stands and the rate limiter's counters: what a snapshot
+// (learner/r2d2/replay_snapshot.h) saves beside the sequences.
+struct ReplayCursor {
+  std::int64_t size = 0, next = 0;  // sequences held; ring position of the next insert
+  std::uint64_t inserted = 0, sampled = 0;
+  double max_priority = 1.0;  // what new sequences enter with
+};
+
 class Replay {
  public:
   // Throws std::invalid_argument naming --replay-capacity when the buffer
@@ -71,6 +79,22 @@ class Replay {
   std::size_t byte_size() const { return bytes_; }
   PriorityStats priority_stats() const;
   const ReplayConfig& config() const { return config_; }
+  const UnrollLayout& layout() const { return layout_; }
+
+  // Snapshots (learner/r2d2/replay_snapshot.h). A record is one sequence's
+  // fields in storage order, its policy version and its raw priority.
+  std::size_t record_bytes() const;
+  ReplayCursor cursor() const;
+  // Copies records [first, first + count) to `out` under the lock: inserts
+  // wait for one such chunk at a time, not for a whole snapshot.
+  void copy_records(std::int64_t first, std::int64_t count, std::uint8_t* out) const;
+  // Restoring, before any other thread uses the replay: load_records writes
+  // the sequences (and returns their priorities in `priorities`), then
+  // restore() takes the cursor and every priority and rebuilds the sum tree.
+  // Until restore() the replay stays empty. restore() throws
+  // std::invalid_argument for a cursor or priority out of range.
+  void load_records(std::int64_t first, std::int64_t count, const std::uint8_t* in, double* priorities);
+  void restore(const ReplayCursor& cursor, const std::vector<double>& priorities);
 
  private:
   static std::size_t checked_capacity(const UnrollLayout& layout, const ReplayConfig& config);
