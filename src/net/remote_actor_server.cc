@@ -68,6 +68,12 @@ class RemoteActorServer::Impl {
 
   void start();
   void do_accept();
+  // Counts a refused peer and logs why, one line per second at most for
+  // each kind (a flood of peers must not flood the log, nor hide a peer
+  // with a wrong token behind idle ones). kSilent: busy, idle or gone
+  // peers; kBadHello: a HELLO that says something wrong.
+  enum Refusal { kSilent, kBadHello };
+  void refused(const std::string& peer, const std::string& why, Refusal kind);
   // Answers a connection beyond the limits REJECT busy and closes it at once.
   void refuse_at_once(tcp::socket& socket, const std::string& peer, const std::string& why);
   // A session's socket is closed (after its linger, if `lingered`).
@@ -145,7 +151,9 @@ class RemoteActorServer::Impl {
   // The most sockets held at once: the descriptor limit less a reserve for
   // checkpoints, logs and everything else of the process.
   int socket_cap = 0;
-  LogThrottle refusal_log{std::chrono::milliseconds(1000)};       // accept handler only
+  std::mutex refusal_log_mu;
+  LogThrottle refusal_log[2] = {LogThrottle(std::chrono::milliseconds(1000)),
+                                LogThrottle(std::chrono::milliseconds(1000))};  // by Refusal; guarded by refusal_log_mu
   LogThrottle accept_error_log{std::chrono::milliseconds(10000)};  // accept handler only
 };
 
@@ -520,9 +528,9 @@ class Session : public std::enable_shared_from_this<Session> {
       }
       if (self->farewell_) return self->close();  // the frame being written never went out
       if (!self->running_) {
-        self->server_.counters.refused.fetch_add(1, std::memory_order_relaxed);
-        spdlog::warn("remote actor {} refused: no complete HELLO within {} s", self->peer_,
-                     seconds(self->server_.config.handshake_timeout));
+        self->server_.refused(self->peer_, spdlog::fmt_lib::format("no complete HELLO within {} s",
+                                                                    seconds(self->server_.config.handshake_timeout)),
+                              Impl::kSilent);
       } else {
         spdlog::warn("remote actor {} timed out: nothing received for {} s", self->peer_,
                      seconds(self->server_.config.timeout));
@@ -532,8 +540,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void refuse(RejectCode code, const std::string& why) {
-    server_.counters.refused.fetch_add(1, std::memory_order_relaxed);
-    spdlog::warn("remote actor {} refused: {}", peer_, why);
+    server_.refused(peer_, why, Impl::kBadHello);
     std::vector<std::uint8_t> frame;
     encode_reject({code, why}, frame);
     finish(std::move(frame));
@@ -551,9 +558,9 @@ class Session : public std::enable_shared_from_this<Session> {
       if (running_)
         spdlog::warn("remote actor {} disconnected: {}", peer_, ec == asio::error::eof ? "connection closed" : ec.message());
       else
-        spdlog::warn("remote actor {} refused: connection ended during the handshake ({})", peer_,
-                     ec == asio::error::eof ? "truncated HELLO" : ec.message());
-      if (!running_) server_.counters.refused.fetch_add(1, std::memory_order_relaxed);
+        server_.refused(peer_, spdlog::fmt_lib::format("connection ended during the handshake ({})",
+                                                      ec == asio::error::eof ? "truncated HELLO" : ec.message()),
+                        Impl::kSilent);
     }
     close();
   }
@@ -723,11 +730,19 @@ void RemoteActorServer::Impl::do_accept() {
   });
 }
 
-void RemoteActorServer::Impl::refuse_at_once(tcp::socket& socket, const std::string& peer, const std::string& why) {
+void RemoteActorServer::Impl::refused(const std::string& peer, const std::string& why, Refusal kind) {
   counters.refused.fetch_add(1, std::memory_order_relaxed);
-  if (std::uint64_t skipped = 0; refusal_log.allow(skipped))
-    spdlog::warn("remote actor {} refused: {}{}", peer, why,
-                 skipped ? spdlog::fmt_lib::format(" ({} more refused since the last such line)", skipped) : "");
+  std::uint64_t skipped = 0;
+  {
+    std::lock_guard lock(refusal_log_mu);
+    if (!refusal_log[kind].allow(skipped)) return;
+  }
+  spdlog::warn("remote actor {} refused: {}{}", peer, why,
+               skipped ? spdlog::fmt_lib::format(" ({} more refused since the last such line)", skipped) : "");
+}
+
+void RemoteActorServer::Impl::refuse_at_once(tcp::socket& socket, const std::string& peer, const std::string& why) {
+  refused(peer, why, kSilent);
   std::vector<std::uint8_t> frame;
   encode_reject({RejectCode::kBusy, why}, frame);
   close_at_once(socket, frame);
