@@ -21,7 +21,7 @@
 
 #include "graceful_close.h"
 #include "log_throttle.h"
-#include "seedrl/net/descriptor_reserve.h"
+#include "socket_budget.h"
 
 namespace seedrl::net {
 
@@ -68,31 +68,12 @@ class RemoteActorServer::Impl {
 
   void start();
   void do_accept();
-  // Counts a refused peer and logs why, one line per second at most for
-  // each kind (a flood of peers must not flood the log, nor hide a peer
-  // with a wrong token behind idle ones). kSilent: busy, idle or gone
-  // peers; kBadHello: a HELLO that says something wrong.
-  enum Refusal { kSilent, kBadHello };
-  void refused(const std::string& peer, const std::string& why, Refusal kind);
+  void refused(const std::string& peer, const std::string& why, RefusalLog::Kind kind) {
+    counters.refused.fetch_add(1, std::memory_order_relaxed);
+    refusal_log.log(peer, why, kind);
+  }
   // Answers a connection beyond the limits REJECT busy and closes it at once.
   void refuse_at_once(tcp::socket& socket, const std::string& peer, const std::string& why);
-  // A session's socket is closed (after its linger, if `lingered`).
-  void socket_closed(bool lingered) {
-    {
-      std::lock_guard lock(mu);
-      --held;
-      if (lingered) --lingering;
-    }
-    cv.notify_all();
-  }
-  // Whether a closing session may linger to say why (see graceful_close.h);
-  // lingering sockets are bounded like open connections.
-  bool start_linger() {
-    std::lock_guard lock(mu);
-    if (lingering >= config.max_connections) return false;
-    ++lingering;
-    return true;
-  }
   void request_stop(GoodbyeCode code);
   void join();
   // Leases k slots for a new session and picks the inference device that
@@ -146,14 +127,8 @@ class RemoteActorServer::Impl {
   std::vector<int> load;                                   // live envs per device; guarded by mu
   std::map<Session*, std::shared_ptr<Session>> sessions;   // guarded by mu
   int running = 0;                                         // sessions past the handshake; guarded by mu
-  // Sockets of sessions, open or lingering, and of those lingering; guarded by mu.
-  int held = 0, lingering = 0;
-  // The most sockets held at once: the descriptor limit less a reserve for
-  // checkpoints, logs and everything else of the process.
-  int socket_cap = 0;
-  std::mutex refusal_log_mu;
-  LogThrottle refusal_log[2] = {LogThrottle(std::chrono::milliseconds(1000)),
-                                LogThrottle(std::chrono::milliseconds(1000))};  // by Refusal; guarded by refusal_log_mu
+  SocketBudget sockets;  // of sessions, open or lingering
+  RefusalLog refusal_log;
   LogThrottle accept_error_log{std::chrono::milliseconds(10000)};  // accept handler only
 };
 
@@ -530,7 +505,7 @@ class Session : public std::enable_shared_from_this<Session> {
       if (!self->running_) {
         self->server_.refused(self->peer_, spdlog::fmt_lib::format("no complete HELLO within {} s",
                                                                     seconds(self->server_.config.handshake_timeout)),
-                              Impl::kSilent);
+                              RefusalLog::kSilent);
       } else {
         spdlog::warn("remote actor {} timed out: nothing received for {} s", self->peer_,
                      seconds(self->server_.config.timeout));
@@ -540,7 +515,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void refuse(RejectCode code, const std::string& why) {
-    server_.refused(peer_, why, Impl::kBadHello);
+    server_.refused(peer_, why, RefusalLog::kBadHello);
     std::vector<std::uint8_t> frame;
     encode_reject({code, why}, frame);
     finish(std::move(frame));
@@ -560,7 +535,7 @@ class Session : public std::enable_shared_from_this<Session> {
       else
         server_.refused(peer_, spdlog::fmt_lib::format("connection ended during the handshake ({})",
                                                       ec == asio::error::eof ? "truncated HELLO" : ec.message()),
-                        Impl::kSilent);
+                        RefusalLog::kSilent);
     }
     close();
   }
@@ -600,10 +575,10 @@ class Session : public std::enable_shared_from_this<Session> {
     boost::system::error_code ec;
     deadline_.cancel();
     heartbeat_.cancel();
-    if (graceful && server_.start_linger()) {
+    if (graceful && server_.sockets.linger()) {
       socket_.cancel(ec);  // a pending read ends with operation_aborted
       close_gracefully(std::move(socket_), std::move(frame), {kLingerBytes + rx_.size(), server_.config.linger},
-                       [&server = server_] { server.socket_closed(true); });
+                       [&sockets = server_.sockets] { sockets.release(true); });
     } else {
       if (graceful) {
         close_at_once(socket_, frame);
@@ -611,7 +586,7 @@ class Session : public std::enable_shared_from_this<Session> {
         socket_.shutdown(tcp::socket::shutdown_both, ec);
         socket_.close(ec);
       }
-      server_.socket_closed(false);
+      server_.sockets.release(false);
     }
     if (running_) {
       server_.counters.dropped.fetch_add(1, std::memory_order_relaxed);
@@ -671,7 +646,7 @@ void RemoteActorServer::Impl::start() {
   if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
   if (ec) throw fail(ec.message());
   bound_port = acceptor.local_endpoint().port();
-  socket_cap = static_cast<int>(std::min<std::size_t>(socket_budget(config.fd_reserve), std::numeric_limits<int>::max()));
+  sockets.start(config.fd_reserve, config.max_connections);  // lingering sockets are bounded like open ones
   work.emplace(io.get_executor());
   do_accept();
   for (int i = 0; i < std::max(1, config.io_threads); ++i) io_threads.emplace_back([this] { io.run(); });
@@ -679,9 +654,9 @@ void RemoteActorServer::Impl::start() {
   spdlog::info("remote actors: listening on {}:{} ({} env slots from {}, at most {} connections{})", config.host,
                bound_port, config.num_slots, config.first_slot, config.max_connections,
                config.token.empty() ? "" : ", token required");
-  if (socket_cap < 2 * config.max_connections)
+  if (sockets.cap() < 2 * config.max_connections)
     spdlog::warn("remote actors: only {} sockets fit the open-file limit beside the descriptors kept for the rest of "
-                 "the process (ulimit -n)", socket_cap);
+                 "the process (ulimit -n)", sockets.cap());
 }
 
 void RemoteActorServer::Impl::do_accept() {
@@ -710,14 +685,14 @@ void RemoteActorServer::Impl::do_accept() {
     // flood must not hold descriptors (handshaking sessions count as open).
     std::shared_ptr<Session> session;
     std::string busy;
-    {
+    if (!sockets.take()) {
+      busy = spdlog::fmt_lib::format("{} sockets held, all the open-file limit leaves to remote actors", sockets.cap());
+    } else {
       std::lock_guard lock(mu);
-      if (held >= socket_cap) {
-        busy = spdlog::fmt_lib::format("{} sockets held, all the open-file limit leaves to remote actors", held);
-      } else if (static_cast<int>(sessions.size()) >= config.max_connections) {
+      if (static_cast<int>(sessions.size()) >= config.max_connections) {
         busy = spdlog::fmt_lib::format("too many connections (--max-remote-connections {})", config.max_connections);
+        sockets.release(false);
       } else {
-        ++held;
         session = std::make_shared<Session>(*this, std::move(socket), peer);
         sessions.emplace(session.get(), session);
       }
@@ -730,19 +705,8 @@ void RemoteActorServer::Impl::do_accept() {
   });
 }
 
-void RemoteActorServer::Impl::refused(const std::string& peer, const std::string& why, Refusal kind) {
-  counters.refused.fetch_add(1, std::memory_order_relaxed);
-  std::uint64_t skipped = 0;
-  {
-    std::lock_guard lock(refusal_log_mu);
-    if (!refusal_log[kind].allow(skipped)) return;
-  }
-  spdlog::warn("remote actor {} refused: {}{}", peer, why,
-               skipped ? spdlog::fmt_lib::format(" ({} more refused since the last such line)", skipped) : "");
-}
-
 void RemoteActorServer::Impl::refuse_at_once(tcp::socket& socket, const std::string& peer, const std::string& why) {
-  refused(peer, why, kSilent);
+  refused(peer, why, RefusalLog::kSilent);
   std::vector<std::uint8_t> frame;
   encode_reject({RejectCode::kBusy, why}, frame);
   close_at_once(socket, frame);
@@ -785,8 +749,9 @@ void RemoteActorServer::Impl::join() {
   request_stop(goodbye);
   {
     std::unique_lock lock(mu);
-    cv.wait(lock, [&] { return sessions.empty() && held == 0; });  // lingering sockets end within config.linger
+    cv.wait(lock, [&] { return sessions.empty(); });
   }
+  sockets.wait_all_released();  // lingering ones end within config.linger
   work.reset();
   io.stop();
   for (auto& t : io_threads) t.join();
@@ -814,12 +779,8 @@ int RemoteActorServer::free_slots() const {
   return static_cast<int>(impl_->free.size());
 }
 
-int RemoteActorServer::held_sockets() const {
-  std::lock_guard lock(impl_->mu);
-  return impl_->held;
-}
-
-int RemoteActorServer::socket_cap() const { return impl_->socket_cap; }
+int RemoteActorServer::held_sockets() const { return impl_->sockets.held(); }
+int RemoteActorServer::socket_cap() const { return impl_->sockets.cap(); }
 
 int RemoteActorServer::active_sessions() const {
   std::lock_guard lock(impl_->mu);
