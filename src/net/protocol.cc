@@ -4,9 +4,12 @@
 #include <bit>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+
+#include <fmt/format.h>
 
 namespace seedrl::net {
 
@@ -165,7 +168,7 @@ Hello decode_hello(std::span<const std::uint8_t> body) {
     m.action = ActionSpec::box(std::move(low), std::move(high));
   }
   m.token = r.str16("token", kMaxTokenBytes);
-  m.env_name = r.str16("env_name", kMaxNameBytes);
+  m.env_name = printable(r.str16("env_name", kMaxNameBytes));
   r.done();
   return m;
 }
@@ -200,8 +203,11 @@ void encode_reject(const Reject& m, std::vector<std::uint8_t>& out) {
 Reject decode_reject(std::span<const std::uint8_t> body) {
   Reader r(body, "REJECT");
   Reject m;
-  m.code = static_cast<RejectCode>(r.get<std::uint16_t>("code"));
-  m.message = r.str16("message", 1024);
+  const auto code = r.get<std::uint16_t>("code");
+  if (code < static_cast<std::uint16_t>(RejectCode::kBadVersion) || code > static_cast<std::uint16_t>(RejectCode::kBusy))
+    throw ProtocolError("REJECT: unknown code " + std::to_string(code));
+  m.code = static_cast<RejectCode>(code);
+  m.message = printable(r.str16("message", 1024));
   r.done();
   return m;
 }
@@ -216,8 +222,11 @@ void encode_goodbye(const Goodbye& m, std::vector<std::uint8_t>& out) {
 Goodbye decode_goodbye(std::span<const std::uint8_t> body) {
   Reader r(body, "GOODBYE");
   Goodbye m;
-  m.code = static_cast<GoodbyeCode>(r.get<std::uint16_t>("code"));
-  m.message = r.str16("message", 1024);
+  const auto code = r.get<std::uint16_t>("code");
+  if (code > static_cast<std::uint16_t>(GoodbyeCode::kProtocolError))
+    throw ProtocolError("GOODBYE: unknown code " + std::to_string(code));
+  m.code = static_cast<GoodbyeCode>(code);
+  m.message = printable(r.str16("message", 1024));
   r.done();
   return m;
 }
@@ -231,6 +240,27 @@ std::string check_step_flags(std::uint8_t flags) {
   if (flags & ~0x7u) return "unknown flag bits " + std::to_string(flags);
   if ((flags & 1) && (flags & 6)) return "flags " + std::to_string(flags) + " mark a first step as last";
   return {};
+}
+
+std::string check_actions(const ActionSpec& action, std::span<const float> actions) {
+  const std::size_t width = static_cast<std::size_t>(action.width());
+  for (std::size_t i = 0; i < actions.size(); ++i) {
+    const float a = actions[i];
+    if (action.is_discrete()) {
+      // NaN fails the range check too.
+      if (!(a >= 0.f && a < static_cast<float>(action.num_actions)) || a != std::trunc(a))
+        return fmt::format("env {}: action {} is not one of 0..{}", i / width, a, action.num_actions - 1);
+    } else if (!std::isfinite(a)) {
+      return fmt::format("env {}: action component {} is {}", i / width, i % width, a);
+    }
+  }
+  return {};
+}
+
+std::string printable(std::string text) {
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return text;
 }
 
 bool constant_time_equal(std::string_view a, std::string_view b) {

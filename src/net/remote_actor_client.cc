@@ -131,6 +131,10 @@ class RemoteActorConnection::Impl {
                                       ec == asio::error::eof ? "the learner closed the connection" : ec.message()));
   }
 
+  BadFrame bad(const std::string& what) const {
+    return BadFrame(fmt::format("learner {}:{} sent a bad frame: {}", config.host, config.port, what));
+  }
+
   // Reads one frame header; GOODBYE and REJECT frames are read and thrown.
   FrameHeader next_header(Clock::duration timeout, const char* what) {
     read(asio::buffer(header), timeout, what);
@@ -138,11 +142,12 @@ class RemoteActorConnection::Impl {
     try {
       h = decode_header(std::span<const std::uint8_t, kHeaderBytes>(header));
     } catch (const ProtocolError& e) {
-      throw ConnectionLost(fmt::format("{}:{}: {}", config.host, config.port, e.what()));
+      throw bad(e.what());
     }
     const auto type = static_cast<MsgType>(h.type);
     if (type == MsgType::kGoodbye || type == MsgType::kReject) {
-      if (h.length > kMaxControlFrame) throw ConnectionLost("oversized control frame from the learner");
+      if (h.length > kMaxControlFrame)
+        throw bad(fmt::format("{} frame of {} bytes (max {})", msg_type_name(h.type), h.length, kMaxControlFrame));
       control.resize(h.body_bytes());
       read(asio::buffer(control), timeout, what);
       try {
@@ -153,7 +158,7 @@ class RemoteActorConnection::Impl {
         Goodbye g = decode_goodbye(control);
         throw LearnerGone(g.code, fmt::format("{}:{} said goodbye: {}", config.host, config.port, g.message));
       } catch (const ProtocolError& e) {
-        throw ConnectionLost(e.what());
+        throw bad(e.what());
       }
     }
     return h;
@@ -203,15 +208,21 @@ Welcome RemoteActorConnection::connect() {
   encode_hello(hello, frame);
   s.write(asio::buffer(frame), "HELLO");
   const FrameHeader h = s.next_header(c.connect_timeout, "handshake");
-  if (h.type != static_cast<std::uint8_t>(MsgType::kWelcome) || h.length > kMaxControlFrame)
-    throw ConnectionLost(fmt::format("{}:{}: expected WELCOME, got {}", c.host, c.port, msg_type_name(h.type)));
+  if (h.type != static_cast<std::uint8_t>(MsgType::kWelcome))
+    throw s.bad(fmt::format("expected WELCOME, got {} (type {})", msg_type_name(h.type), h.type));
+  if (h.length > kMaxControlFrame)
+    throw s.bad(fmt::format("WELCOME frame of {} bytes (max {})", h.length, kMaxControlFrame));
   s.control.resize(h.body_bytes());
   s.read(asio::buffer(s.control), c.connect_timeout, "handshake");
+  Welcome w;
   try {
-    return decode_welcome(s.control);
+    w = decode_welcome(s.control);
   } catch (const ProtocolError& e) {
-    throw ConnectionLost(e.what());
+    throw s.bad(e.what());
   }
+  if (w.version != kProtocolVersion)
+    throw s.bad(fmt::format("WELCOME of protocol version {} (this actor speaks {})", w.version, kProtocolVersion));
+  return w;
 }
 
 std::span<float> RemoteActorConnection::rewards() { return impl_->rewards; }
@@ -235,9 +246,11 @@ void RemoteActorConnection::step() {
     const FrameHeader h = s.next_header(s.config.timeout, "waiting for actions");
     if (h.type == static_cast<std::uint8_t>(MsgType::kHeartbeat) && h.length == 1) continue;
     if (h.type != static_cast<std::uint8_t>(MsgType::kActions) || h.body_bytes() != body)
-      throw ConnectionLost(fmt::format("{}:{}: expected ACTIONS of {} bytes, got {} of {}", s.config.host, s.config.port,
-                                       body + 1, msg_type_name(h.type), h.length));
+      throw s.bad(fmt::format("expected ACTIONS of {} bytes, got {} (type {}) of {}", body + 1, msg_type_name(h.type),
+                              h.type, h.length));
     s.read(asio::buffer(s.actions), s.config.timeout, "reading actions");
+    // An action outside the spec would index past an env's tables.
+    if (std::string why = check_actions(s.config.spec.action, s.actions); !why.empty()) throw s.bad("ACTIONS " + why);
     return;
   }
 }

@@ -119,6 +119,12 @@ void RemoteActorRunner::run(int actor) {
           break;
         }
         problem = e.what();
+      } catch (const BadFrame& e) {
+        // A learner that speaks nonsense will not start making sense: one
+        // line for the run (the other threads meet the same learner).
+        if (!refused_.exchange(true)) spdlog::error("actor {}: {}; giving up", actor, e.what());
+        stop_.store(true);
+        break;
       } catch (const ConnectionLost& e) {
         problem = e.what();
       }

@@ -19,6 +19,10 @@
 #include <boost/asio.hpp>
 #include <spdlog/spdlog.h>
 
+#include "graceful_close.h"
+#include "log_throttle.h"
+#include "socket_budget.h"
+
 namespace seedrl::net {
 
 namespace asio = boost::asio;
@@ -27,6 +31,10 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 class Session;
+
+// Peer input discarded after a GOODBYE or REJECT, beyond the STEP body a
+// running actor may have been sending.
+constexpr std::size_t kLingerBytes = std::size_t{1} << 20;
 
 // Whether the `n` floats at `p` (a STEP body: not necessarily aligned) are
 // all finite. A NaN observation would reach the learner's loss and, through
@@ -60,6 +68,12 @@ class RemoteActorServer::Impl {
 
   void start();
   void do_accept();
+  void refused(const std::string& peer, const std::string& why, RefusalLog::Kind kind) {
+    counters.refused.fetch_add(1, std::memory_order_relaxed);
+    refusal_log.log(peer, why, kind);
+  }
+  // Answers a connection beyond the limits REJECT busy and closes it at once.
+  void refuse_at_once(tcp::socket& socket, const std::string& peer, const std::string& why);
   void request_stop(GoodbyeCode code);
   void join();
   // Leases k slots for a new session and picks the inference device that
@@ -113,6 +127,9 @@ class RemoteActorServer::Impl {
   std::vector<int> load;                                   // live envs per device; guarded by mu
   std::map<Session*, std::shared_ptr<Session>> sessions;   // guarded by mu
   int running = 0;                                         // sessions past the handshake; guarded by mu
+  SocketBudget sockets;  // of sessions, open or lingering
+  RefusalLog refusal_log;
+  LogThrottle accept_error_log{std::chrono::milliseconds(10000)};  // accept handler only
 };
 
 namespace {
@@ -140,28 +157,19 @@ class Session : public std::enable_shared_from_this<Session> {
     arm_deadline(server_.config.handshake_timeout);
     read_header();
   }
-  void refuse_busy(const std::string& why) { refuse(RejectCode::kBusy, why); }
   void shutdown(GoodbyeCode code) {
-    if (closed_) return;
-    if (running_ && !say_goodbye(code)) {
-      goodbye_ = code;  // said when the frame being written is out
-      arm_deadline(std::chrono::milliseconds(1000));  // or given up on
-      return;
-    }
-    close();
-  }
-
-  // False when a frame is being written (GOODBYE must not land inside it).
-  bool say_goodbye(GoodbyeCode code) {
+    if (!running_) return close();
     std::vector<std::uint8_t> frame;
     encode_goodbye({code, code == GoodbyeCode::kFinished ? "training finished" : "learner shutting down"}, frame);
-    return send_now(frame);
+    finish(std::move(frame));
   }
-  // After a write: a shutdown that waited for it goes ahead now.
-  bool goodbye_due() {
-    if (!goodbye_) return false;
-    say_goodbye(*goodbye_);
-    close();
+
+  // After a write: an ending that waited for it goes ahead now.
+  bool farewell_due() {
+    if (!farewell_) return false;
+    std::vector<std::uint8_t> frame = std::move(*farewell_);
+    farewell_.reset();
+    finish(std::move(frame));
     return true;
   }
 
@@ -181,7 +189,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void on_header(boost::system::error_code ec) {
-    if (closed_) return;
+    if (closed_ || farewell_) return;
     if (ec) return lost(ec);
     FrameHeader h;
     try {
@@ -215,7 +223,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void read_body() {
     asio::async_read(socket_, asio::buffer(rx_), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-      if (self->closed_) return;
+      if (self->closed_ || self->farewell_) return;
       if (ec) return self->lost(ec);
       self->running_ ? self->on_step() : self->on_hello();
     });
@@ -292,7 +300,7 @@ class Session : public std::enable_shared_from_this<Session> {
         std::lock_guard lock(self->write_mu_);
         self->writing_ = false;
       }
-      if (self->closed_ || self->goodbye_due()) return;
+      if (self->closed_ || self->farewell_due()) return;
       if (ec) return self->lost(ec);
       self->arm_deadline(self->server_.config.timeout);
       self->arm_heartbeat();
@@ -420,7 +428,7 @@ class Session : public std::enable_shared_from_this<Session> {
         self->writing_ = false;
         self->busy_ = false;
       }
-      if (self->closed_ || self->goodbye_due()) return;
+      if (self->closed_ || self->farewell_due()) return;
       if (ec) return self->lost(ec);
       self->arm_deadline(self->server_.config.timeout);
     });
@@ -454,7 +462,7 @@ class Session : public std::enable_shared_from_this<Session> {
                             if (self->closed_) return;
                             if (ec2) return self->lost(ec2);
                             if (actions) return self->write_actions();
-                            self->goodbye_due();
+                            self->farewell_due();
                           });
       }
       self->arm_heartbeat();
@@ -493,11 +501,11 @@ class Session : public std::enable_shared_from_this<Session> {
         self->deadline_.expires_at(at < to_ns(recheck) ? Clock::time_point(std::chrono::nanoseconds(at)) : recheck);
         return self->wait_deadline();
       }
-      if (self->refusing_) return self->close();
+      if (self->farewell_) return self->close();  // the frame being written never went out
       if (!self->running_) {
-        self->server_.counters.refused.fetch_add(1, std::memory_order_relaxed);
-        spdlog::warn("remote actor {} refused: no complete HELLO within {} s", self->peer_,
-                     seconds(self->server_.config.handshake_timeout));
+        self->server_.refused(self->peer_, spdlog::fmt_lib::format("no complete HELLO within {} s",
+                                                                    seconds(self->server_.config.handshake_timeout)),
+                              RefusalLog::kSilent);
       } else {
         spdlog::warn("remote actor {} timed out: nothing received for {} s", self->peer_,
                      seconds(self->server_.config.timeout));
@@ -507,35 +515,17 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void refuse(RejectCode code, const std::string& why) {
-    server_.counters.refused.fetch_add(1, std::memory_order_relaxed);
-    spdlog::warn("remote actor {} refused: {}", peer_, why);
+    server_.refused(peer_, why, RefusalLog::kBadHello);
     std::vector<std::uint8_t> frame;
     encode_reject({code, why}, frame);
-    send_now(frame);
-    // Closing with unread input would send a reset that can destroy the
-    // REJECT before the peer reads it: half-close, drain, close at EOF or at
-    // the handshake deadline.
-    boost::system::error_code ec;
-    socket_.shutdown(tcp::socket::shutdown_send, ec);
-    refusing_ = true;
-    arm_deadline(server_.config.handshake_timeout);
-    drain();
-  }
-
-  void drain() {
-    socket_.async_read_some(asio::buffer(header_), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-      if (self->closed_) return;
-      if (ec) return self->close();
-      self->drain();
-    });
+    finish(std::move(frame));
   }
 
   void protocol_error(const std::string& why) {
     spdlog::warn("remote actor {} dropped: protocol error: {}", peer_, why);
     std::vector<std::uint8_t> frame;
     encode_goodbye({GoodbyeCode::kProtocolError, why}, frame);
-    send_now(frame);  // unless a frame is being written
-    close();
+    finish(std::move(frame));
   }
 
   void lost(boost::system::error_code ec) {
@@ -543,39 +533,60 @@ class Session : public std::enable_shared_from_this<Session> {
       if (running_)
         spdlog::warn("remote actor {} disconnected: {}", peer_, ec == asio::error::eof ? "connection closed" : ec.message());
       else
-        spdlog::warn("remote actor {} refused: connection ended during the handshake ({})", peer_,
-                     ec == asio::error::eof ? "truncated HELLO" : ec.message());
-      if (!running_) server_.counters.refused.fetch_add(1, std::memory_order_relaxed);
+        server_.refused(peer_, spdlog::fmt_lib::format("connection ended during the handshake ({})",
+                                                      ec == asio::error::eof ? "truncated HELLO" : ec.message()),
+                        RefusalLog::kSilent);
     }
     close();
   }
 
-  // A small control frame, written at once if the socket takes it; never
-  // waits (a peer that does not read is not worth a stall). Returns false,
-  // sending nothing, while another frame is being written.
-  bool send_now(const std::vector<std::uint8_t>& frame) {
-    std::lock_guard lock(write_mu_);
-    if (writing_) return false;
-    if (!socket_open_) return true;
-    boost::system::error_code ec;
-    socket_.non_blocking(true, ec);
-    if (!ec) socket_.write_some(asio::buffer(frame), ec);
-    return true;
+  // Ends the connection saying why: `frame` (a GOODBYE or REJECT, or empty)
+  // goes out whole, after the frame being written if any, and the socket
+  // closes gracefully (graceful_close.h) so the peer gets to read it.
+  void finish(std::vector<std::uint8_t> frame) {
+    if (closed_ || farewell_) return;
+    {
+      std::lock_guard lock(write_mu_);
+      if (writing_) {
+        farewell_ = std::move(frame);  // said when the frame being written is out
+      } else {
+        socket_open_ = false;  // see close()
+      }
+    }
+    if (farewell_) return arm_deadline(server_.config.linger);  // or given up on
+    end(true, std::move(frame));
   }
 
+  // Ends the connection without a word (the peer is gone, or silent).
   void close() {
     if (closed_) return;
-    closed_ = true;
-    boost::system::error_code ec;
-    deadline_.cancel();
-    heartbeat_.cancel();
     {
       // send_actions_here() uses the native handle: never after it is closed (and
       // perhaps reused by another connection).
       std::lock_guard lock(write_mu_);
       socket_open_ = false;
-      socket_.shutdown(tcp::socket::shutdown_both, ec);
-      socket_.close(ec);
+    }
+    end(false, {});
+  }
+
+  // The socket is ours alone (socket_open_ is false).
+  void end(bool graceful, std::vector<std::uint8_t> frame) {
+    closed_ = true;
+    boost::system::error_code ec;
+    deadline_.cancel();
+    heartbeat_.cancel();
+    if (graceful && server_.sockets.linger()) {
+      socket_.cancel(ec);  // a pending read ends with operation_aborted
+      close_gracefully(std::move(socket_), std::move(frame), {kLingerBytes + rx_.size(), server_.config.linger},
+                       [&sockets = server_.sockets] { sockets.release(true); });
+    } else {
+      if (graceful) {
+        close_at_once(socket_, frame);
+      } else {
+        socket_.shutdown(tcp::socket::shutdown_both, ec);
+        socket_.close(ec);
+      }
+      server_.sockets.release(false);
     }
     if (running_) {
       server_.counters.dropped.fetch_add(1, std::memory_order_relaxed);
@@ -607,7 +618,7 @@ class Session : public std::enable_shared_from_this<Session> {
   Completion completion_;
   std::atomic<std::uint32_t> state_{kIdle};
   std::atomic<bool> ran_{false};        // past the handshake (read off the strand by remove())
-  std::optional<GoodbyeCode> goodbye_;  // a shutdown waiting for a write (strand only)
+  std::optional<std::vector<std::uint8_t>> farewell_;  // an ending waiting for a write (strand only)
   // Shared by the strand and the inference thread's direct sends.
   std::mutex write_mu_;
   bool socket_open_ = true;
@@ -616,7 +627,7 @@ class Session : public std::enable_shared_from_this<Session> {
   bool actions_pending_ = false;  // ACTIONS wait for the heartbeat being written
   std::size_t tx_sent_ = 0;       // ACTIONS bytes send_actions_here() sent
   // Strand-only state.
-  bool running_ = false, closed_ = false, refusing_ = false, released_ = false, removed_ = false;
+  bool running_ = false, closed_ = false, released_ = false, removed_ = false;
 };
 
 }  // namespace
@@ -635,6 +646,7 @@ void RemoteActorServer::Impl::start() {
   if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
   if (ec) throw fail(ec.message());
   bound_port = acceptor.local_endpoint().port();
+  sockets.start(config.fd_reserve, config.max_connections);  // lingering sockets are bounded like open ones
   work.emplace(io.get_executor());
   do_accept();
   for (int i = 0; i < std::max(1, config.io_threads); ++i) io_threads.emplace_back([this] { io.run(); });
@@ -642,6 +654,9 @@ void RemoteActorServer::Impl::start() {
   spdlog::info("remote actors: listening on {}:{} ({} env slots from {}, at most {} connections{})", config.host,
                bound_port, config.num_slots, config.first_slot, config.max_connections,
                config.token.empty() ? "" : ", token required");
+  if (sockets.cap() < 2 * config.max_connections)
+    spdlog::warn("remote actors: only {} sockets fit the open-file limit beside the descriptors kept for the rest of "
+                 "the process (ulimit -n)", sockets.cap());
 }
 
 void RemoteActorServer::Impl::do_accept() {
@@ -649,8 +664,12 @@ void RemoteActorServer::Impl::do_accept() {
     if (stopping.load()) return;
     if (ec) {
       if (ec == asio::error::operation_aborted) return;
-      // Out of file descriptors and the like: back off instead of spinning.
-      spdlog::warn("remote actors: accept failed: {}", ec.message());
+      // Out of file descriptors and the like: back off instead of spinning;
+      // the waiting connection stays in the backlog.
+      counters.accept_errors.fetch_add(1, std::memory_order_relaxed);
+      if (std::uint64_t skipped = 0; accept_error_log.allow(skipped))
+        spdlog::warn("remote actors: accept failed: {}; retrying{}", ec.message(),
+                     skipped ? spdlog::fmt_lib::format(" ({} more failures since the last such line)", skipped) : "");
       retry_timer.expires_after(std::chrono::milliseconds(100));
       retry_timer.async_wait([this](boost::system::error_code e) {
         if (!e && !stopping.load()) do_accept();
@@ -662,21 +681,35 @@ void RemoteActorServer::Impl::do_accept() {
     const auto remote = socket.remote_endpoint(pe);
     const std::string peer = pe ? std::string("unknown peer") : describe(remote);
     socket.set_option(tcp::no_delay(true), pe);
-    auto session = std::make_shared<Session>(*this, std::move(socket), peer);
-    bool full;
-    {
+    // Connections beyond the limits are answered and closed here and now: a
+    // flood must not hold descriptors (handshaking sessions count as open).
+    std::shared_ptr<Session> session;
+    std::string busy;
+    if (!sockets.take()) {
+      busy = spdlog::fmt_lib::format("{} sockets held, all the open-file limit leaves to remote actors", sockets.cap());
+    } else {
       std::lock_guard lock(mu);
-      full = static_cast<int>(sessions.size()) >= config.max_connections;
-      sessions.emplace(session.get(), session);
+      if (static_cast<int>(sessions.size()) >= config.max_connections) {
+        busy = spdlog::fmt_lib::format("too many connections (--max-remote-connections {})", config.max_connections);
+        sockets.release(false);
+      } else {
+        session = std::make_shared<Session>(*this, std::move(socket), peer);
+        sessions.emplace(session.get(), session);
+      }
     }
-    if (full)
-      asio::post(session->get_executor(), [session, n = config.max_connections] {
-        session->refuse_busy(spdlog::fmt_lib::format("too many connections (--max-remote-connections {})", n));
-      });
-    else
+    if (session)
       asio::post(session->get_executor(), [session] { session->start(); });
+    else
+      refuse_at_once(socket, peer, busy);
     do_accept();
   });
+}
+
+void RemoteActorServer::Impl::refuse_at_once(tcp::socket& socket, const std::string& peer, const std::string& why) {
+  refused(peer, why, RefusalLog::kSilent);
+  std::vector<std::uint8_t> frame;
+  encode_reject({RejectCode::kBusy, why}, frame);
+  close_at_once(socket, frame);
 }
 
 void RemoteActorServer::Impl::remove(Session* s) {
@@ -718,6 +751,7 @@ void RemoteActorServer::Impl::join() {
     std::unique_lock lock(mu);
     cv.wait(lock, [&] { return sessions.empty(); });
   }
+  sockets.wait_all_released();  // lingering ones end within config.linger
   work.reset();
   io.stop();
   for (auto& t : io_threads) t.join();
@@ -744,6 +778,9 @@ int RemoteActorServer::free_slots() const {
   std::lock_guard lock(impl_->mu);
   return static_cast<int>(impl_->free.size());
 }
+
+int RemoteActorServer::held_sockets() const { return impl_->sockets.held(); }
+int RemoteActorServer::socket_cap() const { return impl_->sockets.cap(); }
 
 int RemoteActorServer::active_sessions() const {
   std::lock_guard lock(impl_->mu);

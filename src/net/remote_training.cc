@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "seedrl/inference/inference_fleet.h"
+#include "seedrl/net/descriptor_reserve.h"
 
 namespace seedrl::net {
 
@@ -28,6 +29,9 @@ std::unique_ptr<RemoteActorServer> make_remote_server(const TrainConfig& c, cons
                                                       std::atomic<std::int64_t>& frames,
                                                       RemoteActorServer::SlotRelease on_release) {
   if (c.remote_actors.empty()) return nullptr;
+  // Each connection costs a descriptor: take what the hard limit allows, of
+  // which the server leaves a reserve to checkpoints and logs.
+  raise_descriptor_limit();
   const HostPort hp = parse_host_port(c.remote_actors, "--remote-actors");
   RemoteServerConfig rc;
   rc.host = hp.host;

@@ -2,6 +2,7 @@
 // every malformed byte string is refused with a ProtocolError, never a crash.
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <limits>
 
 #include "seedrl/net/protocol.h"
 
@@ -77,6 +78,42 @@ TEST_CASE("control messages round-trip", "[net][protocol]") {
   f.clear();
   encode_heartbeat(f);
   CHECK(f == std::vector<std::uint8_t>{1, 0, 0, 0, 6});
+}
+
+TEST_CASE("a peer's strings and codes are checked before they reach a log line", "[net][protocol]") {
+  std::vector<std::uint8_t> f;
+  encode_goodbye({GoodbyeCode::kShutdown, "line one\nline two\r\x1b[31m"}, f);
+  CHECK(decode_goodbye(body_of(f)).message == "line one?line two??[31m");
+  f.clear();
+  encode_reject({RejectCode::kBusy, "busy\n"}, f);
+  CHECK(decode_reject(body_of(f)).message == "busy?");
+  Hello h = cartpole_hello();
+  h.env_name = "cart\npole";
+  f.clear();
+  encode_hello(h, f);
+  CHECK(decode_hello(body_of(f)).env_name == "cart?pole");
+  // Codes no learner sends.
+  f.clear();
+  encode_goodbye({static_cast<GoodbyeCode>(3), ""}, f);
+  CHECK_THROWS_WITH(decode_goodbye(body_of(f)), Catch::Contains("unknown code 3"));
+  f.clear();
+  encode_reject({static_cast<RejectCode>(0), ""}, f);
+  CHECK_THROWS_WITH(decode_reject(body_of(f)), Catch::Contains("unknown code 0"));
+}
+
+TEST_CASE("actions are checked against the spec", "[net][protocol]") {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const ActionSpec discrete = ActionSpec::discrete(3);
+  CHECK(check_actions(discrete, std::vector<float>{0.f, 1.f, 2.f}).empty());
+  CHECK(check_actions(discrete, std::vector<float>{0.f, 3.f}) == "env 1: action 3 is not one of 0..2");
+  for (float bad : {-1.f, 1.5f, nan, inf, -inf, 1e9f, -0.5f}) {
+    CAPTURE(bad);
+    CHECK_THAT(check_actions(discrete, std::vector<float>{1.f, 1.f, bad}), Catch::StartsWith("env 2: action"));
+  }
+  const ActionSpec box = ActionSpec::box({-1.f, -1.f}, {1.f, 1.f});
+  CHECK(check_actions(box, std::vector<float>{5.f, -7.f, 0.f, 0.f}).empty());  // clipped by the actor
+  CHECK(check_actions(box, std::vector<float>{0.f, 0.f, 0.f, nan}) == "env 1: action component 1 is nan");
+  CHECK(check_actions(box, std::vector<float>{-inf, 0.f}) == "env 0: action component 0 is -inf");
 }
 
 TEST_CASE("every truncation and any trailing byte of HELLO is refused", "[net][protocol]") {

@@ -23,8 +23,9 @@
 
 namespace seedrl::test {
 
-// Toy observation: (connection id, env index, step counter, 0).
-inline EnvSpec toy_spec() { return EnvSpec{"toy", ArraySpec{{4}, DType::kFloat32}, ActionSpec::discrete(2), 0}; }
+// Toy observation: (connection id, env index, step counter, 0). The action
+// is continuous so that any echo passes the actor's check of the spec.
+inline EnvSpec toy_spec() { return EnvSpec{"toy", ArraySpec{{4}, DType::kFloat32}, ActionSpec::box({-1.f}, {1.f}), 0}; }
 inline float echo_action(const float* obs) { return obs[0] * 1000.f + obs[2]; }
 
 inline UnrollLayout rig_layout(const EnvSpec& spec) {
@@ -109,7 +110,8 @@ struct RemoteRig {
     c.spec = spec;
     c.env_name = spec.name;
     c.num_envs = envs;
-    c.timeout = std::chrono::milliseconds(5000);
+    c.timeout = std::chrono::seconds(120);  // only a hang reaches it
+    c.connect_timeout = std::chrono::seconds(120);
     return c;
   }
 

@@ -125,6 +125,16 @@ void write_header(MsgType type, std::size_t body_bytes, std::uint8_t* out);
 // end-of-episode bits. Returns an error message, or empty when valid.
 std::string check_step_flags(std::uint8_t flags);
 
+// Checks an ACTIONS body (action.width() floats per env) against the spec:
+// a discrete action is an integer in [0, n), a continuous one is finite (the
+// actor clips it to the box). Returns an error message naming the first bad
+// env, or empty when all are valid (without allocating: it runs every step).
+std::string check_actions(const ActionSpec& action, std::span<const float> actions);
+
+// `text` with control characters (newlines included) replaced by '?': peers'
+// strings end up in one-line log messages.
+std::string printable(std::string text);
+
 // Compares in time independent of where the strings differ.
 bool constant_time_equal(std::string_view a, std::string_view b);
 

@@ -40,8 +40,14 @@ struct LearnerGone : std::runtime_error {
   LearnerGone(GoodbyeCode c, const std::string& what) : std::runtime_error(what), code(c) {}
   GoodbyeCode code;
 };
-// Unreachable, closed, timed out or spoke nonsense.
+// Unreachable, closed or timed out.
 struct ConnectionLost : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// The learner sent a frame that breaks the protocol (malformed, unexpected, or
+// an action outside the spec). Nothing from it reached an environment; the
+// connection is over, and retrying would not help.
+struct BadFrame : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 struct Stopped : std::runtime_error {
@@ -62,7 +68,8 @@ class RemoteActorConnection {
   std::span<float> rewards();
   std::span<std::uint8_t> flags();
   std::uint8_t* obs(int env);
-  // Sends the STEP and waits for its ACTIONS (heartbeats are skipped).
+  // Sends the STEP and waits for its ACTIONS (heartbeats are skipped), which
+  // are checked against the spec (BadFrame).
   void step();
   // The actions of the last step: action_width floats per env.
   const float* actions(int env) const;

@@ -3,7 +3,8 @@
 // that cannot reach its learner retries with exponential backoff; after a
 // lost connection (learner restart, timeout) it reconnects and starts fresh
 // episodes, since the learner dropped its partial unrolls. A REJECT other than
-// "busy" is final: a wrong token or spec will not fix itself.
+// "busy" is final: a wrong token or spec will not fix itself; so is a bad
+// frame from the learner (an action outside the spec, a malformed frame).
 #pragma once
 
 #include <atomic>
@@ -42,7 +43,8 @@ class RemoteActorRunner {
   // True once every thread has returned (stopped, finished or refused).
   bool done() const { return running_.load() == 0; }
 
-  // 0: stopped or the learner finished; 1: refused for good (see the log).
+  // 0: stopped or the learner finished; 1: refused for good, or the learner
+  // sent a bad frame (see the log).
   int status() const { return refused_.load() ? 1 : 0; }
   bool learner_finished() const { return finished_.load(); }
   std::uint64_t steps() const { return steps_.load(std::memory_order_relaxed); }

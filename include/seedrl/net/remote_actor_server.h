@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -38,6 +39,13 @@ struct RemoteServerConfig {
   std::chrono::milliseconds timeout{30000};            // silence that ends a session
   std::chrono::milliseconds handshake_timeout{5000};   // to deliver HELLO
   std::chrono::milliseconds heartbeat{1000};           // learner heartbeats while an actor waits
+  // After a GOODBYE or REJECT, how long the server waits for the peer to
+  // close before it closes (discarding the peer's input meanwhile).
+  std::chrono::milliseconds linger{2000};
+  // Descriptors left to the rest of the process (checkpoints, logs): the
+  // server holds at most the open-file limit less those open at start() and
+  // less this many sockets. 0: max(64, limit / 8).
+  std::size_t fd_reserve = 0;
   int io_threads = 1;
   // Local envs each batcher already serves, so that sessions fill the least
   // loaded device first. Missing entries count as 0.
@@ -46,6 +54,7 @@ struct RemoteServerConfig {
 
 struct RemoteServerCounters {
   std::atomic<std::uint64_t> accepted{0}, refused{0}, sessions{0}, dropped{0}, steps{0};
+  std::atomic<std::uint64_t> accept_errors{0};  // accept() failures (out of descriptors and the like)
 };
 
 class RemoteActorServer {
@@ -72,6 +81,10 @@ class RemoteActorServer {
 
   int free_slots() const;
   int active_sessions() const;
+  // Sockets of connections the server holds (handshaking, running or closing).
+  int held_sockets() const;
+  // The most it will hold (set by start()).
+  int socket_cap() const;
   const RemoteServerCounters& counters() const;
 
   class Impl;
