@@ -28,6 +28,7 @@
 #include "seedrl/trainer/learner_thread.h"
 #include "seedrl/trainer/run_ending.h"
 #include "seedrl/trainer/run_monitor.h"
+#include "seedrl/trainer/run_shutdown.h"
 #include "seedrl/util/clock.h"
 #include "seedrl/util/torch_runtime.h"
 #include "seedrl/util/error_text.h"
@@ -194,8 +195,10 @@ int train_r2d2(TrainConfig config) {
   };
 
   // Dependency order: actors stop, replay and store close (waking the
-  // learner, the inserter and inference), then every thread joins.
-  auto shut_down = [&] {
+  // learner, the inserter and inference), then every thread joins. On any
+  // exception from here on (a thread that cannot start, a metrics file that
+  // cannot be written) too, before the exception leaves.
+  RunShutdown shutdown([&] {
     actors.request_stop();
     if (eval_actors) eval_actors->request_stop();
     if (remote) remote->request_stop(frames.load() >= max_frames ? net::GoodbyeCode::kFinished : net::GoodbyeCode::kShutdown);
@@ -207,29 +210,22 @@ int train_r2d2(TrainConfig config) {
     if (eval_actors) eval_actors->join();
     if (inserter.joinable()) inserter.join();
     learner_thread.join();
-  };
-  try {
-    inserter = std::thread(insert_sequences);
-    learner_thread.start();
-    inference.start();
-    actors.start();
-    if (eval_actors) eval_actors->start();
-  } catch (...) {
-    shut_down();  // a thread that could not start: the others must not wait for it
-    throw;
-  }
+  });
+  inserter = std::thread(insert_sequences);
+  learner_thread.start();
+  inference.start();
+  actors.start();
+  if (eval_actors) eval_actors->start();
 
   monitor.watch([&] { return signal_received.load() != 0 || failed.load() || learner_thread.failed(); },
                 learner_thread.checkpoint_due());
-  shut_down();
+  shutdown.now();
 
-  const double fps = monitor.finish();
-  const double wall = monitor.elapsed_s();
+  // The checkpoint before the summary: a summary that cannot be written
+  // must not cost the run's last weights.
   const int status =
       finish_run(failed.load() || learner_thread.failed(), signal_received.load(), save, checkpoint.path(), frames.load());
-  const auto ep = episodes.summary();
-  spdlog::info("done: {} frames in {:.1f} s ({:.0f} fps), {} episodes, mean return (last 100) {:.2f}, {} learner steps",
-               frames.load(), wall, fps, ep.episodes, ep.return_mean, learner.steps());
+  spdlog::info("done: {}", describe_run(monitor.finish()));
   if (eval_envs > 0) spdlog::info("eval envs: {} episodes, mean return {:.2f}", eval_episodes.summary().episodes,
                                   eval_episodes.summary().return_mean);
   return status;

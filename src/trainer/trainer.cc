@@ -24,6 +24,7 @@
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/trainer/run_ending.h"
 #include "seedrl/trainer/run_monitor.h"
+#include "seedrl/trainer/run_shutdown.h"
 #include "seedrl/util/torch_runtime.h"
 
 namespace seedrl {
@@ -137,7 +138,9 @@ int train(TrainConfig config) {
 
   // Shut down in dependency order: actors stop stepping, the store and the
   // batcher close (waking anyone blocked on them), then every thread joins.
-  auto shut_down = [&] {
+  // On any exception from here on (a thread that cannot start, a metrics
+  // file that cannot be written) too, before the exception leaves.
+  RunShutdown shutdown([&] {
     actors.request_stop();
     if (remote) remote->request_stop(frames.load() >= max_frames ? net::GoodbyeCode::kFinished : net::GoodbyeCode::kShutdown);
     store.close();
@@ -145,26 +148,19 @@ int train(TrainConfig config) {
     if (remote) remote->join();
     actors.join();
     learner_thread.join();
-  };
-  try {
-    learner_thread.start();
-    inference.start();
-    actors.start();
-  } catch (...) {
-    shut_down();  // a thread that could not start: the others must not wait for it
-    throw;
-  }
+  });
+  learner_thread.start();
+  inference.start();
+  actors.start();
 
   monitor.watch([&] { return signal_received.load() != 0 || learner_thread.failed(); },
                 learner_thread.checkpoint_due());
-  shut_down();
+  shutdown.now();
 
-  const double fps = monitor.finish();
-  const double wall = monitor.elapsed_s();
+  // The checkpoint before the summary: a summary that cannot be written
+  // must not cost the run's last weights.
   const int status = finish_run(learner_thread.failed(), signal_received.load(), save, checkpoint.path(), frames.load());
-  const auto ep = episodes.summary();
-  spdlog::info("done: {} frames in {:.1f} s ({:.0f} fps), {} episodes, mean return (last 100) {:.2f}",
-               frames.load(), wall, fps, ep.episodes, ep.return_mean);
+  spdlog::info("done: {}", describe_run(monitor.finish()));
   return status;
 }
 
