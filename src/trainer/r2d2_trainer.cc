@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -80,6 +81,7 @@ int train_r2d2(TrainConfig config) {
 
   RunCheckpoint checkpoint(config, learner, {{"target", learner.target().ptr().get()}});
   const CheckpointCounters counters = checkpoint.resume(config.resume);
+  if (config.resume && finished_before(counters.frames, config.learner.max_frames)) return 0;
   if (counters.frames > 0) spdlog::info("replay refills {} sequences before learning", rc.min_replay);
   learner.publish();
 
@@ -135,7 +137,8 @@ int train_r2d2(TrainConfig config) {
   auto last_rates = SteadyClock::now();
   std::uint64_t last_inserted = replay.inserted(), last_sampled = replay.sampled();
   auto add_scalars = [&](Scalars& out) {
-    const r2d2::R2D2Stats s = learner_thread.last_stats();
+    const std::optional<r2d2::R2D2Stats> stepped = learner_thread.last_stats();
+    const r2d2::R2D2Stats s = stepped.value_or(r2d2::R2D2Stats{});
     // Replay rates over the time since the previous line.
     const double dt = std::max(1e-9, seconds_since(last_rates));
     const std::uint64_t ins = replay.inserted(), smp = replay.sampled();
@@ -147,15 +150,18 @@ int train_r2d2(TrainConfig config) {
     const auto pr = replay.priority_stats();
     const InferenceTotals is = inference.totals();
     const double batches = static_cast<double>(is.batches);
-    out.insert({{"total_loss", s.loss},
-                {"td_error", s.td_error},
-                {"q_mean", s.q_mean},
-                {"grad_norm", s.grad_norm},
-                {"learning_rate", s.learning_rate},
-                {"policy_lag", s.policy_lag},
-                {"importance_weight_mean", s.importance_weight_mean},
-                {"sample_priority_mean", s.sample_priority_mean},
-                {"replay_size", static_cast<double>(replay.size())},
+    Scalars learner_scalars{{"total_loss", s.loss},
+                            {"td_error", s.td_error},
+                            {"q_mean", s.q_mean},
+                            {"grad_norm", s.grad_norm},
+                            {"learning_rate", s.learning_rate},
+                            {"policy_lag", s.policy_lag},
+                            {"importance_weight_mean", s.importance_weight_mean},
+                            {"sample_priority_mean", s.sample_priority_mean}};
+    if (!stepped)
+      for (auto& [key, value] : learner_scalars) value = kNoValue;  // no step yet: no loss, not a loss of 0
+    out.merge(learner_scalars);
+    out.insert({{"replay_size", static_cast<double>(replay.size())},
                 {"replay_bytes", static_cast<double>(replay.byte_size())},
                 {"replay_inserted", static_cast<double>(ins)},
                 {"replay_sampled", static_cast<double>(smp)},
@@ -170,7 +176,7 @@ int train_r2d2(TrainConfig config) {
     if (eval_envs > 0) {
       const auto ev = eval_episodes.summary();
       out["eval_episodes"] = static_cast<double>(ev.episodes);
-      out["eval_return_mean"] = ev.return_mean;
+      out["eval_return_mean"] = ev.episodes > 0 ? ev.return_mean : kNoValue;
     }
   };
   // Opens metrics.jsonl before any thread starts, so a bad --logdir fails cleanly.

@@ -26,15 +26,19 @@ RunMonitor::RunMonitor(RunMonitorConfig config, const std::atomic<std::int64_t>&
       metrics_(config_.logdir),
       progress_(stderr),
       t0_(SteadyClock::now()),
-      start_frames_(frames.load()) {}
+      start_frames_(frames.load()),
+      start_episodes_(episodes.summary().episodes) {}
 
 Scalars RunMonitor::scalars(double fps) const {
   const auto ep = episodes_.summary();
+  // The window holds this process's episodes only (a resumed run starts it
+  // empty): before the first one ends there is no mean, not a mean of 0.
+  const bool ended = ep.episodes > start_episodes_;
   Scalars out{{"frames", static_cast<double>(frames_.load())},
               {"fps", fps},
               {"episodes", static_cast<double>(ep.episodes)},
-              {"episode_return_mean", ep.return_mean},
-              {"episode_length_mean", ep.length_mean},
+              {"episode_return_mean", ended ? ep.return_mean : kNoValue},
+              {"episode_length_mean", ended ? ep.length_mean : kNoValue},
               {"learner_steps", static_cast<double>(learner_steps_.load())},
               {"wall_seconds", elapsed_s()}};
   if (add_) add_(out);
@@ -55,7 +59,7 @@ void RunMonitor::watch(const std::function<bool()>& stop, std::atomic<bool>& che
 void RunMonitor::progress(double fps) {
   const auto ep = episodes_.summary();
   progress_.update({frames_.load(), config_.max_frames, ep.episodes, learner_steps_.load(), fps,
-                    ep.return_mean, elapsed_s()});
+                    ep.episodes > start_episodes_ ? ep.return_mean : kNoValue, elapsed_s()});
 }
 
 void RunMonitor::watch_until(const std::function<bool()>& stop, std::atomic<bool>& checkpoint_due) {
@@ -101,10 +105,11 @@ std::string describe_run(const Scalars& s) {
     const auto it = s.find(key);
     return it == s.end() ? kNoValue : it->second;
   };
-  return fmt::format("{:.0f} frames in {:.1f} s ({:.0f} fps), {:.0f} episodes, mean return (last 100) {:.2f}, {:.0f} "
+  const double ret = get("episode_return_mean");
+  return fmt::format("{:.0f} frames in {:.1f} s ({:.0f} fps), {:.0f} episodes, mean return (last 100) {}, {:.0f} "
                      "learner steps",
-                     get("frames"), get("wall_seconds"), get("fps"), get("episodes"), get("episode_return_mean"),
-                     get("learner_steps"));
+                     get("frames"), get("wall_seconds"), get("fps"), get("episodes"),
+                     std::isfinite(ret) ? fmt::format("{:.2f}", ret) : "- (no episode ended)", get("learner_steps"));
 }
 
 }  // namespace seedrl

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <spdlog/spdlog.h>
@@ -81,6 +82,7 @@ int train(TrainConfig config) {
 
   RunCheckpoint checkpoint(config, learner);
   const CheckpointCounters counters = checkpoint.resume(config.resume);
+  if (config.resume && finished_before(counters.frames, config.learner.max_frames)) return 0;
   learner.publish();
 
   spdlog::info("env {} obs {} action {} | {} actors x {} envs | inference batch {} | unroll {} batch {}",
@@ -117,18 +119,22 @@ int train(TrainConfig config) {
   LearnerThread<DataParallelLearner, LearnerStats> learner_thread(learner, save, cores.of_rank(0));
   const std::int64_t max_frames = config.learner.max_frames;
   auto add_scalars = [&](Scalars& out) {
-    const LearnerStats s = learner_thread.last_stats();
+    const std::optional<LearnerStats> stepped = learner_thread.last_stats();
+    const LearnerStats s = stepped.value_or(LearnerStats{});
+    Scalars learner_scalars{{"total_loss", s.total_loss},
+                            {"pg_loss", s.pg_loss},
+                            {"baseline_loss", s.baseline_loss},
+                            {"entropy", s.entropy},
+                            {"grad_norm", s.grad_norm},
+                            {"learning_rate", s.learning_rate},
+                            {"policy_lag", s.policy_lag},
+                            {"mean_rho", s.mean_rho}};
+    if (!stepped)
+      for (auto& [key, value] : learner_scalars) value = kNoValue;  // no step yet: no loss, not a loss of 0
+    out.merge(learner_scalars);
     const InferenceTotals is = inference.totals();
     const double batches = static_cast<double>(is.batches);
-    out.insert({{"total_loss", s.total_loss},
-                {"pg_loss", s.pg_loss},
-                {"baseline_loss", s.baseline_loss},
-                {"entropy", s.entropy},
-                {"grad_norm", s.grad_norm},
-                {"learning_rate", s.learning_rate},
-                {"policy_lag", s.policy_lag},
-                {"mean_rho", s.mean_rho},
-                {"queue_size", static_cast<double>(store.queued())},
+    out.insert({{"queue_size", static_cast<double>(store.queued())},
                 {"inference_batch_mean", batches > 0 ? is.rows / batches : 0.0},
                 {"inference_timeouts", static_cast<double>(is.timeouts)}});
   };

@@ -18,7 +18,8 @@
 
 namespace seedrl {
 
-// A scalar missing from the final line (describe_run).
+// A scalar with no value yet (no episode ended, no learner step): null in
+// metrics.jsonl and summary.json, absent from TensorBoard.
 inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
 struct RunMonitorConfig {
@@ -63,6 +64,7 @@ class RunMonitor {
   ProgressLine progress_;
   SteadyClock::time_point t0_;
   std::int64_t start_frames_;
+  std::int64_t start_episodes_;  // episodes of the run before this process (a resume)
 };
 
 // One line for the log: "N frames in T s (F fps), E episodes, mean return
