@@ -2,7 +2,7 @@
 
 #include <cmath>
 #include <filesystem>
-#include <stdexcept>
+#include <system_error>
 
 #include <nlohmann/json.hpp>
 
@@ -19,19 +19,20 @@ nlohmann::json to_json(const Scalars& s) {
   }
   return j;
 }
+
+std::string jsonl_path(const std::string& logdir) {
+  std::filesystem::create_directories(logdir);
+  return (std::filesystem::path(logdir) / "metrics.jsonl").string();
+}
 }  // namespace
 
-MetricsWriter::MetricsWriter(const std::string& logdir) : logdir_(logdir) {
-  std::filesystem::create_directories(logdir);
-  const auto path = std::filesystem::path(logdir) / "metrics.jsonl";
-  jsonl_.open(path, std::ios::app);
-  if (!jsonl_) throw std::runtime_error("cannot open " + path.string() + " for writing");
-  tensorboard_ = std::make_unique<TensorBoardWriter>(logdir);
-}
+MetricsWriter::MetricsWriter(const std::string& logdir)
+    : logdir_(logdir),
+      jsonl_(jsonl_path(logdir), OutputFile::Mode::kAppend),
+      tensorboard_(std::make_unique<TensorBoardWriter>(logdir)) {}
 
 void MetricsWriter::write(const Scalars& scalars, double wall_time_seconds) {
-  jsonl_ << to_json(scalars).dump() << '\n';
-  jsonl_.flush();
+  jsonl_.write(to_json(scalars).dump() + '\n');
   const auto step = static_cast<std::int64_t>(scalars.at("frames"));
   for (const auto& [k, v] : scalars) {
     if (k != "frames" && std::isfinite(v)) tensorboard_->add_scalar(k, v, step, wall_time_seconds);
@@ -41,16 +42,26 @@ void MetricsWriter::write(const Scalars& scalars, double wall_time_seconds) {
 
 void MetricsWriter::write_summary(const Scalars& scalars) {
   const auto path = std::filesystem::path(logdir_) / "summary.json";
-  const auto tmp = path.string() + ".tmp";
-  std::ofstream out(tmp);
-  out << to_json(scalars).dump(2) << '\n';
-  out.close();  // the buffered text reaches the disk here: a full disk fails here, not before
-  if (!out) {
+  const std::string tmp = path.string() + ".tmp";
+  try {
+    OutputFile out(tmp, OutputFile::Mode::kTruncate);
+    out.write(to_json(scalars).dump(2) + '\n');
+    out.sync();
+    out.close();
+  } catch (...) {
     std::error_code ignored;
     std::filesystem::remove(tmp, ignored);
-    throw std::runtime_error("cannot write " + tmp + " (disk full?)");
+    throw;
   }
-  std::filesystem::rename(tmp, path);
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw std::system_error(ec, "cannot replace " + path.string() + " with " + tmp);
+}
+
+void MetricsWriter::close() {
+  jsonl_.sync();
+  jsonl_.close();
+  tensorboard_->close();
 }
 
 }  // namespace seedrl

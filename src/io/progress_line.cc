@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <string>
 
 #include <fmt/format.h>
@@ -15,6 +16,8 @@ std::string human(double v) {
   if (v >= 1e3) return fmt::format("{:.1f}k", v / 1e3);
   return fmt::format("{:.0f}", v);
 }
+// NaN: no episode has ended yet in this run.
+std::string mean(double v) { return std::isfinite(v) ? fmt::format("{:.1f}", v) : "-"; }
 std::string clock(double s) {
   if (!(s >= 0) || s > 1e7) return "--:--";
   const auto t = static_cast<long>(s);
@@ -28,9 +31,9 @@ ProgressLine::ProgressLine(std::FILE* out) : out_(out), tty_(::isatty(::fileno(o
 void ProgressLine::update(const Progress& p) {
   const double eta = p.fps > 0 && p.max_frames > 0 ? (p.max_frames - p.frames) / p.fps : -1;
   const std::string line = fmt::format(
-      "frames {}/{} | {} fps | episodes {} | return(100) {:.1f} | learner steps {} | elapsed {} | ETA {}",
+      "frames {}/{} | {} fps | episodes {} | return(100) {} | learner steps {} | elapsed {} | ETA {}",
       human(static_cast<double>(p.frames)), human(static_cast<double>(p.max_frames)), human(p.fps), p.episodes,
-      p.return_mean, p.learner_steps, clock(p.elapsed_s), clock(eta));
+      mean(p.return_mean), p.learner_steps, clock(p.elapsed_s), clock(eta));
   if (tty_) {
     fmt::print(out_, "\r\033[2K{}", line);
     dirty_ = true;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <bit>
+#include <utility>
 #include <chrono>
 #include <filesystem>
 #include <stdexcept>
@@ -82,19 +83,22 @@ TensorBoardWriter::TensorBoardWriter(const std::string& logdir) {
            ("events.out.tfevents." + std::to_string(static_cast<std::int64_t>(now)) + "." +
             hostname()))
               .string();
-  out_.open(path_, std::ios::binary | std::ios::trunc);
-  if (!out_) throw std::runtime_error("TensorBoardWriter: cannot open '" + path_ + "'");
+  out_ = std::make_unique<OutputFile>(path_, OutputFile::Mode::kTruncate);
 
   std::lock_guard<std::mutex> lock(mu_);
   start_event(event_, now, 0);
   put_bytes(event_, kEventFileVersion, "brain.Event:2");
   write_record(event_);
-  out_.flush();
+  flush_locked();
 }
 
 TensorBoardWriter::~TensorBoardWriter() {
   std::lock_guard<std::mutex> lock(mu_);
-  out_.flush();  // no throw from a destructor; a failed flush is silently lost
+  try {
+    flush_locked();
+  } catch (const std::exception&) {
+    // No throw from a destructor: close() is the call that reports this.
+  }
 }
 
 void TensorBoardWriter::add_scalar(const std::string& tag, double value, std::int64_t step,
@@ -115,8 +119,22 @@ void TensorBoardWriter::add_scalar(const std::string& tag, double value, std::in
 
 void TensorBoardWriter::flush() {
   std::lock_guard<std::mutex> lock(mu_);
-  out_.flush();
-  if (!out_) throw std::runtime_error("TensorBoardWriter: flush failed for '" + path_ + "'");
+  flush_locked();
+}
+
+void TensorBoardWriter::close() {
+  std::lock_guard<std::mutex> lock(mu_);
+  flush_locked();
+  out_->sync();
+  out_->close();
+}
+
+void TensorBoardWriter::flush_locked() {
+  if (pending_.empty()) return;
+  // Dropped before the write: after a failure the file is not written again.
+  const std::string records = std::move(pending_);
+  pending_.clear();
+  out_->write(records);
 }
 
 // TFRecord framing: uint64 length, masked crc32c(length bytes), payload,
@@ -131,10 +149,9 @@ void TensorBoardWriter::write_record(const std::string& payload) {
   char footer[4];
   for (int i = 0; i < 4; ++i) footer[i] = static_cast<char>((data_crc >> (8 * i)) & 0xFF);
 
-  out_.write(header, sizeof(header));
-  out_.write(payload.data(), static_cast<std::streamsize>(payload.size()));
-  out_.write(footer, sizeof(footer));
-  if (!out_) throw std::runtime_error("TensorBoardWriter: write failed for '" + path_ + "'");
+  pending_.append(header, sizeof(header));
+  pending_.append(payload);
+  pending_.append(footer, sizeof(footer));
 }
 
 }  // namespace seedrl

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -30,6 +31,7 @@
 #include "seedrl/trainer/learner_thread.h"
 #include "seedrl/trainer/run_ending.h"
 #include "seedrl/trainer/run_monitor.h"
+#include "seedrl/trainer/run_shutdown.h"
 #include "seedrl/util/clock.h"
 #include "seedrl/util/torch_runtime.h"
 #include "seedrl/util/error_text.h"
@@ -81,6 +83,7 @@ int train_r2d2(TrainConfig config) {
 
   RunCheckpoint checkpoint(config, learner, {{"target", learner.target().ptr().get()}});
   const CheckpointCounters counters = checkpoint.resume(config.resume);
+  if (config.resume && finished_before(counters.frames, config.learner.max_frames)) return 0;
   ReplayCheckpoint replay_checkpoint(config, replay);
   replay_checkpoint.resume(config.resume && std::filesystem::exists(checkpoint.path()), counters.learner_steps);
   learner.publish();
@@ -139,7 +142,8 @@ int train_r2d2(TrainConfig config) {
   auto last_rates = SteadyClock::now();
   std::uint64_t last_inserted = replay.inserted(), last_sampled = replay.sampled();
   auto add_scalars = [&](Scalars& out) {
-    const r2d2::R2D2Stats s = learner_thread.last_stats();
+    const std::optional<r2d2::R2D2Stats> stepped = learner_thread.last_stats();
+    const r2d2::R2D2Stats s = stepped.value_or(r2d2::R2D2Stats{});
     // Replay rates over the time since the previous line.
     const double dt = std::max(1e-9, seconds_since(last_rates));
     const std::uint64_t ins = replay.inserted(), smp = replay.sampled();
@@ -151,15 +155,18 @@ int train_r2d2(TrainConfig config) {
     const auto pr = replay.priority_stats();
     const InferenceTotals is = inference.totals();
     const double batches = static_cast<double>(is.batches);
-    out.insert({{"total_loss", s.loss},
-                {"td_error", s.td_error},
-                {"q_mean", s.q_mean},
-                {"grad_norm", s.grad_norm},
-                {"learning_rate", s.learning_rate},
-                {"policy_lag", s.policy_lag},
-                {"importance_weight_mean", s.importance_weight_mean},
-                {"sample_priority_mean", s.sample_priority_mean},
-                {"replay_size", static_cast<double>(replay.size())},
+    Scalars learner_scalars{{"total_loss", s.loss},
+                            {"td_error", s.td_error},
+                            {"q_mean", s.q_mean},
+                            {"grad_norm", s.grad_norm},
+                            {"learning_rate", s.learning_rate},
+                            {"policy_lag", s.policy_lag},
+                            {"importance_weight_mean", s.importance_weight_mean},
+                            {"sample_priority_mean", s.sample_priority_mean}};
+    if (!stepped)
+      for (auto& [key, value] : learner_scalars) value = kNoValue;  // no step yet: no loss, not a loss of 0
+    out.merge(learner_scalars);
+    out.insert({{"replay_size", static_cast<double>(replay.size())},
                 {"replay_bytes", static_cast<double>(replay.byte_size())},
                 {"replay_inserted", static_cast<double>(ins)},
                 {"replay_sampled", static_cast<double>(smp)},
@@ -174,7 +181,7 @@ int train_r2d2(TrainConfig config) {
     if (eval_envs > 0) {
       const auto ev = eval_episodes.summary();
       out["eval_episodes"] = static_cast<double>(ev.episodes);
-      out["eval_return_mean"] = ev.return_mean;
+      out["eval_return_mean"] = ev.episodes > 0 ? ev.return_mean : kNoValue;
     }
   };
   // Opens metrics.jsonl before any thread starts, so a bad --logdir fails cleanly.
@@ -199,8 +206,10 @@ int train_r2d2(TrainConfig config) {
   };
 
   // Dependency order: actors stop, replay and store close (waking the
-  // learner, the inserter and inference), then every thread joins.
-  auto shut_down = [&] {
+  // learner, the inserter and inference), then every thread joins. On any
+  // exception from here on (a thread that cannot start, a metrics file that
+  // cannot be written) too, before the exception leaves.
+  RunShutdown shutdown([&] {
     actors.request_stop();
     if (eval_actors) eval_actors->request_stop();
     if (remote) remote->request_stop(frames.load() >= max_frames ? net::GoodbyeCode::kFinished : net::GoodbyeCode::kShutdown);
@@ -212,29 +221,22 @@ int train_r2d2(TrainConfig config) {
     if (eval_actors) eval_actors->join();
     if (inserter.joinable()) inserter.join();
     learner_thread.join();
-  };
-  try {
-    inserter = std::thread(insert_sequences);
-    learner_thread.start();
-    inference.start();
-    actors.start();
-    if (eval_actors) eval_actors->start();
-  } catch (...) {
-    shut_down();  // a thread that could not start: the others must not wait for it
-    throw;
-  }
+  });
+  inserter = std::thread(insert_sequences);
+  learner_thread.start();
+  inference.start();
+  actors.start();
+  if (eval_actors) eval_actors->start();
 
   monitor.watch([&] { return signal_received.load() != 0 || failed.load() || learner_thread.failed(); },
                 learner_thread.checkpoint_due());
-  shut_down();
+  shutdown.now();
 
-  const double fps = monitor.finish();
-  const double wall = monitor.elapsed_s();
+  // The checkpoint before the summary: a summary that cannot be written
+  // must not cost the run's last weights.
   const int status =
       finish_run(failed.load() || learner_thread.failed(), signal_received.load(), save, checkpoint.path(), frames.load());
-  const auto ep = episodes.summary();
-  spdlog::info("done: {} frames in {:.1f} s ({:.0f} fps), {} episodes, mean return (last 100) {:.2f}, {} learner steps",
-               frames.load(), wall, fps, ep.episodes, ep.return_mean, learner.steps());
+  spdlog::info("done: {}", describe_run(monitor.finish()));
   if (eval_envs > 0) spdlog::info("eval envs: {} episodes, mean return {:.2f}", eval_episodes.summary().episodes,
                                   eval_episodes.summary().return_mean);
   return status;

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <thread>
+
+#include <fmt/format.h>
 
 namespace seedrl {
 
@@ -22,15 +26,19 @@ RunMonitor::RunMonitor(RunMonitorConfig config, const std::atomic<std::int64_t>&
       metrics_(config_.logdir),
       progress_(stderr),
       t0_(SteadyClock::now()),
-      start_frames_(frames.load()) {}
+      start_frames_(frames.load()),
+      start_episodes_(episodes.summary().episodes) {}
 
 Scalars RunMonitor::scalars(double fps) const {
   const auto ep = episodes_.summary();
+  // The window holds this process's episodes only (a resumed run starts it
+  // empty): before the first one ends there is no mean, not a mean of 0.
+  const bool ended = ep.episodes > start_episodes_;
   Scalars out{{"frames", static_cast<double>(frames_.load())},
               {"fps", fps},
               {"episodes", static_cast<double>(ep.episodes)},
-              {"episode_return_mean", ep.return_mean},
-              {"episode_length_mean", ep.length_mean},
+              {"episode_return_mean", ended ? ep.return_mean : kNoValue},
+              {"episode_length_mean", ended ? ep.length_mean : kNoValue},
               {"learner_steps", static_cast<double>(learner_steps_.load())},
               {"wall_seconds", elapsed_s()}};
   if (add_) add_(out);
@@ -40,13 +48,23 @@ Scalars RunMonitor::scalars(double fps) const {
 void RunMonitor::watch(const std::function<bool()>& stop, std::atomic<bool>& checkpoint_due) {
   t0_ = SteadyClock::now();
   start_frames_ = frames_.load();
+  try {
+    watch_until(stop, checkpoint_due);
+  } catch (...) {
+    progress_.finish();  // the error that ends the run gets a line of its own
+    throw;
+  }
+}
+
+void RunMonitor::progress(double fps) {
+  const auto ep = episodes_.summary();
+  progress_.update({frames_.load(), config_.max_frames, ep.episodes, learner_steps_.load(), fps,
+                    ep.episodes > start_episodes_ ? ep.return_mean : kNoValue, elapsed_s()});
+}
+
+void RunMonitor::watch_until(const std::function<bool()>& stop, std::atomic<bool>& checkpoint_due) {
   auto last_log = t0_, last_ckpt = t0_, last_draw = t0_;
   std::int64_t last_frames = start_frames_;
-  auto progress = [&](double fps) {
-    const auto ep = episodes_.summary();
-    progress_.update({frames_.load(), config_.max_frames, ep.episodes, learner_steps_.load(), fps, ep.return_mean,
-                      elapsed_s()});
-  };
   while (frames_.load() < config_.max_frames && !stop()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     const auto now = SteadyClock::now();
@@ -70,7 +88,7 @@ void RunMonitor::watch(const std::function<bool()>& stop, std::atomic<bool>& che
   }
 }
 
-double RunMonitor::finish() {
+Scalars RunMonitor::finish() {
   progress_.finish();
   const double wall = elapsed_s();
   const double fps = static_cast<double>(frames_.load() - start_frames_) / std::max(1e-9, wall);
@@ -78,7 +96,20 @@ double RunMonitor::finish() {
   metrics_.write(final_scalars, unix_now());
   final_scalars["completed"] = frames_.load() >= config_.max_frames ? 1 : 0;
   metrics_.write_summary(final_scalars);
-  return fps;
+  metrics_.close();
+  return final_scalars;
+}
+
+std::string describe_run(const Scalars& s) {
+  auto get = [&s](const char* key) {
+    const auto it = s.find(key);
+    return it == s.end() ? kNoValue : it->second;
+  };
+  const double ret = get("episode_return_mean");
+  return fmt::format("{:.0f} frames in {:.1f} s ({:.0f} fps), {:.0f} episodes, mean return (last 100) {}, {:.0f} "
+                     "learner steps",
+                     get("frames"), get("wall_seconds"), get("fps"), get("episodes"),
+                     std::isfinite(ret) ? fmt::format("{:.2f}", ret) : "- (no episode ended)", get("learner_steps"));
 }
 
 }  // namespace seedrl

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <spdlog/spdlog.h>
@@ -24,6 +25,7 @@
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/trainer/run_ending.h"
 #include "seedrl/trainer/run_monitor.h"
+#include "seedrl/trainer/run_shutdown.h"
 #include "seedrl/util/torch_runtime.h"
 
 namespace seedrl {
@@ -80,6 +82,7 @@ int train(TrainConfig config) {
 
   RunCheckpoint checkpoint(config, learner);
   const CheckpointCounters counters = checkpoint.resume(config.resume);
+  if (config.resume && finished_before(counters.frames, config.learner.max_frames)) return 0;
   learner.publish();
 
   spdlog::info("env {} obs {} action {} | {} actors x {} envs | inference batch {} | unroll {} batch {}",
@@ -116,18 +119,22 @@ int train(TrainConfig config) {
   LearnerThread<DataParallelLearner, LearnerStats> learner_thread(learner, save, cores.of_rank(0));
   const std::int64_t max_frames = config.learner.max_frames;
   auto add_scalars = [&](Scalars& out) {
-    const LearnerStats s = learner_thread.last_stats();
+    const std::optional<LearnerStats> stepped = learner_thread.last_stats();
+    const LearnerStats s = stepped.value_or(LearnerStats{});
+    Scalars learner_scalars{{"total_loss", s.total_loss},
+                            {"pg_loss", s.pg_loss},
+                            {"baseline_loss", s.baseline_loss},
+                            {"entropy", s.entropy},
+                            {"grad_norm", s.grad_norm},
+                            {"learning_rate", s.learning_rate},
+                            {"policy_lag", s.policy_lag},
+                            {"mean_rho", s.mean_rho}};
+    if (!stepped)
+      for (auto& [key, value] : learner_scalars) value = kNoValue;  // no step yet: no loss, not a loss of 0
+    out.merge(learner_scalars);
     const InferenceTotals is = inference.totals();
     const double batches = static_cast<double>(is.batches);
-    out.insert({{"total_loss", s.total_loss},
-                {"pg_loss", s.pg_loss},
-                {"baseline_loss", s.baseline_loss},
-                {"entropy", s.entropy},
-                {"grad_norm", s.grad_norm},
-                {"learning_rate", s.learning_rate},
-                {"policy_lag", s.policy_lag},
-                {"mean_rho", s.mean_rho},
-                {"queue_size", static_cast<double>(store.queued())},
+    out.insert({{"queue_size", static_cast<double>(store.queued())},
                 {"inference_batch_mean", batches > 0 ? is.rows / batches : 0.0},
                 {"inference_timeouts", static_cast<double>(is.timeouts)}});
   };
@@ -137,7 +144,9 @@ int train(TrainConfig config) {
 
   // Shut down in dependency order: actors stop stepping, the store and the
   // batcher close (waking anyone blocked on them), then every thread joins.
-  auto shut_down = [&] {
+  // On any exception from here on (a thread that cannot start, a metrics
+  // file that cannot be written) too, before the exception leaves.
+  RunShutdown shutdown([&] {
     actors.request_stop();
     if (remote) remote->request_stop(frames.load() >= max_frames ? net::GoodbyeCode::kFinished : net::GoodbyeCode::kShutdown);
     store.close();
@@ -145,26 +154,19 @@ int train(TrainConfig config) {
     if (remote) remote->join();
     actors.join();
     learner_thread.join();
-  };
-  try {
-    learner_thread.start();
-    inference.start();
-    actors.start();
-  } catch (...) {
-    shut_down();  // a thread that could not start: the others must not wait for it
-    throw;
-  }
+  });
+  learner_thread.start();
+  inference.start();
+  actors.start();
 
   monitor.watch([&] { return signal_received.load() != 0 || learner_thread.failed(); },
                 learner_thread.checkpoint_due());
-  shut_down();
+  shutdown.now();
 
-  const double fps = monitor.finish();
-  const double wall = monitor.elapsed_s();
+  // The checkpoint before the summary: a summary that cannot be written
+  // must not cost the run's last weights.
   const int status = finish_run(learner_thread.failed(), signal_received.load(), save, checkpoint.path(), frames.load());
-  const auto ep = episodes.summary();
-  spdlog::info("done: {} frames in {:.1f} s ({:.0f} fps), {} episodes, mean return (last 100) {:.2f}",
-               frames.load(), wall, fps, ep.episodes, ep.return_mean);
+  spdlog::info("done: {}", describe_run(monitor.finish()));
   return status;
 }
 

@@ -1,13 +1,16 @@
 // Writes a run's scalars: one JSON object per log interval to metrics.jsonl,
 // the same scalars to TensorBoard event files, and summary.json at the end.
+// Every write is checked: a failure (a full disk) throws std::system_error
+// naming the file and the reason. A NaN scalar means "no value yet" (no
+// episode ended, no learner step): null in JSON, left out of TensorBoard.
 #pragma once
 
 #include <cstdint>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
 
+#include "seedrl/io/output_file.h"
 #include "seedrl/io/tensorboard_writer.h"
 
 namespace seedrl {
@@ -21,11 +24,15 @@ class MetricsWriter {
 
   // `scalars` must hold "frames"; it is the TensorBoard step.
   void write(const Scalars& scalars, double wall_time_seconds);
+  // summary.json, replaced atomically (temporary file, fsync, rename): a
+  // failed write leaves the previous one.
   void write_summary(const Scalars& scalars);
+  // Syncs and closes metrics.jsonl and the event file, reporting failures.
+  void close();
 
  private:
   std::string logdir_;
-  std::ofstream jsonl_;
+  OutputFile jsonl_;
   std::unique_ptr<TensorBoardWriter> tensorboard_;
 };
 

@@ -9,12 +9,16 @@ namespace seedrl {
 
 struct Progress {
   std::int64_t frames = 0, max_frames = 0, episodes = 0, learner_steps = 0;
-  double fps = 0, return_mean = 0, elapsed_s = 0;
+  double fps = 0, return_mean = 0, elapsed_s = 0;  // return_mean NaN: no episode ended yet
 };
 
 class ProgressLine {
  public:
   explicit ProgressLine(std::FILE* out);
+  // Ends a line left open, so that what follows (an error) starts on its own.
+  ~ProgressLine() { finish(); }
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
   void update(const Progress& p);
   // Ends the in-place line so later output starts on a fresh one.
   void finish();

@@ -9,6 +9,7 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -54,7 +55,9 @@ class LearnerThread {
     if (thread_.joinable()) thread_.join();
   }
 
-  Stats last_stats() const {
+  // The latest step's statistics; none before this process's first step
+  // (a resumed R2D2 run refills its replay first).
+  std::optional<Stats> last_stats() const {
     std::lock_guard lock(mu_);
     return last_;
   }
@@ -67,7 +70,7 @@ class LearnerThread {
   std::function<void()> save_;
   std::vector<int> cpus_;
   mutable std::mutex mu_;
-  Stats last_{};
+  std::optional<Stats> last_;
   std::atomic<std::int64_t> steps_;
   std::atomic<bool> checkpoint_due_{false}, failed_{false};
   std::thread thread_;

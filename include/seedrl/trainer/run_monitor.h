@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 
 #include "seedrl/actor/episode_stats.h"
@@ -16,6 +17,10 @@
 #include "seedrl/util/clock.h"
 
 namespace seedrl {
+
+// A scalar with no value yet (no episode ended, no learner step): null in
+// metrics.jsonl and summary.json, absent from TensorBoard.
+inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
 struct RunMonitorConfig {
   std::string logdir;
@@ -35,15 +40,20 @@ class RunMonitor {
              const std::atomic<std::int64_t>& learner_steps, const EpisodeStats& episodes, AddScalars add);
 
   // Blocks until max_frames are reached or `stop` says so (polled every 50 ms).
+  // A metrics write that fails throws (std::system_error naming the file):
+  // the caller's RunShutdown then stops the run's threads.
   void watch(const std::function<bool()>& stop, std::atomic<bool>& checkpoint_due);
-  // After every worker joined: ends the progress line and writes the final
-  // metrics line and the summary ("completed" is 1 when max_frames were reached).
-  // Returns the run's average frames/s.
-  double finish();
+  // After every worker joined: ends the progress line, writes the final
+  // metrics line and the summary ("completed" is 1 when max_frames were
+  // reached) and closes the files. Returns the summary's scalars; their fps
+  // and wall_seconds are this process's part of the run.
+  Scalars finish();
   double elapsed_s() const { return seconds_since(t0_); }
 
  private:
   Scalars scalars(double fps) const;
+  void watch_until(const std::function<bool()>& stop, std::atomic<bool>& checkpoint_due);
+  void progress(double fps);
 
   RunMonitorConfig config_;
   const std::atomic<std::int64_t>& frames_;
@@ -54,6 +64,11 @@ class RunMonitor {
   ProgressLine progress_;
   SteadyClock::time_point t0_;
   std::int64_t start_frames_;
+  std::int64_t start_episodes_;  // episodes of the run before this process (a resume)
 };
+
+// One line for the log: "N frames in T s (F fps), E episodes, mean return
+// (last 100) R, S learner steps".
+std::string describe_run(const Scalars& final_scalars);
 
 }  // namespace seedrl

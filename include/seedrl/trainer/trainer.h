@@ -11,8 +11,10 @@
 
 namespace seedrl {
 
-// Returns the process exit status: 0 done, 130 interrupted (after a final
-// checkpoint), 1 failed.
+// Returns the process exit status: 0 done (or, with --resume, a run that had
+// already reached --max-frames: nothing written), 130 interrupted (after a
+// final checkpoint), 1 failed. A metrics or summary file that cannot be
+// written throws (naming the file), after every thread has stopped.
 int train(TrainConfig config);
 
 // V-trace's unroll: unroll_length + 1 entries (the last bootstraps and starts

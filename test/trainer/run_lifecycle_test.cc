@@ -1,0 +1,90 @@
+// The pieces of a run's lifecycle that both trainers share, without a run:
+// the ordered stop on any exception, the resume of a finished run, and the
+// monitor's scalars when no episode has ended yet.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "../cli/run_binary.h"
+#include "seedrl/actor/episode_stats.h"
+#include "seedrl/trainer/run_ending.h"
+#include "seedrl/trainer/run_monitor.h"
+#include "seedrl/trainer/run_shutdown.h"
+
+using namespace seedrl;
+using namespace seedrl::test;
+
+TEST_CASE("RunShutdown stops once: at the normal end, or when an exception leaves", "[trainer][lifecycle]") {
+  int stops = 0;
+  {
+    RunShutdown shutdown([&] { ++stops; });
+    shutdown.now();
+    shutdown.now();
+  }
+  CHECK(stops == 1);
+  try {
+    RunShutdown shutdown([&] { ++stops; });
+    throw std::runtime_error("cannot write metrics.jsonl");
+  } catch (const std::runtime_error&) {
+  }
+  CHECK(stops == 2);
+  // A stop that throws while another exception unwinds is logged, not fatal.
+  try {
+    RunShutdown shutdown([] { throw std::runtime_error("stop failed"); });
+    throw std::runtime_error("first");
+  } catch (const std::runtime_error& e) {
+    CHECK(std::string(e.what()) == "first");
+  }
+}
+
+TEST_CASE("a resumed run whose checkpoint holds --max-frames is finished", "[trainer][lifecycle][resume]") {
+  CHECK(finished_before(1000, 1000));
+  CHECK(finished_before(1024, 1000));  // envs step past the limit
+  CHECK_FALSE(finished_before(999, 1000));
+  CHECK_FALSE(finished_before(0, 1000));
+}
+
+TEST_CASE("before an episode ends, a resumed run reports no mean return rather than 0",
+          "[trainer][lifecycle][resume]") {
+  const std::string dir = temp_dir("monitor_no_episode");
+  EpisodeStats episodes;
+  episodes.set_base(7);  // the run's episodes before the resume; their returns are not in the window
+  std::atomic<std::int64_t> frames{5000}, steps{40};
+  std::atomic<bool> checkpoint_due{false};
+  RunMonitor monitor({dir, 10000, 5, 0}, frames, steps, episodes, nullptr);
+  monitor.watch([] { return true; }, checkpoint_due);
+  const Scalars s = monitor.finish();
+  CHECK(std::isnan(s.at("episode_return_mean")));
+  CHECK(std::isnan(s.at("episode_length_mean")));
+  CHECK(s.at("episodes") == 7);
+  const auto summary = nlohmann::json::parse(read_file(dir + "/summary.json"));
+  CHECK(summary["episode_return_mean"].is_null());
+  CHECK(summary["frames"] == 5000);
+  CHECK_THAT(describe_run(s), Catch::Contains("mean return (last 100) - (no episode ended)"));
+
+  episodes.record(21, 21);
+  RunMonitor next({dir, 10000, 5, 0}, frames, steps, episodes, nullptr);
+  // The monitor counts from its start: an episode that ended before is not this process's.
+  next.watch([] { return true; }, checkpoint_due);
+  CHECK(std::isnan(next.finish().at("episode_return_mean")));
+}
+
+TEST_CASE("an episode that ends during the run gives the mean return", "[trainer][lifecycle]") {
+  const std::string dir = temp_dir("monitor_episode");
+  EpisodeStats episodes;
+  std::atomic<std::int64_t> frames{0}, steps{0};
+  std::atomic<bool> checkpoint_due{false};
+  RunMonitor monitor({dir, 100, 5, 0}, frames, steps, episodes, nullptr);
+  episodes.record(12, 12);
+  frames = 100;
+  monitor.watch([] { return false; }, checkpoint_due);  // returns at max_frames
+  const Scalars s = monitor.finish();
+  CHECK(s.at("episode_return_mean") == 12);
+  CHECK(s.at("completed") == 1);
+  CHECK_THAT(describe_run(s), Catch::Contains("mean return (last 100) 12.00"));
+}
