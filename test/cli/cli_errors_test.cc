@@ -35,6 +35,23 @@ TEST_CASE("train rejects bad values with one line naming the flag", "[cli]") {
   check_error({"bogus-command"}, "bogus-command");
 }
 
+TEST_CASE("train refuses a --logdir it cannot write in, in one line", "[cli]") {
+  // Tests run as root, whom file modes do not stop: /proc/self is a
+  // directory no one can create files in, and a path under a regular file
+  // cannot be a directory.
+  const std::vector<std::string> quick{"--max-frames", "1000", "--actors", "2", "--batch-size", "2"};
+  auto args = [&](const std::string& logdir) {
+    std::vector<std::string> a{"train", "--logdir", logdir};
+    a.insert(a.end(), quick.begin(), quick.end());
+    return a;
+  };
+  check_error(args("/proc/self"), "--logdir: cannot write in /proc/self");
+  const std::string dir = temp_dir("cli_logdir_file");
+  std::ofstream(dir + "/file") << "x";
+  check_error(args(dir + "/file/run"), "--logdir: cannot create directory " + dir + "/file/run");
+  check_error(args(dir + "/file"), "--logdir: cannot create directory " + dir + "/file");
+}
+
 TEST_CASE("a config file's bad value is reported like the flag", "[cli]") {
   const std::string dir = temp_dir("cli_config");
   std::ofstream(dir + "/bad.toml") << "actors = 0\n";
