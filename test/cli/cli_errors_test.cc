@@ -35,6 +35,20 @@ TEST_CASE("train rejects bad values with one line naming the flag", "[cli]") {
   check_error({"bogus-command"}, "bogus-command");
 }
 
+TEST_CASE("train refuses a model that cannot fit in memory, naming --hidden, before building it", "[cli][memory]") {
+  // 4.3e9 parameters: weights, gradients and Adam state alone take over 60 GiB.
+  const std::string dir = temp_dir("cli_hidden_huge");
+  for (const char* env : {"minatar:breakout", "cartpole"})
+    check_error({"train", "--env", env, "--model", "mlp", "--hidden", "65536", "65536", "--max-frames", "1000",
+                 "--actors", "2", "--batch-size", "2", "--logdir", dir},
+                "--hidden: the model (4.3");
+  std::string widths;
+  for (int i = 0; i < 200; ++i) widths += "8, ";
+  std::ofstream(dir + "/wide.toml") << "hidden = [" << widths << "]\n";
+  check_error({"train", "--config", dir + "/wide.toml", "--max-frames", "1000", "--logdir", dir},
+              "--hidden: 200 layers; the MLP may have at most 64");
+}
+
 TEST_CASE("train refuses a --logdir it cannot write in, in one line", "[cli]") {
   // Tests run as root, whom file modes do not stop: /proc/self is a
   // directory no one can create files in, and a path under a regular file
