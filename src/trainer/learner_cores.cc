@@ -4,7 +4,6 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "seedrl/env/step_cost.h"
 #include "seedrl/trainer/placement.h"
@@ -85,13 +84,7 @@ LearnerCores plan_for(const TrainConfig& config, const Placement& placement, Env
 }  // namespace
 
 LearnerCores learner_cores_for(const TrainConfig& config, const Placement& placement, Env& env) {
-  LearnerCores plan = plan_for(config, placement, env);
-  // Every op wakes that many threads, which contend with the actors for the
-  // CPUs (1024 on 2 cores: no frame in 10 s).
-  if (const int cpus = static_cast<int>(thread_cpus().size()); config.torch_threads > cpus)
-    spdlog::warn("--torch-threads: {} threads per op on the {} CPU(s) this process may use will mostly wait for "
-                 "each other", config.torch_threads, cpus);
-  return plan;
+  return plan_for(config, placement, env);
 }
 
 }  // namespace seedrl

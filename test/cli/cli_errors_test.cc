@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "one_line_error.h"
+#include "seedrl/util/cpu_affinity.h"
 
 using namespace seedrl::test;
 
@@ -28,8 +29,9 @@ TEST_CASE("train rejects bad values with one line naming the flag", "[cli]") {
   check_error({"bench", "--learner-devices", "gpu"}, "--learner-devices");
   check_error({"train", "--device", "tpu"}, "--device");
   check_error({"train", "--learner-cores", "pin"}, "--learner-cores");
-  // 1024 learner CPUs: more than any CI machine has.
-  check_error({"train", "--learner-cores", "reserve", "--torch-threads", "1024"}, "--learner-cores reserve");
+  // A learner thread with as many torch threads as there are CPUs leaves none.
+  check_error({"train", "--learner-cores", "reserve", "--torch-threads", std::to_string(seedrl::thread_cpus().size())},
+              "--learner-cores reserve");
   check_error({"train", "--config", "/nonexistent/run.toml"}, "/nonexistent/run.toml");
   check_error({"eval", "--checkpoint", "/nonexistent/checkpoint.pt"}, "/nonexistent/checkpoint.pt");
   check_error({"bogus-command"}, "bogus-command");
@@ -47,6 +49,12 @@ TEST_CASE("train refuses a model that cannot fit in memory, naming --hidden, bef
   std::ofstream(dir + "/wide.toml") << "hidden = [" << widths << "]\n";
   check_error({"train", "--config", dir + "/wide.toml", "--max-frames", "1000", "--logdir", dir},
               "--hidden: 200 layers; the MLP may have at most 64");
+}
+
+TEST_CASE("train refuses --torch-threads beyond the CPUs it may use", "[cli]") {
+  check_error({"train", "--torch-threads", "1024", "--max-frames", "1000", "--actors", "2", "--batch-size", "2",
+               "--logdir", temp_dir("cli_torch_threads")},
+              "--torch-threads: 1024 is more than the");
 }
 
 TEST_CASE("train refuses a --logdir it cannot write in, in one line", "[cli]") {
