@@ -1,6 +1,7 @@
 #include "seedrl/trainer/learner_cores.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -119,7 +120,9 @@ std::map<int, CpuTimes> read_cpu_times() {
   return parse_cpu_times(text.str());
 }
 
-LearnerCores plan_for(const TrainConfig& config, const Placement& placement, Env& env) {
+}  // namespace
+
+LearnerCores learner_cores_for(const TrainConfig& config, const Placement& placement, Env& env) {
   const int learner_threads = static_cast<int>(placement.learner.size());
   const bool gpu = std::any_of(placement.learner.begin(), placement.learner.end(),
                                [](const torch::Device& d) { return !d.is_cpu(); });
@@ -139,12 +142,6 @@ LearnerCores plan_for(const TrainConfig& config, const Placement& placement, Env
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   const double busy = busy_cpus(before, read_cpu_times(), cpus);
   return plan_learner_cores(config.learner_cores, cpus, learner_threads, config.torch_threads, step_ns, busy);
-}
-
-}  // namespace
-
-LearnerCores learner_cores_for(const TrainConfig& config, const Placement& placement, Env& env) {
-  return plan_for(config, placement, env);
 }
 
 }  // namespace seedrl
