@@ -1,145 +1,275 @@
 #include "seedrl/cli/config_file.h"
 
 #include <algorithm>
-#include <cctype>
+#include <cmath>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 namespace seedrl {
 namespace {
 
-std::string trimmed(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+// Config files are a few hundred bytes: these only keep a wrong file (a
+// device, a log, a megabyte on one line) from being read whole or quoted
+// whole in an error.
+constexpr std::size_t kMaxFileBytes = 4 << 20;
+constexpr std::size_t kMaxLineBytes = 64 << 10;
+constexpr std::size_t kMaxListValues = 1024;  // no flag takes more
+constexpr std::size_t kMaxQuoted = 40;
+
+// `s` as an error may show it: printable ASCII as is, other bytes as \xNN,
+// cut after kMaxQuoted characters.
+std::string printable(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (out.size() >= kMaxQuoted) return out + "...";
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7f) out += static_cast<char>(c);
+    else out += fmt::format("\\x{:02x}", c);
+  }
+  return out;
 }
 
-bool is_key(std::string key) {
-  if (key.size() >= 2 && (key.front() == '"' || key.front() == '\'') && key.back() == key.front())
-    key = key.substr(1, key.size() - 2);  // CLI11 takes "actors" = 4 too
-  return !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
-  });
+// Whether `s` is well-formed UTF-8 (no overlong forms, surrogates or code
+// points past U+10FFFF).
+bool valid_utf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    int extra = 0;
+    std::uint32_t cp = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if ((c & 0xE0) == 0xC0) {
+      extra = 1, cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      extra = 2, cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      extra = 3, cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (i + extra >= s.size()) return false;  // cut short
+    for (int k = 1; k <= extra; ++k) {
+      const auto d = static_cast<unsigned char>(s[i + k]);
+      if ((d & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (d & 0x3F);
+    }
+    static constexpr std::uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += extra + 1;
+  }
+  return true;
 }
 
-// CLI11's TOML reader takes what it cannot parse for something else: an array
-// missing its ']' swallows the lines after it and loses its last character
-// (`hidden = [32, 16` read as [32, 1]), `max-frames = = 3` gives the key
-// "= 3", a '#' inside quotes cuts the value, a line under 3 characters is
-// skipped. So every line is checked first, as CLI11 will read it, and the
-// first malformed one is refused by its number ("" when all are well formed).
-std::string syntax_error(std::istream& in) {
-  std::string raw;
-  int n = 0;
-  int array_line = 0;  // the line of a multi-line array's '[' while it is open
-  auto at = [&](int line, const std::string& why) { return fmt::format("line {}: {}", line, why); };
-  while (std::getline(in, raw)) {
-    ++n;
-    const std::string line = trimmed(raw);
-    if (array_line > 0) {
-      // CLI11 appends whole lines, comments and all, until one ends with ']'.
-      char quote = 0;
-      for (std::size_t i = 0; i < line.size(); ++i) {
-        const char c = line[i];
-        if (quote) {
-          if (c == '\\' && quote == '"') ++i;
-          else if (c == quote) quote = 0;
-          else if (c == '#') return at(n, "'#' inside quotes would end the value there");
-        } else if (c == '"' || c == '\'') {
-          quote = c;
-        } else if (c == '#') {
-          return at(n, "no comments inside a multi-line array");
-        } else if (c == '=' || c == '[') {
-          return at(array_line, fmt::format("'[' is not closed before line {}", n));
-        } else if (c == ']') {
-          if (i + 1 != line.size()) return at(n, "a multi-line array's ']' must end its line");
-          array_line = 0;
-        }
+// What a value is, for "expected an integer, got a string \"abc\"".
+std::string describe(const toml::node& v) {
+  if (const auto* s = v.as_string()) return fmt::format("a string \"{}\"", printable(s->get()));
+  if (const auto* i = v.as_integer()) return fmt::format("an integer {}", i->get());
+  if (const auto* f = v.as_floating_point()) return fmt::format("a float {}", f->get());
+  if (const auto* b = v.as_boolean()) return fmt::format("a boolean {}", b->get());
+  if (v.is_array()) return "a list";
+  if (v.is_table()) return "a table";
+  return "a date or time";
+}
+
+// The TOML value each kind of option takes, from CLI11's type name
+// ("INT:INT in [1 - 65536]": the part before the validators).
+enum class Kind { kInteger, kFloat, kBool, kText };
+
+Kind kind_of(const CLI::Option& opt) {
+  if (opt.get_items_expected_max() == 0) return Kind::kBool;  // a flag
+  const std::string type = opt.get_type_name();
+  const std::string base = type.substr(0, type.find(':'));
+  if (base == "INT" || base == "UINT") return Kind::kInteger;
+  if (base == "FLOAT") return Kind::kFloat;
+  if (base == "BOOLEAN") return Kind::kBool;
+  return Kind::kText;
+}
+
+const char* expected(Kind kind) {
+  switch (kind) {
+    case Kind::kInteger: return "an integer";
+    case Kind::kFloat: return "a number";
+    case Kind::kBool: return "true or false";
+    case Kind::kText: return "a string";
+  }
+  return "";
+}
+
+// One scalar as the string CLI11 converts, or the reason it does not fit
+// `kind` (`text` is then unchanged).
+std::string to_input(Kind kind, const toml::node& v, std::string& text) {
+  const std::string wrong = fmt::format("expected {}, got {}", expected(kind), describe(v));
+  switch (kind) {
+    case Kind::kInteger:
+      if (const auto* i = v.as_integer()) return text = std::to_string(i->get()), "";
+      return wrong;
+    case Kind::kFloat:
+      if (const auto* i = v.as_integer()) return text = std::to_string(i->get()), "";
+      if (const auto* f = v.as_floating_point()) {
+        if (!std::isfinite(f->get())) return fmt::format("must be a finite number, got {}", f->get());
+        return text = fmt::format("{}", f->get()), "";  // the shortest text that reads back the same double
       }
-      if (quote) return at(n, "unterminated string");
-      continue;
-    }
-    if (line.empty() || line.front() == '#' || line.front() == ';') continue;
-    if (line.front() == '[') {  // a [section] or [[section]] header
-      const std::string inner = line.size() >= 4 && line.rfind("[[", 0) == 0 ? line.substr(2, line.size() - 4)
-                                                                            : line.substr(1, line.size() - 2);
-      if (line.back() != ']' || !is_key(inner)) return at(n, fmt::format("malformed section header '{}'", line));
-      continue;
-    }
-    const auto eq = line.find('=');
-    const std::string key = trimmed(line.substr(0, eq));
-    if (!is_key(key) || line.size() < 3) return at(n, fmt::format("expected KEY = VALUE, got '{}'", line));
-    if (eq == std::string::npos) continue;  // `resume`: CLI11 reads a bare key as `resume = true`
-    const std::string value = trimmed(line.substr(eq + 1));
-    if (value.empty() || value.front() == '#') return at(n, fmt::format("'{}' has no value", key));
-    if (value.front() == '=') return at(n, fmt::format("'=' twice in '{}'", line));
-    char quote = 0;
-    bool closed = false;  // the array's ']' has been seen
-    std::size_t end = value.size();
-    for (std::size_t i = 0; i < value.size() && end == value.size(); ++i) {
-      const char c = value[i];
-      if (quote) {
-        if (c == '\\' && quote == '"') ++i;
-        else if (c == quote) quote = 0;
-        else if (c == '#') return at(n, "'#' inside quotes would end the value there");
-      } else if (c == '#') {
-        end = i;  // a comment
-      } else if (closed && c != ' ' && c != '\t') {
-        return at(n, fmt::format("text after ']' in '{}'", line));
-      } else if (c == '"' || c == '\'') {
-        quote = c;
-      } else if (c == '[') {
-        if (i != 0) return at(n, fmt::format("unexpected '[' in '{}'", line));
-      } else if (c == ']') {
-        if (value.front() != '[') return at(n, fmt::format("']' without '[' in '{}'", line));
-        closed = true;
+      return wrong;
+    case Kind::kBool:
+      if (const auto* b = v.as_boolean()) return text = b->get() ? "true" : "false", "";
+      return wrong;
+    case Kind::kText:
+      if (const auto* s = v.as_string()) {
+        const std::string& value = s->get();
+        if (!valid_utf8(value)) return fmt::format("expected UTF-8 text, got \"{}\"", printable(value));
+        // A control character (a NUL from "\u0000", a newline from "\n") has
+        // no place in a flag's value and would split the line of any message
+        // that quotes it.
+        for (const char c : value)
+          if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+            return fmt::format("control character \\x{:02x} in \"{}\"", static_cast<unsigned char>(c),
+                               printable(value));
+        return text = value, "";
       }
+      return wrong;
+  }
+  return wrong;
+}
+
+// The inputs for `opt` from `v` (a list for a multi-value option such as
+// --hidden), or the reason they do not fit it.
+std::string to_inputs(const CLI::Option& opt, const toml::node& v, std::vector<std::string>& inputs) {
+  const Kind kind = kind_of(opt);
+  const bool list = opt.get_items_expected_max() > 1;
+  if (const auto* array = v.as_array()) {
+    if (!list) return fmt::format("expected {}, got a list", expected(kind));
+    if (array->empty()) return "the list is empty";
+    if (array->size() > kMaxListValues)
+      return fmt::format("a list of {} values; at most {} are taken", array->size(), kMaxListValues);
+    for (const auto& element : *array) {
+      std::string text;
+      if (std::string error = to_input(kind, element, text); !error.empty()) {
+        if (element.is_array() || element.is_table())
+          return fmt::format("expected a flat list, got {} inside the list", describe(element));
+        return "list value " + std::to_string(inputs.size() + 1) + ": " + error;
+      }
+      inputs.push_back(std::move(text));
     }
-    if (quote) return at(n, fmt::format("unterminated string in '{}'", line));
-    if (value.front() == '[' && !closed) {
-      // CLI11 continues an array on the next lines only from its first element.
-      if (trimmed(value.substr(0, end)) == "[") return at(n, "put an array's first element on the line of its '['");
-      array_line = n;
+    return "";
+  }
+  std::string text;
+  if (std::string error = to_input(kind, v, text); !error.empty()) return error;
+  inputs.push_back(std::move(text));
+  return "";
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = up;
     }
   }
-  if (array_line > 0) return at(array_line, "'[' is never closed");
-  return {};
+  return row[b.size()];
 }
+
+// " (did you mean 'max-frames'?)" for the command's closest flag name, when
+// one is close.
+std::string suggestion(const CLI::App& command, const std::string& key) {
+  if (key.size() > 64) return "";
+  std::string best;
+  std::size_t best_distance = 3;  // at most two edits away
+  for (const CLI::Option* opt : command.get_options()) {
+    for (const std::string& name : opt->get_lnames()) {
+      const std::size_t d = edit_distance(key, name);
+      if (d < best_distance) best = name, best_distance = d;
+    }
+  }
+  return best.empty() ? "" : " (did you mean '" + best + "'?)";
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw std::invalid_argument("--config: cannot read " + path);
+  std::string text(kMaxFileBytes + 1, '\0');
+  file.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (file.bad()) throw std::invalid_argument("--config: cannot read " + path);
+  text.resize(static_cast<std::size_t>(file.gcount()));
+  if (text.size() > kMaxFileBytes)
+    throw std::invalid_argument(
+        fmt::format("--config: {} is larger than {} MiB; a config file holds flag settings", path, kMaxFileBytes >> 20));
+  std::size_t line = 1, start = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && text[i] != '\n') continue;
+    if (i - start > kMaxLineBytes)
+      throw std::invalid_argument(fmt::format("{}:{}: the line is {} bytes long; config lines may be at most {}", path,
+                                              line, i - start, kMaxLineBytes));
+    ++line;
+    start = i + 1;
+  }
+  return text;
+}
+
+struct Setting {
+  std::size_t line;
+  std::string key;  // as written
+  const toml::node* value;
+};
 
 }  // namespace
 
 void apply_config_file(CLI::App& command, const std::string& path) {
-  std::ifstream file(path);
-  if (!file) throw std::invalid_argument("--config: cannot read " + path);
-  std::stringstream text;
-  text << file.rdbuf();  // an empty file leaves `text` failed, hence clear() below
-  if (const std::string error = syntax_error(text); !error.empty())
-    throw std::invalid_argument(fmt::format("--config: {} {}", path, error));
-  text.clear();
-  text.seekg(0);
-  std::vector<CLI::ConfigItem> items;
+  const std::string text = read_text(path);
+  toml::table table;
   try {
-    items = CLI::ConfigTOML().from_config(text);
-  } catch (const CLI::Error& e) {
-    throw std::invalid_argument("--config: cannot read " + path + ": " + e.what());
+    table = toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    std::string what(e.description());
+    if (what.size() > 200) what = what.substr(0, 200) + "...";
+    for (char& c : what)
+      if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    throw std::invalid_argument(
+        fmt::format("{}:{}:{}: {}", path, e.source().begin.line, e.source().begin.column, what));
   }
-  for (const auto& item : items) {
-    if (item.name == "++" || item.name == "--") continue;  // section markers
-    std::string key = item.fullname();
-    std::replace(key.begin(), key.end(), '_', '-');
-    if (key == "config") throw std::invalid_argument("--config: " + path + " may not name another config file");
-    CLI::Option* opt = command.get_option_no_throw("--" + key);
-    if (!opt) throw std::invalid_argument("--config: unknown key '" + item.fullname() + "' in " + path);
+  // The table is ordered by key; settings are checked in the file's order.
+  std::vector<Setting> settings;
+  for (const auto& [key, value] : table)
+    settings.push_back({key.source().begin.line, std::string(key.str()), &value});
+  std::sort(settings.begin(), settings.end(), [](const Setting& a, const Setting& b) { return a.line < b.line; });
+
+  for (const Setting& s : settings) {
+    const std::string at = fmt::format("{}:{}", path, s.line);
+    std::string name = s.key;
+    std::replace(name.begin(), name.end(), '_', '-');
+    if (name == "config") throw std::invalid_argument(at + ": config: a config file may not name another");
+    if (s.value->is_table())
+      throw std::invalid_argument(fmt::format("{}: '{}' is a [section] or dotted key; config keys are flag names, "
+                                              "outside any section",
+                                              at, printable(s.key)));
+    CLI::Option* opt = command.get_option_no_throw("--" + name);
+    if (!opt)
+      throw std::invalid_argument(fmt::format("{}: unknown key '{}'{}", at, printable(s.key), suggestion(command, name)));
+    const std::string flag = "--" + name;
+    std::vector<std::string> inputs;
+    if (std::string error = to_inputs(*opt, *s.value, inputs); !error.empty())
+      throw std::invalid_argument(fmt::format("{}: {}: {}", at, flag, error));
     if (opt->count() > 0) continue;  // the command line wins
+    // A flag's negated name (`no-cuda-graphs = true`) sets it false.
+    if (kind_of(*opt) == Kind::kBool && opt->get_items_expected_max() == 0)
+      inputs.front() = opt->get_flag_value(name, inputs.front());
     try {
-      opt->add_result(item.inputs);
+      opt->add_result(inputs);
       opt->run_callback();
     } catch (const CLI::Error& e) {
-      throw std::invalid_argument(std::string(e.what()) + " (in " + path + ")");
+      throw std::invalid_argument(fmt::format("{}: {}", at, e.what()));
     }
   }
 }

@@ -1,10 +1,15 @@
 #include "seedrl/trainer/learner_cores.h"
 
 #include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "seedrl/env/step_cost.h"
 #include "seedrl/trainer/placement.h"
@@ -32,8 +37,44 @@ LearnerCores shared_plan(std::size_t cpus, const std::string& why) {
 
 }  // namespace
 
+std::map<int, CpuTimes> parse_cpu_times(const std::string& text) {
+  std::map<int, CpuTimes> times;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    // "cpu3 user nice system idle iowait irq softirq steal guest guest_nice";
+    // guest time is already counted in user.
+    if (line.size() < 4 || line.compare(0, 3, "cpu") != 0 || !std::isdigit(static_cast<unsigned char>(line[3])))
+      continue;
+    std::istringstream fields(line.substr(3));
+    int cpu = -1;
+    fields >> cpu;
+    std::uint64_t v[8] = {};
+    int n = 0;
+    while (n < 8 && fields >> v[n]) ++n;
+    if (cpu < 0 || n < 4) continue;
+    CpuTimes t;
+    t.idle = v[3] + v[4];
+    for (int i = 0; i < n; ++i) t.total += v[i];
+    times[cpu] = t;
+  }
+  return times;
+}
+
+double busy_cpus(const std::map<int, CpuTimes>& before, const std::map<int, CpuTimes>& after,
+                 const std::vector<int>& cpus) {
+  double busy = 0;
+  for (const int cpu : cpus) {
+    const auto b = before.find(cpu), a = after.find(cpu);
+    if (b == before.end() || a == after.end() || a->second.total <= b->second.total) continue;
+    const double total = static_cast<double>(a->second.total - b->second.total);
+    const double idle = a->second.idle >= b->second.idle ? static_cast<double>(a->second.idle - b->second.idle) : total;
+    busy += std::clamp(1.0 - idle / total, 0.0, 1.0);
+  }
+  return busy;
+}
+
 LearnerCores plan_learner_cores(const std::string& mode, const std::vector<int>& cpus, int learner_threads,
-                                int torch_threads, double env_step_ns) {
+                                int torch_threads, double env_step_ns, double busy) {
   if (mode != "auto" && mode != "reserve" && mode != "share")
     throw std::invalid_argument("--learner-cores: '" + mode + "' is not auto, reserve or share");
   const int n = static_cast<int>(cpus.size());
@@ -44,10 +85,14 @@ LearnerCores plan_learner_cores(const std::string& mode, const std::vector<int>&
     throw std::invalid_argument(fmt::format("--learner-cores reserve: {} learner thread(s) x {} torch thread(s) "
                                             "need more than the {} CPU(s) this process may use",
                                             learner_threads, torch_threads, n));
+  std::string why = "--learner-cores reserve";
   if (mode == "auto") {
     if (2 * want > n) return shared(fmt::format("{} learner CPU(s) would leave fewer than half", want));
     if (env_step_ns >= kExpensiveEnvStepNs)
       return shared(fmt::format("an env step takes {:.0f} us: the actors bound the run", env_step_ns / 1000));
+    const int busy_n = std::clamp(static_cast<int>(std::lround(busy)), 0, n);
+    why = fmt::format("auto: {} of {} CPUs busy with other work", busy_n, n);
+    if (2 * want > n - busy_n) return shared(why);
   }
   const int per = std::max(1, torch_threads);
   LearnerCores plan;
@@ -61,14 +106,23 @@ LearnerCores plan_learner_cores(const std::string& mode, const std::vector<int>&
     if (!learner.empty()) learner += " | ";
     learner += cpu_list(l);
   }
-  plan.description = fmt::format("learner thread(s) on CPU {}, every other thread on CPU {}", learner,
-                                 cpu_list(plan.others));
+  plan.description = fmt::format("learner thread(s) on CPU {}, every other thread on CPU {} ({})", learner,
+                                 cpu_list(plan.others), why);
   return plan;
 }
 
 namespace {
 
-LearnerCores plan_for(const TrainConfig& config, const Placement& placement, Env& env) {
+std::map<int, CpuTimes> read_cpu_times() {
+  std::ifstream in("/proc/stat");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_cpu_times(text.str());
+}
+
+}  // namespace
+
+LearnerCores learner_cores_for(const TrainConfig& config, const Placement& placement, Env& env) {
   const int learner_threads = static_cast<int>(placement.learner.size());
   const bool gpu = std::any_of(placement.learner.begin(), placement.learner.end(),
                                [](const torch::Device& d) { return !d.is_cpu(); });
@@ -78,20 +132,16 @@ LearnerCores plan_for(const TrainConfig& config, const Placement& placement, Env
     // shared, for the same 242 updates). GPU learners: not measured yet.
     return shared_plan(thread_cpus().size(), gpu ? "a GPU learner" : "r2d2: replay paces the learner");
   }
+  const std::vector<int> cpus = thread_cpus();
   const double step_ns = config.learner_cores == "auto" ? measure_step_ns(env, config.seed) : 0;
-  return plan_learner_cores(config.learner_cores, thread_cpus(), learner_threads, config.torch_threads, step_ns);
-}
-
-}  // namespace
-
-LearnerCores learner_cores_for(const TrainConfig& config, const Placement& placement, Env& env) {
-  LearnerCores plan = plan_for(config, placement, env);
-  // Every op wakes that many threads, which contend with the actors for the
-  // CPUs (1024 on 2 cores: no frame in 10 s).
-  if (const int cpus = static_cast<int>(thread_cpus().size()); config.torch_threads > cpus)
-    spdlog::warn("--torch-threads: {} threads per op on the {} CPU(s) this process may use will mostly wait for "
-                 "each other", config.torch_threads, cpus);
-  return plan;
+  LearnerCores plan = plan_learner_cores(config.learner_cores, cpus, learner_threads, config.torch_threads, step_ns);
+  if (config.learner_cores != "auto" || !plan.reserved()) return plan;
+  // Other work on the machine: this process is between its start-up steps,
+  // its threads not started yet, so the busy time is others'.
+  const auto before = read_cpu_times();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const double busy = busy_cpus(before, read_cpu_times(), cpus);
+  return plan_learner_cores(config.learner_cores, cpus, learner_threads, config.torch_threads, step_ns, busy);
 }
 
 }  // namespace seedrl

@@ -1,6 +1,11 @@
 #include "seedrl/trainer/run_directory.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <stdexcept>
@@ -32,6 +37,20 @@ std::string timestamp() {
   return buf;
 }
 
+// Creates and removes a file in `dir`: a directory can exist and refuse
+// writes (a read-only mount, /proc/self, another user's directory), which
+// would otherwise surface only at the first checkpoint or metrics line.
+void check_writable(const std::string& dir) {
+  const std::string probe = (fs::path(dir) / (".seedrl-write-check-" + std::to_string(::getpid()))).string();
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    const int error = errno;
+    throw std::invalid_argument("--logdir: cannot write in " + dir + " (" + std::strerror(error) + ")");
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
+
 }  // namespace
 
 std::string prepare_run_directory(const std::string& logdir, bool resume) {
@@ -39,6 +58,7 @@ std::string prepare_run_directory(const std::string& logdir, bool resume) {
   fs::create_directories(logdir, ec);
   if (ec || !fs::is_directory(logdir))
     throw std::invalid_argument("--logdir: cannot create directory " + logdir + (ec ? " (" + ec.message() + ")" : ""));
+  check_writable(logdir);
   if (resume || !fs::exists(checkpoint_path(logdir))) return "";
   fs::path aside = fs::path(logdir) / ("replaced-" + timestamp());
   for (int n = 2; fs::exists(aside); ++n) aside = fs::path(logdir) / ("replaced-" + timestamp() + "-" + std::to_string(n));

@@ -18,6 +18,7 @@
 #include "seedrl/net/remote_training.h"
 #include "seedrl/trainer/learner_cores.h"
 #include "seedrl/trainer/learner_thread.h"
+#include "seedrl/trainer/memory_budget.h"
 #include "seedrl/trainer/r2d2_trainer.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/util/heap_tuning.h"
@@ -43,6 +44,7 @@ UnrollLayout vtrace_unroll_layout(const TrainConfig& config, const EnvSpec& spec
 
 int train(TrainConfig config) {
   net::validate_remote_flags(config);
+  check_train_memory(config);  // before anything is allocated
   if (config.algo == "r2d2") return train_r2d2(std::move(config));
   resolve_defaults(config);
   if (share_one_heap_arena_for(config.actors)) spdlog::info("{} actor threads: one heap arena", config.actors);

@@ -1,13 +1,20 @@
 #include "seedrl/util/torch_runtime.h"
 
+#include <stdexcept>
+#include <string>
+
 #include <ATen/Context.h>
 #include <ATen/Parallel.h>
 
+#include "seedrl/util/cpu_affinity.h"
 #include "seedrl/util/heap_tuning.h"
 
 namespace seedrl {
 
 void configure_torch_runtime(int threads, bool uses_cuda) {
+  if (const auto cpus = thread_cpus().size(); cpus > 0 && static_cast<std::size_t>(threads) > cpus)
+    throw std::invalid_argument("--torch-threads: " + std::to_string(threads) + " is more than the " +
+                                std::to_string(cpus) + " CPU(s) this process may use");
   keep_freed_memory_in_heap();
   at::set_num_threads(threads);
   if (!uses_cuda) return;

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "one_line_error.h"
+#include "seedrl/util/cpu_affinity.h"
 
 using namespace seedrl::test;
 
@@ -28,11 +29,49 @@ TEST_CASE("train rejects bad values with one line naming the flag", "[cli]") {
   check_error({"bench", "--learner-devices", "gpu"}, "--learner-devices");
   check_error({"train", "--device", "tpu"}, "--device");
   check_error({"train", "--learner-cores", "pin"}, "--learner-cores");
-  // 1024 learner CPUs: more than any CI machine has.
-  check_error({"train", "--learner-cores", "reserve", "--torch-threads", "1024"}, "--learner-cores reserve");
+  // A learner thread with as many torch threads as there are CPUs leaves none.
+  check_error({"train", "--learner-cores", "reserve", "--torch-threads", std::to_string(seedrl::thread_cpus().size())},
+              "--learner-cores reserve");
   check_error({"train", "--config", "/nonexistent/run.toml"}, "/nonexistent/run.toml");
   check_error({"eval", "--checkpoint", "/nonexistent/checkpoint.pt"}, "/nonexistent/checkpoint.pt");
   check_error({"bogus-command"}, "bogus-command");
+}
+
+TEST_CASE("train refuses a model that cannot fit in memory, naming --hidden, before building it", "[cli][memory]") {
+  // 4.3e9 parameters: weights, gradients and Adam state alone take over 60 GiB.
+  const std::string dir = temp_dir("cli_hidden_huge");
+  for (const char* env : {"minatar:breakout", "cartpole"})
+    check_error({"train", "--env", env, "--model", "mlp", "--hidden", "65536", "65536", "--max-frames", "1000",
+                 "--actors", "2", "--batch-size", "2", "--logdir", dir},
+                "--hidden: the model (4.3");
+  std::string widths;
+  for (int i = 0; i < 200; ++i) widths += "8, ";
+  std::ofstream(dir + "/wide.toml") << "hidden = [" << widths << "]\n";
+  check_error({"train", "--config", dir + "/wide.toml", "--max-frames", "1000", "--logdir", dir},
+              "--hidden: 200 layers; the MLP may have at most 64");
+}
+
+TEST_CASE("train refuses --torch-threads beyond the CPUs it may use", "[cli]") {
+  check_error({"train", "--torch-threads", "1024", "--max-frames", "1000", "--actors", "2", "--batch-size", "2",
+               "--logdir", temp_dir("cli_torch_threads")},
+              "--torch-threads: 1024 is more than the");
+}
+
+TEST_CASE("train refuses a --logdir it cannot write in, in one line", "[cli]") {
+  // Tests run as root, whom file modes do not stop: /proc/self is a
+  // directory no one can create files in, and a path under a regular file
+  // cannot be a directory.
+  const std::vector<std::string> quick{"--max-frames", "1000", "--actors", "2", "--batch-size", "2"};
+  auto args = [&](const std::string& logdir) {
+    std::vector<std::string> a{"train", "--logdir", logdir};
+    a.insert(a.end(), quick.begin(), quick.end());
+    return a;
+  };
+  check_error(args("/proc/self"), "--logdir: cannot write in /proc/self");
+  const std::string dir = temp_dir("cli_logdir_file");
+  std::ofstream(dir + "/file") << "x";
+  check_error(args(dir + "/file/run"), "--logdir: cannot create directory " + dir + "/file/run");
+  check_error(args(dir + "/file"), "--logdir: cannot create directory " + dir + "/file");
 }
 
 TEST_CASE("a config file's bad value is reported like the flag", "[cli]") {

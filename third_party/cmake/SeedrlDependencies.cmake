@@ -8,6 +8,7 @@ find_package(spdlog REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(nlohmann_json REQUIRED)
 find_package(Boost 1.74 REQUIRED)
+find_package(tomlplusplus 3 REQUIRED)
 
 set(SEEDRL_TORCH_BUNDLES_FMT OFF)
 foreach(_dir IN LISTS TORCH_INCLUDE_DIRS)
@@ -56,6 +57,15 @@ add_library(seedrl_boost INTERFACE)
 target_link_libraries(seedrl_boost INTERFACE Boost::headers)
 target_compile_definitions(seedrl_boost INTERFACE BOOST_ASIO_NO_DEPRECATED)
 add_library(seedrl::boost ALIAS seedrl_boost)
+
+# toml++ (--config files), header-only: Debian's imported target links its
+# shared library and defines TOML_HEADER_ONLY=0 for every source of whatever
+# links it, which would differ from the flags the shared precompiled header
+# was built with. Header-only, only the file that includes it pays.
+add_library(seedrl_toml INTERFACE)
+get_target_property(_toml_inc tomlplusplus::tomlplusplus INTERFACE_INCLUDE_DIRECTORIES)
+target_include_directories(seedrl_toml SYSTEM INTERFACE ${_toml_inc})
+add_library(seedrl::toml ALIAS seedrl_toml)
 
 # MuJoCo is optional at build time so that a machine without libmujoco-dev
 # still builds everything else; the mujoco:* environments then say so at run time.

@@ -1,8 +1,14 @@
-// `--config FILE`: a TOML file whose keys are a command's flag names
-// (`max-frames = 2000000`, `hidden = [64, 64]`; `max_frames` works too).
-// Flags given on the command line win over the file. CLI11 2.1 reads config
-// files for the top-level app only, so commands apply theirs here, after
-// parsing, with the same validators as the flags.
+// `--config FILE`: a TOML file (read by toml++) whose keys are a command's
+// flag names (`max-frames = 2000000`, `hidden = [64, 64]`; `max_frames` works
+// too). Flags given on the command line win over the file. CLI11 2.1 reads
+// config files for the top-level app only, so commands apply theirs here,
+// after parsing, with the same validators as the flags.
+//
+// Each value must have the TOML type of its flag: an integer for an integer
+// flag (not 4.0, not "4"), an integer or a finite float for a float flag,
+// true or false for a switch, a string (UTF-8, no control characters) for a
+// text flag, a list of such for --hidden. Every error is one line:
+//   run.toml:3: --actors: expected an integer, got a string "abc"
 #pragma once
 
 #include <string>
@@ -13,7 +19,7 @@ class App;
 
 namespace seedrl {
 
-// Throws std::invalid_argument naming the file and the key or flag at fault.
+// Throws std::invalid_argument naming the file, its line and the key at fault.
 void apply_config_file(CLI::App& command, const std::string& path);
 
 // Whether `flag` ("--entropy-cost") got a value from the command line or, once

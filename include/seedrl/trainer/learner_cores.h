@@ -5,6 +5,8 @@
 // CartPole actors: 0.6 s of every 4).
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,19 +31,37 @@ struct LearnerCores {
   }
 };
 
+// Per-CPU times from /proc/stat, in clock ticks: idle (idle + iowait) and all.
+struct CpuTimes {
+  std::uint64_t idle = 0, total = 0;
+};
+// The "cpuN ..." lines of /proc/stat's text, by N.
+std::map<int, CpuTimes> parse_cpu_times(const std::string& proc_stat);
+// How many CPUs' worth of time `cpus` spent busy between two samples (0 to
+// cpus.size()); CPUs missing from either sample count as idle.
+double busy_cpus(const std::map<int, CpuTimes>& before, const std::map<int, CpuTimes>& after,
+                 const std::vector<int>& cpus);
+
 // `mode`: auto | reserve | share. `cpus`: those the process may use.
 // Each of `learner_threads` threads gets `torch_threads` CPUs, taken from the
-// end of `cpus`. auto reserves when at least half the CPUs stay for the rest
-// and an env step takes under kExpensiveEnvStepNs; reserve needs one CPU left
-// (else std::invalid_argument naming --learner-cores); share never reserves.
+// end of `cpus`. auto reserves when an env step takes under
+// kExpensiveEnvStepNs and at least half of the CPUs that other work leaves
+// idle stay for the rest: `busy` is the CPUs' worth of other work measured
+// at start (busy_cpus), rounded. Pinned beside other work, the learner and
+// the actors each get a share of fewer CPUs than the scheduler would give
+// them unpinned. reserve needs one CPU left (else std::invalid_argument
+// naming --learner-cores); share never reserves. The description says which
+// and why.
 LearnerCores plan_learner_cores(const std::string& mode, const std::vector<int>& cpus, int learner_threads,
-                                int torch_threads, double env_step_ns);
+                                int torch_threads, double env_step_ns, double busy = 0);
 
 // The plan for `config` (its --learner-cores and --torch-threads) and one
 // thread per learner device of `placement`, over the calling thread's CPUs.
-// auto times a few steps of `env` (at most 20 ms); it shares for R2D2, whose
-// learner replay paces, and for GPU learners (whose thread mostly waits on
-// the device, and whose batch prefetch thread would share its CPU).
+// auto times a few steps of `env` (at most 20 ms) and, where it would
+// reserve, samples the CPUs' load from /proc/stat for 200 ms; it shares for
+// R2D2, whose learner replay paces, and for GPU learners (whose thread
+// mostly waits on the device, and whose batch prefetch thread would share
+// its CPU).
 LearnerCores learner_cores_for(const TrainConfig& config, const Placement& placement, Env& env);
 
 }  // namespace seedrl

@@ -8,7 +8,8 @@
 
 namespace seedrl {
 
-// Throws std::invalid_argument naming --logdir when it cannot be created.
+// Throws std::invalid_argument naming --logdir when it cannot be created or
+// written in.
 // Returns the subdirectory the earlier run was moved to, or "" if none.
 std::string prepare_run_directory(const std::string& logdir, bool resume);
 

@@ -3,28 +3,18 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
 #include <string>
 
 #include <torch/torch.h>
+
+#include "seedrl/util/available_memory.h"
 
 namespace seedrl::r2d2 {
 
 namespace {
 
 torch::Dtype to_torch(DType d) { return d == DType::kUInt8 ? torch::kUInt8 : torch::kFloat32; }
-
-// MemAvailable from /proc/meminfo in bytes; 0 when unknown.
-std::size_t available_memory() {
-  std::ifstream in("/proc/meminfo");
-  std::string key;
-  std::size_t kb = 0;
-  std::string unit;
-  while (in >> key >> kb >> unit)
-    if (key == "MemAvailable:") return kb * 1024;
-  return 0;
-}
 
 std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
@@ -45,7 +35,7 @@ std::size_t Replay::checked_capacity(const UnrollLayout& layout, const ReplayCon
                                 std::to_string(config.capacity));
   const std::size_t bytes = bytes_for(layout, config.capacity);
   if (config.check_memory) {
-    const std::size_t avail = available_memory();
+    const std::size_t avail = available_memory_bytes();
     if (avail > 0 && bytes > avail * 9 / 10)
       throw std::invalid_argument("--replay-capacity: " + std::to_string(config.capacity) + " sequences of " +
                                   std::to_string(layout.length) + " steps need " + mib(bytes) + ", more than the " +
