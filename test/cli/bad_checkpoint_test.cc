@@ -36,9 +36,13 @@ std::string good_checkpoint(const std::string& dir) {
   return seedrl::checkpoint_path(dir);
 }
 
-// Where a file's index (or an older file's whole archive) lies.
+// Where a file's index lies (in an older file, its archive's pickles and
+// TorchScript code, after the tensor data).
 std::pair<std::size_t, std::size_t> metadata(const std::string& b) {
-  if (is_archive_format(b)) return {kArchiveHeaderBytes, b.size()};
+  if (is_archive_format(b)) {
+    const auto pickle = b.find("archive/data.pkl");
+    return {pickle == std::string::npos ? kArchiveHeaderBytes : pickle, b.size()};
+  }
   std::uint64_t index_bytes = 0;
   std::memcpy(&index_bytes, b.data() + 8, 8);
   return {kHeaderBytes, kHeaderBytes + index_bytes};
