@@ -110,7 +110,6 @@ class CheckpointFile {
   }
 
   const LoadedCheckpoint& header() const { return header_; }
-  const CheckpointIndexReader& reader() const { return *reader_; }
 
   // The file's tensors for each of `module`'s, in module_tensors order: same
   // names, shapes and dtypes, or a CheckpointError.
