@@ -58,7 +58,7 @@ for f in "${FILES[@]}"; do
   done
 done
 # LibTorch 2.x keys Optimizer::state() by void*, 1.x by std::string.
-OPT_FILES=(src/learner/device_optimizer_step.cc)
+OPT_FILES=(src/learner/device_optimizer_step.cc src/io/checkpoint_optimizer.cc)
 mkdir -p "$STUB/opt2/torch/optim"
 D=/usr/include/torch/csrc/api/include/torch/optim
 sed 's/ska::flat_hash_map<std::string, std::unique_ptr<OptimizerParamState>>/ska::flat_hash_map<void*, std::unique_ptr<OptimizerParamState>>/g' \

@@ -7,18 +7,40 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <optional>
+#include <unordered_set>
 
+#include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
+#include "seedrl/io/checkpoint_optimizer.h"
+#include "seedrl/io/checkpoint_tensors.h"
 #include "seedrl/io/crc32c.h"
 
 namespace seedrl {
 
 namespace {
 
-constexpr char kMagic[8] = {'S', 'E', 'E', 'D', 'R', 'L', 'C', '1'};
-constexpr std::size_t kHeaderBytes = 8 + 8 + 4;
+// The file (integers little-endian):
+//   [0, 8)    magic "SEEDRLC2"
+//   [8, 16)   u64 length of the index
+//   [16, 24)  u64 length of the tensor data
+//   [24, 28)  u32 CRC-32C of everything after the header
+//   [28, ...) the index (JSON text), then the tensor data
+// The index:
+//   {"format": 2, "counters": {"frames": F, "learner_steps": S, "learner_frames": L, "episodes": E},
+//    "config": "<the run's config JSON as a string>",
+//    "modules": [{"name": "model", "tensors": [entry...]}, {"name": "extra/<name>", ...}...],
+//    "optimizer": (checkpoint_optimizer.h)}
+// with tensor entries as checkpoint_tensors.h describes them, their bytes in
+// the data in index order (modules, then the optimizer).
+constexpr char kMagic[8] = {'S', 'E', 'E', 'D', 'R', 'L', 'C', '2'};
+// Versions up to this one wrote a LibTorch archive after a 20-byte header.
+constexpr char kArchiveMagic[8] = {'S', 'E', 'E', 'D', 'R', 'L', 'C', '1'};
+constexpr std::size_t kHeaderBytes = 8 + 8 + 8 + 4;
+constexpr std::int64_t kFormat = 2;
+// Deeper than any index this file writes; a crafted one cannot go deeper.
+constexpr int kMaxIndexDepth = 16;
 
 void write_all(int fd, const void* data, std::size_t n, const std::string& path) {
   const auto* p = static_cast<const char*>(data);
@@ -60,65 +82,157 @@ void atomic_write(const std::string& path, const std::string& bytes) {
   }
 }
 
-// Reads and verifies the file; returns the LibTorch archive bytes.
-std::string read_payload(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw CheckpointError("checkpoint " + path + " is a directory, not a file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw CheckpointError("cannot open checkpoint " + path);
-  std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (file.size() < kHeaderBytes || std::memcmp(file.data(), kMagic, 8) != 0)
-    throw CheckpointError("checkpoint " + path + " is not a seedrl checkpoint (bad header)");
-  std::uint64_t len;
-  std::uint32_t crc;
-  std::memcpy(&len, file.data() + 8, 8);
-  std::memcpy(&crc, file.data() + 16, 4);
-  const std::size_t have = file.size() - kHeaderBytes;
-  if (have != len)
-    throw CheckpointError("checkpoint " + path + " is truncated or padded (expected " + std::to_string(len) +
-                          " payload bytes, found " + std::to_string(have) + ")");
-  if (crc32c(file.data() + kHeaderBytes, have) != crc)
-    throw CheckpointError("checkpoint " + path + " is corrupt (checksum mismatch)");
-  return file.substr(kHeaderBytes);
-}
-
-torch::Tensor counters_tensor(const CheckpointCounters& c) {
-  return torch::tensor({c.frames, c.learner_steps, c.learner_frames, c.episodes}, torch::kInt64);
-}
-
-LoadedCheckpoint parse(torch::serialize::InputArchive& ar) {
-  LoadedCheckpoint out;
-  torch::Tensor counters;
-  ar.read("counters", counters);
-  auto c = counters.accessor<std::int64_t, 1>();
-  out.counters = {c[0], c[1], c[2], c[3]};
-  c10::IValue cfg;
-  ar.read("config", cfg);
-  out.config_json = cfg.toStringRef();
+// Parameters, then buffers, with their names (undefined ones left out).
+std::vector<std::pair<std::string, torch::Tensor>> module_tensors(const torch::nn::Module& module) {
+  std::vector<std::pair<std::string, torch::Tensor>> out;
+  for (const auto& p : module.named_parameters())
+    if (p.value().defined()) out.emplace_back(p.key(), p.value());
+  for (const auto& b : module.named_buffers())
+    if (b.value().defined()) out.emplace_back(b.key(), b.value());
   return out;
 }
 
-// Parameters, then buffers, with their names and shapes.
-std::vector<std::pair<std::string, std::vector<std::int64_t>>> tensor_shapes(const torch::nn::Module& module) {
-  std::vector<std::pair<std::string, std::vector<std::int64_t>>> out;
-  for (const auto& p : module.named_parameters()) out.emplace_back(p.key(), p.value().sizes().vec());
-  for (const auto& b : module.named_buffers()) out.emplace_back(b.key(), b.value().sizes().vec());
-  return out;
+nlohmann::json write_module(const std::string& name, const torch::nn::Module& module, CheckpointTensorWriter& w) {
+  nlohmann::json tensors = nlohmann::json::array();
+  for (const auto& [key, t] : module_tensors(module)) tensors.push_back(w.add(key, t));
+  return {{"name", name}, {"tensors", std::move(tensors)}};
 }
 
-// Module::load replaces each tensor with the archived one, whatever its
-// shape: a checkpoint of another network would load "successfully" and fail
-// later, deep inside a forward pass. Shapes are compared instead.
-void load_module(torch::serialize::InputArchive& ar, torch::nn::Module& module, const std::string& path) {
-  const auto expected = tensor_shapes(module);
-  module.load(ar);
-  const auto loaded = tensor_shapes(module);
-  for (std::size_t i = 0; i < expected.size(); ++i)
-    if (loaded[i].second != expected[i].second)
-      throw CheckpointError("checkpoint " + path + " does not match this model: " + expected[i].first + " is " +
-                            c10::str(c10::IntArrayRef(loaded[i].second)) + " there, " +
-                            c10::str(c10::IntArrayRef(expected[i].second)) + " here");
-}
+// A checkpoint file read whole and its index checked, field by field, before
+// anything is loaded from it.
+class CheckpointFile {
+ public:
+  explicit CheckpointFile(const std::string& path) : path_(path) {
+    read(path);
+    const auto* body = file_.data() + kHeaderBytes;
+    reader_.emplace(path, body + index_bytes_, data_bytes_);
+    parse_index(body, index_bytes_);
+  }
+
+  const LoadedCheckpoint& header() const { return header_; }
+
+  // The file's tensors for each of `module`'s, in module_tensors order: same
+  // names, shapes and dtypes, or a CheckpointError.
+  std::vector<const CheckpointTensor*> match_module(const std::string& name, const torch::nn::Module& module) const {
+    const std::vector<CheckpointTensor>* saved = nullptr;
+    for (const auto& [n, tensors] : modules_)
+      if (n == name) saved = &tensors;
+    if (!saved) reader_->fail("has no " + name + " (was it written by another algorithm?)");
+    const auto live = module_tensors(module);
+    std::vector<const CheckpointTensor*> match;
+    for (const auto& [key, t] : live) {
+      const CheckpointTensor* s = nullptr;
+      for (const auto& c : *saved)
+        if (c.name == key) s = &c;
+      if (!s) reader_->fail("does not match this model: " + name + " has no " + key + " there");
+      if (s->shape != t.sizes().vec())
+        reader_->fail("does not match this model: " + key + " is " + shape_text(s->shape) + " there, " +
+                      shape_text(t.sizes().vec()) + " here");
+      if (s->dtype != t.scalar_type())
+        reader_->fail("does not match this model: " + key + " is " + dtype_name(s->dtype) + " there, " +
+                      dtype_name(t.scalar_type()) + " here");
+      match.push_back(s);
+    }
+    if (saved->size() != live.size()) {  // names are unique on both sides: one of the file's is not here
+      for (const auto& c : *saved) {
+        bool found = false;
+        for (const auto& l : live) found |= l.first == c.name;
+        if (!found)
+          reader_->fail("does not match this model: " + name + " has " + printable(c.name) + " there, not here");
+      }
+    }
+    return match;
+  }
+
+  void copy_module(const std::vector<const CheckpointTensor*>& match, torch::nn::Module& module) const {
+    torch::NoGradGuard no_grad;
+    auto live = module_tensors(module);
+    for (std::size_t i = 0; i < live.size(); ++i) live[i].second.copy_(reader_->make_tensor(*match[i]));
+  }
+
+  void load_optimizer(torch::optim::Optimizer& optimizer) const {
+    restore_optimizer_state(optimizer_, *reader_, optimizer);
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const { throw CheckpointError("checkpoint " + path_ + " " + what); }
+
+  void read(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) fail("is a directory, not a file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw CheckpointError("cannot open checkpoint " + path + ": " + std::strerror(errno));
+    char head[kHeaderBytes];
+    in.read(head, kHeaderBytes);
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (got >= 8 && std::memcmp(head, kArchiveMagic, 8) == 0)
+      fail("was written by an older seedrl (a LibTorch archive), which this version does not read; "
+           "retrain, or use the seedrl that wrote it");
+    if (got < 8 || std::memcmp(head, kMagic, 8) != 0) fail("is not a seedrl checkpoint (bad header)");
+    if (got < kHeaderBytes) fail("is truncated (" + std::to_string(got) + " bytes, not even a header)");
+    std::uint32_t crc;
+    std::memcpy(&index_bytes_, head + 8, 8);
+    std::memcpy(&data_bytes_, head + 16, 8);
+    std::memcpy(&crc, head + 24, 4);
+    const std::uint64_t size = std::filesystem::file_size(path, ec);
+    if (ec) fail(std::string("cannot be read: ") + ec.message());
+    const std::uint64_t have = size - kHeaderBytes;
+    std::uint64_t promised = 0;
+    if (__builtin_add_overflow(index_bytes_, data_bytes_, &promised) || promised != have)
+      fail("is truncated or padded (its header promises " + std::to_string(index_bytes_) + " + " +
+           std::to_string(data_bytes_) + " bytes, the file holds " + std::to_string(have) + ")");
+    file_.assign(head, kHeaderBytes);
+    file_.resize(size);
+    in.read(file_.data() + kHeaderBytes, static_cast<std::streamsize>(have));
+    if (static_cast<std::uint64_t>(in.gcount()) != have) fail("is truncated (it shrank while being read)");
+    if (crc32c(file_.data() + kHeaderBytes, have) != crc) fail("is corrupt (checksum mismatch)");
+  }
+
+  void parse_index(const char* text, std::uint64_t bytes) {
+    nlohmann::json index;
+    try {
+      index = nlohmann::json::parse(text, text + bytes, [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+        if (depth > kMaxIndexDepth) throw std::length_error("nested too deeply");
+        return true;
+      });
+    } catch (const std::exception& e) {
+      fail("is damaged: its index is not valid JSON (" + printable(e.what(), 300) + ")");
+    }
+    CheckpointIndexReader& r = *reader_;
+    if (!index.is_object()) fail("is damaged: its index is not a JSON object");
+    if (r.int_field(index, "format", "the index") != kFormat)
+      fail("has format " + std::to_string(r.int_field(index, "format", "the index")) + ", which this seedrl does not read");
+    const auto& c = r.field(index, "counters", "the index");
+    header_.counters.frames = r.int_field(c, "frames", "the counters");
+    header_.counters.learner_steps = r.int_field(c, "learner_steps", "the counters");
+    header_.counters.learner_frames = r.int_field(c, "learner_frames", "the counters");
+    header_.counters.episodes = r.int_field(c, "episodes", "the counters");
+    header_.config_json = r.string_field(index, "config", "the index");
+    const auto& modules = r.field(index, "modules", "the index");
+    if (!modules.is_array()) fail("is damaged: its modules are not a list");
+    std::unordered_set<std::string> names;
+    for (const auto& m : modules) {
+      std::string name = r.string_field(m, "name", "a module");
+      if (!names.insert(name).second) fail("is damaged: it holds module '" + printable(name) + "' twice");
+      auto tensors = r.tensor_list(r.field(m, "tensors", "module '" + printable(name) + "'"), printable(name));
+      modules_.emplace_back(std::move(name), std::move(tensors));
+    }
+    if (!names.count("model")) fail("is damaged: it holds no model");
+    optimizer_ = read_optimizer_state(r.field(index, "optimizer", "the index"), r);
+    r.check_all_data_read();
+    for (const auto& [name, tensors] : modules_)
+      if (name == "model")
+        for (const auto& t : tensors) header_.model_shapes.emplace_back(t.name, t.shape);
+  }
+
+  std::string path_;
+  std::string file_;
+  std::uint64_t index_bytes_ = 0, data_bytes_ = 0;
+  std::optional<CheckpointIndexReader> reader_;
+  LoadedCheckpoint header_;
+  std::vector<std::pair<std::string, std::vector<CheckpointTensor>>> modules_;
+  SavedOptimizerState optimizer_;
+};
 
 }  // namespace
 
@@ -144,41 +258,35 @@ void save_checkpoint(const std::string& path, const torch::nn::Module& model,
 void save_checkpoint(const std::string& path, const torch::nn::Module& model,
                      const torch::optim::Optimizer& optimizer, const CheckpointCounters& counters,
                      const std::string& config_json, const CheckpointExtras& extras) {
-  torch::serialize::OutputArchive ar;
-  torch::serialize::OutputArchive model_ar, opt_ar;
-  model.save(model_ar);
-  optimizer.save(opt_ar);
-  ar.write("model", model_ar);
-  ar.write("optimizer", opt_ar);
-  for (const auto& [name, module] : extras) {
-    torch::serialize::OutputArchive extra_ar;
-    module->save(extra_ar);
-    ar.write("extra/" + name, extra_ar);
-  }
-  ar.write("counters", counters_tensor(counters));
-  ar.write("config", c10::IValue(config_json));
-  std::ostringstream payload;
-  ar.save_to(payload);
-  const std::string bytes = payload.str();
+  CheckpointTensorWriter w;
+  nlohmann::json modules = nlohmann::json::array();
+  modules.push_back(write_module("model", model, w));
+  for (const auto& [name, module] : extras) modules.push_back(write_module("extra/" + name, *module, w));
+  nlohmann::json index{{"format", kFormat},
+                       {"counters",
+                        {{"frames", counters.frames},
+                         {"learner_steps", counters.learner_steps},
+                         {"learner_frames", counters.learner_frames},
+                         {"episodes", counters.episodes}}},
+                       {"config", config_json},
+                       {"modules", std::move(modules)}};
+  index["optimizer"] = write_optimizer_state(optimizer, w);
+  const std::string text = index.dump();
+  const std::string& data = w.data();
   std::string file(kHeaderBytes, '\0');
-  const std::uint64_t len = bytes.size();
-  const std::uint32_t crc = crc32c(bytes.data(), bytes.size());
+  file.reserve(kHeaderBytes + text.size() + data.size());
+  file += text;
+  file += data;
+  const std::uint64_t index_bytes = text.size(), data_bytes = data.size();
+  const std::uint32_t crc = crc32c(file.data() + kHeaderBytes, file.size() - kHeaderBytes);
   std::memcpy(file.data(), kMagic, 8);
-  std::memcpy(file.data() + 8, &len, 8);
-  std::memcpy(file.data() + 16, &crc, 4);
-  atomic_write(path, file + bytes);
+  std::memcpy(file.data() + 8, &index_bytes, 8);
+  std::memcpy(file.data() + 16, &data_bytes, 8);
+  std::memcpy(file.data() + 24, &crc, 4);
+  atomic_write(path, file);
 }
 
-LoadedCheckpoint read_checkpoint_header(const std::string& path) {
-  std::string payload = read_payload(path);
-  try {
-    torch::serialize::InputArchive ar;
-    ar.load_from(payload.data(), payload.size());
-    return parse(ar);
-  } catch (const c10::Error& e) {
-    throw CheckpointError("checkpoint " + path + " cannot be read: " + e.what_without_backtrace());
-  }
-}
+LoadedCheckpoint read_checkpoint_header(const std::string& path) { return CheckpointFile(path).header(); }
 
 LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& model,
                                  torch::optim::Optimizer* optimizer) {
@@ -187,28 +295,16 @@ LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& mod
 
 LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& model,
                                  torch::optim::Optimizer* optimizer, const CheckpointExtrasIn& extras) {
-  std::string payload = read_payload(path);
-  try {
-    torch::serialize::InputArchive ar;
-    ar.load_from(payload.data(), payload.size());
-    LoadedCheckpoint out = parse(ar);
-    torch::serialize::InputArchive model_ar;
-    ar.read("model", model_ar);
-    load_module(model_ar, model, path);
-    if (optimizer) {
-      torch::serialize::InputArchive opt_ar;
-      ar.read("optimizer", opt_ar);
-      optimizer->load(opt_ar);
-    }
-    for (const auto& [name, module] : extras) {
-      torch::serialize::InputArchive extra_ar;
-      ar.read("extra/" + name, extra_ar);
-      load_module(extra_ar, *module, path);
-    }
-    return out;
-  } catch (const c10::Error& e) {
-    throw CheckpointError("checkpoint " + path + " does not match this model: " + e.what_without_backtrace());
-  }
+  const CheckpointFile file(path);
+  // Everything is checked before the first tensor changes: a checkpoint that
+  // does not fit leaves the model and optimizer as they were.
+  const auto model_match = file.match_module("model", model);
+  std::vector<std::vector<const CheckpointTensor*>> extra_match;
+  for (const auto& [name, module] : extras) extra_match.push_back(file.match_module("extra/" + name, *module));
+  if (optimizer) file.load_optimizer(*optimizer);  // checks, then changes the optimizer
+  file.copy_module(model_match, model);
+  for (std::size_t i = 0; i < extras.size(); ++i) file.copy_module(extra_match[i], *extras[i].second);
+  return file.header();
 }
 
 }  // namespace seedrl

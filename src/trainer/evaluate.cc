@@ -9,11 +9,44 @@
 #include "seedrl/util/rng.h"
 #include "seedrl/model/policy_distribution.h"
 #include "seedrl/model/q_net.h"
+#include "seedrl/model/torso.h"
 #include "seedrl/trainer/trainer.h"
+#include "seedrl/util/error_text.h"
 
 namespace seedrl {
 
 namespace {
+
+// The run config in a checkpoint is as untrusted as its tensors: whatever
+// fails while `f` builds from it is one line naming the file.
+template <class F>
+auto from_checkpoint(const std::string& checkpoint, const char* what, F&& f) {
+  try {
+    return f();
+  } catch (const CheckpointError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw CheckpointError("checkpoint " + checkpoint + ": " + what + ": " + error_text(e));
+  }
+}
+
+// A damaged config can claim a width (--hidden 64,64 read as 64864) whose
+// model takes many GiB to build before its shapes could be compared with the
+// file's. Every width the model uses is a dim of one of its tensors.
+void check_widths(const std::string& checkpoint, const LoadedCheckpoint& header, const EnvSpec& spec,
+                  const ModelConfig& model) {
+  std::int64_t widest = 0;
+  for (const auto& [name, shape] : header.model_shapes)
+    for (const std::int64_t d : shape) widest = std::max(widest, d);
+  std::vector<std::pair<const char*, int>> used;
+  if (resolve_torso(spec.observation, model.torso) == "mlp")
+    for (const int h : model.hidden) used.emplace_back("hidden", h);
+  if (model.lstm) used.emplace_back("lstm_size", model.lstm_size);
+  for (const auto& [what, width] : used)
+    if (width > widest)
+      throw CheckpointError("checkpoint " + checkpoint + " does not match its own run config: its " + what + " " +
+                            std::to_string(width) + " is wider than any of its tensors");
+}
 
 torch::Tensor obs_tensor(const EnvSpec& spec) {
   std::vector<std::int64_t> shape{1, 1};
@@ -26,7 +59,7 @@ torch::Tensor obs_tensor(const EnvSpec& spec) {
 // previous action and reward fed to the core as in training.
 CheckpointPolicy q_policy(const std::string& checkpoint, CheckpointPolicy out, const EnvSpec& spec, std::uint64_t seed,
                           bool greedy) {
-  QNet model(spec, out.config.model);
+  QNet model = from_checkpoint(checkpoint, "its model", [&] { return QNet(spec, out.config.model); });
   load_checkpoint(checkpoint, *model, nullptr);
   model->to(torch::kCPU);
   model->eval();
@@ -68,11 +101,17 @@ CheckpointPolicy q_policy(const std::string& checkpoint, CheckpointPolicy out, c
 
 CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint64_t seed, bool greedy) {
   CheckpointPolicy out;
-  out.config = train_config_from_json(read_checkpoint_header(checkpoint).config_json);
-  const EnvSpec spec = EnvRegistry::builtin().make(out.config.env, out.config.env_options)->spec();
+  const LoadedCheckpoint header = read_checkpoint_header(checkpoint);
+  out.config = from_checkpoint(checkpoint, "its run config", [&] { return train_config_from_json(header.config_json); });
+  const EnvSpec spec = from_checkpoint(checkpoint, "its environment", [&] {
+    return EnvRegistry::builtin().make(out.config.env, out.config.env_options)->spec();
+  });
+  check_widths(checkpoint, header, spec, out.config.model);
   if (out.config.algo == "r2d2") return q_policy(checkpoint, std::move(out), spec, seed, greedy);
-  std::shared_ptr<PolicyDistribution> dist = make_policy_distribution(spec.action);
-  AgentNet model(spec, out.config.model, dist->param_size());
+  std::shared_ptr<PolicyDistribution> dist =
+      from_checkpoint(checkpoint, "its action space", [&] { return make_policy_distribution(spec.action); });
+  AgentNet model =
+      from_checkpoint(checkpoint, "its model", [&] { return AgentNet(spec, out.config.model, dist->param_size()); });
   load_checkpoint(checkpoint, *model, nullptr);
   // One env, one step at a time: the CPU is the right place, whatever device
   // the checkpoint was trained on (its tensors load onto that device).

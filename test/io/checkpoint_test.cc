@@ -1,11 +1,17 @@
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <limits>
 
 #include <torch/torch.h>
 
+#include <torch/optim/adam.h>
+#include <torch/optim/rmsprop.h>
+
 #include "../cli/run_binary.h"
+#include "checkpoint_bytes.h"
 #include "seedrl/io/checkpoint.h"
 #include "seedrl/learner/vtrace_learner.h"
 #include "seedrl/model/agent_net.h"
@@ -19,6 +25,30 @@ EnvSpec cartpole_spec() {
   s.observation = ArraySpec{{4}, DType::kFloat32};
   s.action = ActionSpec::discrete(2);
   return s;
+}
+
+ModelConfig lstm_model() {
+  ModelConfig mc;
+  mc.lstm = true;
+  mc.lstm_size = 8;
+  mc.hidden = {16};
+  return mc;
+}
+
+// One update of `model` on fixed inputs (no random numbers involved).
+void train_step(AgentNet& model, torch::optim::Optimizer& opt, int salt) {
+  const auto obs = torch::sin(torch::arange(60, torch::kFloat32) * 0.37f + static_cast<float>(salt)).reshape({3, 5, 4});
+  const auto first = torch::zeros({3, 5}, torch::kUInt8);
+  opt.zero_grad();
+  const NetOutput out = model->forward(obs, first, model->initial_state(5));
+  (out.value.square().sum() + out.policy.sum()).backward();
+  opt.step();
+}
+
+void check_same_weights(const torch::nn::Module& a, const torch::nn::Module& b) {
+  const auto pa = a.parameters(), pb = b.parameters();
+  REQUIRE(pa.size() == pb.size());
+  for (std::size_t i = 0; i < pa.size(); ++i) CHECK(torch::equal(pa[i], pb[i]));
 }
 }  // namespace
 
@@ -58,7 +88,90 @@ TEST_CASE("checkpoints round-trip model, optimizer, counters and config", "[io][
   opt_b->step();
   pa = a->parameters();
   pb = b->parameters();
-  for (size_t i = 0; i < pa.size(); ++i) CHECK(torch::allclose(pa[i], pb[i]));
+  for (size_t i = 0; i < pa.size(); ++i) CHECK(torch::equal(pa[i], pb[i]));
+}
+
+TEST_CASE("checkpoints restore the model, extras and every optimizer state tensor bit for bit", "[io][checkpoint]") {
+  using MakeOpt = std::function<std::unique_ptr<torch::optim::Optimizer>(std::vector<torch::Tensor>)>;
+  MakeOpt make;
+  SECTION("Adam (with AMSGrad's max_exp_avg_sq)") {
+    make = [](std::vector<torch::Tensor> p) {
+      return std::make_unique<torch::optim::Adam>(p, torch::optim::AdamOptions(1e-2).amsgrad(true));
+    };
+  }
+  SECTION("RMSprop (with momentum_buffer and the centred grad_avg)") {
+    make = [](std::vector<torch::Tensor> p) {
+      return std::make_unique<torch::optim::RMSprop>(
+          p, torch::optim::RMSpropOptions(1e-2).momentum(0.9).centered(true));
+    };
+  }
+  SECTION("the trainer's RMSprop") {
+    OptimizerConfig oc;
+    oc.name = "rmsprop";
+    oc.rmsprop_momentum = 0.5;
+    make = [oc](std::vector<torch::Tensor> p) { return make_optimizer(oc, std::move(p)); };
+  }
+  SECTION("the trainer's Adam") {
+    make = [](std::vector<torch::Tensor> p) { return make_optimizer(OptimizerConfig{}, std::move(p)); };
+  }
+  AgentNet a(cartpole_spec(), lstm_model(), 2), b(cartpole_spec(), lstm_model(), 2);
+  AgentNet target_a(cartpole_spec(), lstm_model(), 2), target_b(cartpole_spec(), lstm_model(), 2);
+  auto opt_a = make(a->parameters());
+  auto opt_b = make(b->parameters());
+  train_step(a, *opt_a, 0);
+  train_step(a, *opt_a, 1);
+  opt_a->param_groups().front().options().set_lr(0.0123);  // as a decayed learning rate
+  train_step(b, *opt_b, 5);  // state of its own, to be replaced
+
+  const std::string dir = seedrl::test::temp_dir("ckpt_bits");
+  save_checkpoint(dir + "/a.pt", *a, *opt_a, {1, 2, 3, 4}, "{}", {{"target", target_a.ptr().get()}});
+  load_checkpoint(dir + "/a.pt", *b, opt_b.get(), {{"target", target_b.ptr().get()}});
+  // Everything a checkpoint holds came back: saved again, it is the same file.
+  save_checkpoint(dir + "/b.pt", *b, *opt_b, {1, 2, 3, 4}, "{}", {{"target", target_b.ptr().get()}});
+  CHECK(seedrl::test::file_bytes(dir + "/a.pt") == seedrl::test::file_bytes(dir + "/b.pt"));
+  check_same_weights(*a, *b);
+  check_same_weights(*target_a, *target_b);
+  CHECK(opt_b->param_groups().front().options().get_lr() == 0.0123);
+  // The next update gives the same weights as one without the save and load.
+  train_step(a, *opt_a, 2);
+  train_step(b, *opt_b, 2);
+  check_same_weights(*a, *b);
+}
+
+TEST_CASE("a checkpoint of an optimizer that never stepped clears the state of the one it loads into",
+          "[io][checkpoint]") {
+  AgentNet a(cartpole_spec(), lstm_model(), 2), b(cartpole_spec(), lstm_model(), 2);
+  auto opt_a = make_optimizer(OptimizerConfig{}, a->parameters());
+  auto opt_b = make_optimizer(OptimizerConfig{}, b->parameters());
+  train_step(b, *opt_b, 0);
+  const std::string dir = seedrl::test::temp_dir("ckpt_fresh_opt");
+  save_checkpoint(dir + "/a.pt", *a, *opt_a, {}, "{}");
+  load_checkpoint(dir + "/a.pt", *b, opt_b.get());
+  CHECK(opt_b->state().empty());
+  train_step(a, *opt_a, 1);
+  train_step(b, *opt_b, 1);
+  check_same_weights(*a, *b);
+}
+
+TEST_CASE("a checkpoint that does not fit changes neither the model nor the optimizer", "[io][checkpoint]") {
+  AgentNet a(cartpole_spec(), lstm_model(), 2), b(cartpole_spec(), lstm_model(), 2);
+  OptimizerConfig rms;
+  rms.name = "rmsprop";
+  auto opt_a = make_optimizer(rms, a->parameters());
+  auto opt_b = make_optimizer(OptimizerConfig{}, b->parameters());
+  train_step(a, *opt_a, 0);
+  train_step(b, *opt_b, 0);
+  const std::string dir = seedrl::test::temp_dir("ckpt_no_fit");
+  save_checkpoint(dir + "/a.pt", *a, *opt_a, {}, "{}");
+  save_checkpoint(dir + "/b.pt", *b, *opt_b, {}, "{}");
+  CHECK_THROWS_WITH(load_checkpoint(dir + "/a.pt", *b, opt_b.get()),
+                    Catch::Contains(dir + "/a.pt") && Catch::Contains("rmsprop state; this run's optimizer is adam"));
+  // An extra the file lacks, found only after the model would have loaded.
+  AgentNet target(cartpole_spec(), lstm_model(), 2);
+  CHECK_THROWS_WITH(load_checkpoint(dir + "/a.pt", *b, nullptr, {{"target", target.ptr().get()}}),
+                    Catch::Contains("has no extra/target"));
+  save_checkpoint(dir + "/b2.pt", *b, *opt_b, {}, "{}");
+  CHECK(seedrl::test::file_bytes(dir + "/b.pt") == seedrl::test::file_bytes(dir + "/b2.pt"));
 }
 
 TEST_CASE("damaged checkpoints give clear errors naming the file", "[io][checkpoint]") {
@@ -93,6 +206,15 @@ TEST_CASE("damaged checkpoints give clear errors naming the file", "[io][checkpo
   SECTION("not a checkpoint") {
     std::ofstream(path) << "hello";
     CHECK_THROWS_AS(read_checkpoint_header(path), CheckpointError);
+  }
+  SECTION("a checkpoint of an older seedrl (a LibTorch archive), never handed to LibTorch") {
+    std::string old = "SEEDRLC1" + std::string(12, '\0') + "PK\x03\x04 whatever a LibTorch archive holds";
+    const std::uint64_t len = old.size() - 20;
+    std::memcpy(old.data() + 8, &len, 8);
+    seedrl::test::reseal(old);
+    seedrl::test::write_bytes(path, old);
+    CHECK_THROWS_WITH(read_checkpoint_header(path), Catch::Contains(path) && Catch::Contains("older seedrl"));
+    CHECK_THROWS_WITH(load_checkpoint(path, *a, nullptr), Catch::Contains(path) && Catch::Contains("older seedrl"));
   }
   SECTION("a different architecture") {
     ModelConfig big;

@@ -1,9 +1,11 @@
 // Checkpoints: model, optimizer, counters and the run's config in one file.
-// The file is a small header (magic, payload length, CRC32C) followed by a
-// LibTorch archive, so a truncated or corrupted file is reported as such
-// instead of surfacing as a deep LibTorch error. Writes go to a temporary
-// file that is fsync'ed and renamed over the old one: a crash mid-write
-// leaves the previous checkpoint intact.
+// The file is a small header (magic, lengths, CRC32C), a JSON index of the
+// counters, config and every tensor, then the tensors' raw bytes (layout in
+// checkpoint.cc). A checkpoint is untrusted input: every field is checked
+// before anything is loaded, and no file byte reaches LibTorch's archive or
+// TorchScript readers; every failure is a CheckpointError of one line naming
+// the file. Writes go to a temporary file that is fsync'ed and renamed over
+// the old one: a crash mid-write leaves the previous checkpoint intact.
 #pragma once
 
 #include <cstdint>
@@ -29,7 +31,6 @@ class CheckpointError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// `extra` (may be null) lets an algorithm add modules of its own (a target network).
 void save_checkpoint(const std::string& path, const torch::nn::Module& model,
                      const torch::optim::Optimizer& optimizer, const CheckpointCounters& counters,
                      const std::string& config_json);
@@ -45,12 +46,16 @@ void save_checkpoint(const std::string& path, const torch::nn::Module& model,
 struct LoadedCheckpoint {
   CheckpointCounters counters;
   std::string config_json;
+  // The model's tensors in the file, by name: their shapes.
+  std::vector<std::pair<std::string, std::vector<std::int64_t>>> model_shapes;
 };
 
 // Reads counters and config only (for eval, and to rebuild a model before
 // loading weights). Throws CheckpointError naming the file.
 LoadedCheckpoint read_checkpoint_header(const std::string& path);
-// Loads weights into `model` and, when given, the optimizer's state.
+// Loads weights into `model` and, when given, the optimizer's state (Adam or
+// RMSprop). Names, shapes and dtypes must match the model's exactly; on any
+// mismatch nothing is changed.
 LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& model,
                                  torch::optim::Optimizer* optimizer);
 // Also loads each extra module; one missing from the file is an error.
