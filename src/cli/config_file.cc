@@ -1,5 +1,7 @@
 #include "seedrl/cli/config_file.h"
 
+#include "seedrl/io/input_file.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -197,15 +199,7 @@ std::string suggestion(const CLI::App& command, const std::string& key) {
 }
 
 std::string read_text(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw std::invalid_argument("--config: cannot read " + path);
-  std::string text(kMaxFileBytes + 1, '\0');
-  file.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (file.bad()) throw std::invalid_argument("--config: cannot read " + path);
-  text.resize(static_cast<std::size_t>(file.gcount()));
-  if (text.size() > kMaxFileBytes)
-    throw std::invalid_argument(
-        fmt::format("--config: {} is larger than {} MiB; a config file holds flag settings", path, kMaxFileBytes >> 20));
+  const std::string text = read_regular_file(path, "--config", kMaxFileBytes);
   std::size_t line = 1, start = 0;
   for (std::size_t i = 0; i <= text.size(); ++i) {
     if (i < text.size() && text[i] != '\n') continue;

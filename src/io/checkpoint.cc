@@ -4,8 +4,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <fstream>
 #include <optional>
 #include <unordered_set>
@@ -16,6 +18,7 @@
 #include "seedrl/io/checkpoint_optimizer.h"
 #include "seedrl/io/checkpoint_tensors.h"
 #include "seedrl/io/crc32c.h"
+#include "seedrl/io/input_file.h"
 
 namespace seedrl {
 
@@ -158,13 +161,14 @@ class CheckpointFile {
   [[noreturn]] void fail(const std::string& what) const { throw CheckpointError("checkpoint " + path_ + " " + what); }
 
   void read(const std::string& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) fail("is a directory, not a file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw CheckpointError("cannot open checkpoint " + path + ": " + std::strerror(errno));
-    char head[kHeaderBytes];
-    in.read(head, kHeaderBytes);
-    const auto got = static_cast<std::size_t>(in.gcount());
+    // Only a regular file: a FIFO named as the checkpoint would block the read forever.
+    try {
+      file_ = read_regular_file(path, "checkpoint", std::numeric_limits<std::size_t>::max());
+    } catch (const std::invalid_argument& e) {
+      throw CheckpointError(e.what());
+    }
+    const std::size_t got = std::min<std::size_t>(file_.size(), kHeaderBytes);
+    const char* head = file_.data();
     if (got >= 8 && std::memcmp(head, kArchiveMagic, 8) == 0)
       fail("was written by an older seedrl (a LibTorch archive), which this version does not read; "
            "retrain, or use the seedrl that wrote it");
@@ -174,17 +178,11 @@ class CheckpointFile {
     std::memcpy(&index_bytes_, head + 8, 8);
     std::memcpy(&data_bytes_, head + 16, 8);
     std::memcpy(&crc, head + 24, 4);
-    const std::uint64_t size = std::filesystem::file_size(path, ec);
-    if (ec) fail(std::string("cannot be read: ") + ec.message());
-    const std::uint64_t have = size - kHeaderBytes;
+    const std::uint64_t have = file_.size() - kHeaderBytes;
     std::uint64_t promised = 0;
     if (__builtin_add_overflow(index_bytes_, data_bytes_, &promised) || promised != have)
       fail("is truncated or padded (its header promises " + std::to_string(index_bytes_) + " + " +
            std::to_string(data_bytes_) + " bytes, the file holds " + std::to_string(have) + ")");
-    file_.assign(head, kHeaderBytes);
-    file_.resize(size);
-    in.read(file_.data() + kHeaderBytes, static_cast<std::streamsize>(have));
-    if (static_cast<std::uint64_t>(in.gcount()) != have) fail("is truncated (it shrank while being read)");
     if (crc32c(file_.data() + kHeaderBytes, have) != crc) fail("is corrupt (checksum mismatch)");
   }
 

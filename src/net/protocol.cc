@@ -1,5 +1,7 @@
 #include "seedrl/net/protocol.h"
 
+#include "seedrl/io/input_file.h"
+
 #include <algorithm>
 #include <bit>
 #include <cctype>
@@ -307,11 +309,8 @@ bool is_loopback_host(const std::string& host) {
 }
 
 std::string read_token_file(const std::string& path, const std::string& flag) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument(flag + ": cannot read " + path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  std::string token = ss.str();
+  // Room for trailing whitespace; a longer token is refused below.
+  std::string token = read_regular_file(path, flag + ":", kMaxTokenBytes + 4096);
   while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back()))) token.pop_back();
   if (token.empty()) throw std::invalid_argument(flag + ": " + path + " is empty");
   if (token.size() > kMaxTokenBytes)

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "seedrl/io/crc32c.h"
+#include "seedrl/io/input_file.h"
 
 namespace seedrl::r2d2 {
 
@@ -196,10 +197,13 @@ void write_file(const Replay& replay, const std::string& tmp, const Header& h, s
 Header open_and_check(const std::string& path, const Replay& replay, Fd& f, std::uint64_t& file_bytes,
                       std::size_t& header_bytes) {
   const std::string where = "replay snapshot " + path + ": ";
-  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (f.fd < 0) throw ReplaySnapshotError("cannot open replay snapshot " + path + ": " + std::strerror(errno));
+  try {
+    f.fd = open_regular_file(path, "cannot open replay snapshot");
+  } catch (const std::invalid_argument& e) {
+    throw ReplaySnapshotError(e.what());
+  }
   struct stat st {};
-  if (::fstat(f.fd, &st) != 0 || !S_ISREG(st.st_mode)) throw ReplaySnapshotError(where + "not a regular file");
+  if (::fstat(f.fd, &st) != 0) throw ReplaySnapshotError(where + std::strerror(errno));
   file_bytes = static_cast<std::uint64_t>(st.st_size);
   std::vector<std::uint8_t> buf(static_cast<std::size_t>(std::min<std::uint64_t>(file_bytes, kMaxHeaderBytes)));
   if (!read_all(f.fd, buf.data(), buf.size(), path)) throw ReplaySnapshotError(where + "shorter than its size");
