@@ -415,7 +415,9 @@ TEST_CASE("a resumed r2d2 run starts with the replay it saved", "[cli][train][r2
   auto f = bytes_of(dir + "/replay.bin");
   f[f.size() / 2] ^= 0x01;
   write_bytes(dir + "/replay.bin", f);
-  RunResult bad = run_seedrl(resumed, 60);
+  auto longer = kShortRun;  // the run reached 7000 frames: resuming to 7000 would have nothing to do
+  longer.insert(longer.end(), {"--max-frames", "8000", "--logdir", dir, "--resume"});
+  RunResult bad = run_seedrl(longer, 60);
   INFO(bad.output);
   CHECK(bad.status == 2);
   const std::string last_line = bad.output.substr(bad.output.rfind('\n', bad.output.size() - 2) + 1);
