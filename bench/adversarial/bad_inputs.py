@@ -110,7 +110,7 @@ def cases(bin_, f, ck):
 
     def train(*extra, logdir=None):
         return [bin_, "train", "--env", "cartpole", "--max-frames", "3000", "--actors", "2", "--torch-threads", "1",
-                "--logdir", logdir or f.fresh_logdir(), *extra]
+                "--logdir", f.fresh_logdir() if logdir is None else logdir, *extra]
 
     out = []
     add = lambda name, argv: out.append((name, argv))  # noqa: E731

@@ -55,7 +55,6 @@ int train_r2d2(TrainConfig config) {
   // all but the learner threads (which place themselves) keep off theirs.
   const LearnerCores cores = learner_cores_for(config, placement, *probe);
   ScopedThreadCpus other_threads(cores.others);
-  spdlog::info("cpus: {}", cores.description);
   torch::manual_seed(config.seed);
   auto make_model = [&] { return QNet(spec, config.model); };
 
@@ -70,22 +69,24 @@ int train_r2d2(TrainConfig config) {
 
   const r2d2::ReplayConfig replay_config = r2d2_replay_config(config);
   r2d2::Replay replay(layout, replay_config);
-  spdlog::info("replay: {} sequences of {} steps, {:.1f} MiB ({} bytes per observation, {})", rc.replay_capacity,
-               layout.length, replay.byte_size() / 1048576.0, spec.observation.bytes(),
-               spec.observation.to_string());
 
   ParamPublisher publisher;
   DataParallelOptions dp_options;
   dp_options.learner_cpus = cores.learner;
   dp_options.checksum_every = config.replica_checksum_every;
   r2d2::R2D2Learner learner(make_model, rc, config.learner, replay, publisher, placement.learner, dp_options);
-  spdlog::info("devices: {}", placement.describe());
 
   RunCheckpoint checkpoint(config, learner, {{"target", learner.target().ptr().get()}});
   const CheckpointCounters counters = checkpoint.resume(config.resume);
   if (config.resume && finished_before(counters.frames, config.learner.max_frames)) return 0;
   ReplayCheckpoint replay_checkpoint(config, replay);
   replay_checkpoint.resume(config.resume && std::filesystem::exists(checkpoint.path()), counters.learner_steps);
+  // Only now, so that a refused --resume (or --model) is the one line a user sees.
+  spdlog::info("cpus: {}", cores.description);
+  spdlog::info("replay: {} sequences of {} steps, {:.1f} MiB ({} bytes per observation, {})", rc.replay_capacity,
+               layout.length, replay.byte_size() / 1048576.0, spec.observation.bytes(),
+               spec.observation.to_string());
+  spdlog::info("devices: {}", placement.describe());
   learner.publish();
 
   spdlog::info("r2d2: env {} obs {} action {} | {} actors x {} envs + {} eval envs | batch {} x ({} burn-in + {}) | n {}",

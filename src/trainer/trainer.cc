@@ -64,7 +64,6 @@ int train(TrainConfig config) {
   // all but the learner threads (which place themselves) keep off theirs.
   const LearnerCores cores = learner_cores_for(config, placement, *probe);
   ScopedThreadCpus other_threads(cores.others);
-  spdlog::info("cpus: {}", cores.description);
   const UnrollLayout layout = vtrace_unroll_layout(config, spec);
   torch::manual_seed(config.seed);
   auto make_model = [&] { return AgentNet(spec, config.model, layout.policy_size); };
@@ -80,10 +79,12 @@ int train(TrainConfig config) {
   dp_options.cuda_graphs = config.cuda_graphs;
   DataParallelLearner learner(make_model, spec.action, config.learner, store, publisher, placement.learner,
                               dp_options);
-  spdlog::info("devices: {}", placement.describe());
 
   RunCheckpoint checkpoint(config, learner);
   const CheckpointCounters counters = checkpoint.resume(config.resume);
+  // Only now, so that a refused --resume (or --model) is the one line a user sees.
+  spdlog::info("cpus: {}", cores.description);
+  spdlog::info("devices: {}", placement.describe());
   if (config.resume && finished_before(counters.frames, config.learner.max_frames)) return 0;
   learner.publish();
 

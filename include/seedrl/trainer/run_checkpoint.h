@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include <spdlog/spdlog.h>
@@ -35,7 +36,10 @@ class RunCheckpoint {
   // network or optimizer.
   CheckpointCounters resume(bool resume) {
     if (!resume) return {};
-    if (!std::filesystem::exists(path_)) {
+    std::error_code ec;
+    const bool there = std::filesystem::exists(path_, ec);
+    if (ec) throw std::invalid_argument("--resume: checkpoint " + path_ + ": " + ec.message());
+    if (!there) {
       spdlog::warn("--resume: no checkpoint at {}; starting fresh", path_);
       return {};
     }
