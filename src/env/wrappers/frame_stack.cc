@@ -22,6 +22,15 @@ void FrameStack::write(void* obs) const {
   // oldest frame first, the newest last.
   auto* out = static_cast<std::uint8_t*>(obs);
   const std::size_t run = channels_ * elem_bytes_;
+  if (run == 1) {
+    // One byte per pixel (Atari's grayscale): a memcpy call per byte would
+    // cost more than the copy; a strided loop per frame instead.
+    for (int j = 0; j < k_; ++j) {
+      const std::uint8_t* src = ring_.data() + ((newest_ + 1 + j) % k_) * frame_bytes_;
+      for (std::size_t p = 0; p < pixels_; ++p) out[p * k_ + j] = src[p];
+    }
+    return;
+  }
   for (std::size_t p = 0; p < pixels_; ++p) {
     for (int j = 0; j < k_; ++j) {
       const int frame = (newest_ + 1 + j) % k_;
