@@ -13,6 +13,11 @@ int default_actors() {
   return std::clamp(16 * cores, 16, 1024);
 }
 
+int atari_frames_per_step(const TrainConfig& c) {
+  if (c.env.rfind("atari:", 0) != 0) return 0;
+  return c.env_options.frame_skip * c.env_options.action_repeat;
+}
+
 void resolve_defaults(TrainConfig& c) {
   // With remote actors, --actors 0 means none here.
   if (c.actors <= 0 && c.remote_actors.empty()) c.actors = default_actors();
