@@ -136,6 +136,11 @@ std::string format_table(const StageReport& r) {
   out += fmt::format("{} s per stage after {} s warm-up\n\n", r.timing.seconds, r.timing.warmup_s);
   out += fmt::format("{:<34} {:>14}  {}\n", "stage", "frames/s", "detail");
   out += fmt::format("{:<34} {:>14.0f}  random actions, no inference\n", "env (actor threads only)", r.env.frames_per_s);
+  if (r.env.frame_skip > 0)
+    out += fmt::format("{:<34} {:>14}  emulator frames per core-second: env {:.0f}, bare ALE act() loop {:.0f}; "
+                       "env overhead {:.1f}%\n",
+                       "  atari (frame skip " + std::to_string(r.env.frame_skip) + ")", "",
+                       r.env.emulator_frames_per_core_s, r.env.raw_emulator_frames_per_core_s, 100 * r.env.overhead());
   out += fmt::format("{:<34} {:>14.0f}  latency p50 {:.0f} us p90 {:.0f} us p99 {:.0f} us, batch {:.1f}, forward {:.3f} ms\n",
                      "inference (synthetic requests)", r.inference.requests_per_s, r.inference.latency_p50_us,
                      r.inference.latency_p90_us, r.inference.latency_p99_us, r.inference.batch_mean,
@@ -180,6 +185,11 @@ std::string to_json(const StageReport& r) {
   j["machine"] = machine_json();
   j["timing"] = {{"warmup_s", r.timing.warmup_s}, {"seconds", r.timing.seconds}};
   j["env_steps_per_s"] = r.env.frames_per_s;
+  if (r.env.frame_skip > 0)
+    j["atari"] = {{"frame_skip", r.env.frame_skip},
+                  {"emulator_frames_per_core_s", r.env.emulator_frames_per_core_s},
+                  {"raw_emulator_frames_per_core_s", r.env.raw_emulator_frames_per_core_s},
+                  {"overhead", r.env.overhead()}};
   j["inference"] = {{"requests_per_s", r.inference.requests_per_s},
                     {"latency_p50_us", r.inference.latency_p50_us},
                     {"latency_p90_us", r.inference.latency_p90_us},

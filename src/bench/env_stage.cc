@@ -1,8 +1,10 @@
-// Env stage alone: actor threads stepping their envs with random actions.
+// Env stage alone: actor threads stepping their envs with random actions
+// (and for atari:* the bare emulator loop beside it).
 #include <latch>
 
 #include <spdlog/spdlog.h>
 
+#include "atari_raw_loop.h"
 #include "measure_window.h"
 #include "seedrl/env/random_action.h"
 #include "seedrl/env/registry.h"
@@ -10,6 +12,43 @@
 #include "seedrl/util/error_text.h"
 
 namespace seedrl::bench {
+
+namespace {
+
+// The same threads and envs per thread as the env stage, stepping bare
+// emulators (atari_raw_loop.h); fills the emulator-frame figures of `out`.
+void measure_raw_atari(const TrainConfig& config, const BenchTiming& timing, EnvStageResult& out) {
+  const int A = config.actors, K = config.envs_per_actor;
+  std::vector<ThreadCount> steps(A);
+  std::atomic<bool> stop{false};
+  std::atomic<int> failures{0};
+  std::latch start(1);
+  std::vector<std::thread> threads;
+  threads.reserve(A);
+  for (int a = 0; a < A; ++a) {
+    threads.emplace_back([&, a] {
+      start.wait();
+      try {
+        run_raw_atari_loop(config, K, derive_seed(config.seed, 2'000'000'000ull + a), stop, steps[a].value);
+      } catch (const std::exception& e) {
+        if (failures.fetch_add(1) == 0) spdlog::error("bench env stage (raw ALE loop): {}", error_text(e));
+      }
+    });
+  }
+  start.count_down();
+  std::uint64_t s0 = 0, s1 = 0;
+  const Window window = measure(timing, [&] { s0 = sum(steps); }, [&] { s1 = sum(steps); });
+  stop.store(true);
+  for (auto& t : threads) t.join();
+  if (failures.load() > 0) throw std::runtime_error("env stage failed (see the error above)");
+  const int skip = config.env_options.frame_skip;
+  const auto raw_steps = static_cast<double>(s1 - s0);
+  out.frame_skip = skip;
+  if (out.cpu_us_per_frame > 0) out.emulator_frames_per_core_s = skip * 1e6 / out.cpu_us_per_frame;
+  if (raw_steps > 0) out.raw_emulator_frames_per_core_s = skip * 1e6 / window.cpu_us_per(raw_steps);
+}
+
+}  // namespace
 
 EnvStageResult bench_env_stage(const TrainConfig& config, const BenchTiming& timing) {
   const int A = config.actors, K = config.envs_per_actor;
@@ -64,7 +103,9 @@ EnvStageResult bench_env_stage(const TrainConfig& config, const BenchTiming& tim
   for (auto& t : threads) t.join();
   if (failures.load() > 0) throw std::runtime_error("env stage failed (see the error above)");
   const auto stepped = static_cast<double>(f1 - f0);
-  return {stepped / window.seconds, window.cpu_us_per(stepped)};
+  EnvStageResult result{stepped / window.seconds, window.cpu_us_per(stepped)};
+  if (config.env.rfind("atari:", 0) == 0) measure_raw_atari(config, timing, result);
+  return result;
 }
 
 }  // namespace seedrl::bench

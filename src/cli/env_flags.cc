@@ -5,12 +5,26 @@
 namespace seedrl {
 
 void add_env_option_flags(CLI::App& cmd, EnvOptions& o) {
-  cmd.add_option("--sticky-action-prob", o.sticky_action_prob, "MinAtar sticky-action probability")
+  cmd.add_option("--sticky-action-prob", o.sticky_action_prob,
+                 "Chance of repeating the previous action (MinAtar: per step, default 0.1; "
+                 "Atari: per emulator frame, default 0)")
       ->check(in_range(0.0, 1.0));
   cmd.add_option("--difficulty-ramping", o.difficulty_ramping, "MinAtar difficulty ramping");
+  cmd.add_option("--rom-dir", o.rom_dir,
+                 "Atari ROM directory (pong.bin, ...; default: $SEEDRL_ATARI_ROMS, else the build's)");
+  cmd.add_option("--frame-skip", o.frame_skip, "Atari emulator frames per step, max-pooled over the last two")
+      ->check(in_range(1, 1000));
+  cmd.add_option("--noop-max", o.noop_max, "Atari: 1 to this many no-op frames at reset (0: none)")
+      ->check(in_range(0, 100000));
+  cmd.add_option("--max-episode-frames", o.max_episode_frames,
+                 "Atari: truncate an episode after this many emulator frames (0: never)")
+      ->check(in_range(0, 1 << 30));
+  cmd.add_option("--terminal-on-life-loss", o.terminal_on_life_loss,
+                 "Atari: a lost life ends the episode (the next reset continues the game)");
   cmd.add_option("--action-repeat", o.action_repeat, "Repeat each action this many env steps")
       ->check(in_range(1, 1000));
-  cmd.add_option("--frame-stack", o.frame_stack, "Stack the last k observations")->check(in_range(1, 64));
+  cmd.add_option("--frame-stack", o.frame_stack, "Stack the last k observations (default: 4 for Atari, else 1)")
+      ->check(in_range(1, 64));
   cmd.add_option("--time-limit", o.time_limit, "Truncate episodes after this many steps (0: the env's own)")
       ->check(in_range(0, 1 << 30));
 }

@@ -55,7 +55,10 @@ CommandRunner add_play_command(CLI::App& app) {
       if (env_opt->count() > 0 && o->env != p.config.env)
         throw std::invalid_argument("--env: " + o->env + " differs from the checkpoint's environment " +
                                     p.config.env);
-      env = EnvRegistry::builtin().make(p.config.env, p.config.env_options);
+      // Checkpoints do not keep the ROM directory: it belongs to the machine.
+      EnvOptions env_options = p.config.env_options;
+      env_options.rom_dir = o->env_options.rom_dir;
+      env = EnvRegistry::builtin().make(p.config.env, env_options);
       policy = std::move(p.policy);
     } else {
       env = EnvRegistry::builtin().make(o->env, o->env_options);

@@ -19,6 +19,7 @@ CLI::Validator env_name_validator() {
         if (registry.contains(name)) return {};
         std::string valid;
         for (const auto& n : registry.names()) valid += (valid.empty() ? "" : ", ") + n;
+        for (const auto& f : registry.families()) valid += ", " + f.prefix + f.member;
         return "unknown environment '" + name + "' (valid: " + valid + ")";
       },
       "ENV");

@@ -1,5 +1,6 @@
 #include "seedrl/env/play.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <ostream>
@@ -15,6 +16,17 @@ void render_observation(const ArraySpec& spec, const void* obs, std::ostream& ou
   const auto& s = spec.shape;
   if (s.size() == 3 && spec.dtype == DType::kUInt8) {
     const auto* px = static_cast<const std::uint8_t*>(obs);
+    const std::size_t n = spec.numel();
+    if (std::any_of(px, px + n, [](std::uint8_t v) { return v > 1; })) {
+      // Grayscale (Atari): the last channel, the newest frame of a stack,
+      // one character per pixel from dark to bright.
+      static constexpr char kRamp[] = " .:-=+*#%@";
+      for (std::int64_t y = 0; y < s[0]; ++y) {
+        for (std::int64_t x = 0; x < s[1]; ++x) out << kRamp[px[(y * s[1] + x) * s[2] + s[2] - 1] * 10 / 256];
+        out << '\n';
+      }
+      return;
+    }
     for (std::int64_t y = 0; y < s[0]; ++y) {
       for (std::int64_t x = 0; x < s[1]; ++x) {
         char cell = '.';

@@ -17,6 +17,7 @@ const EnvRegistry& EnvRegistry::builtin() {
     register_minatar(r);
     register_mujoco(r);
     register_synthetic(r);
+    register_atari(r);
     return r;
   }();
   return registry;
@@ -26,18 +27,39 @@ void EnvRegistry::add(std::string name, std::string description, Factory factory
   entries_[std::move(name)] = Entry{std::move(description), std::move(factory)};
 }
 
-bool EnvRegistry::contains(const std::string& name) const { return entries_.count(name) != 0; }
+void EnvRegistry::add_family(Family family) { families_.push_back(std::move(family)); }
+
+const EnvRegistry::Family* EnvRegistry::family_of(const std::string& name) const {
+  for (const Family& f : families_)
+    if (name.size() > f.prefix.size() && name.compare(0, f.prefix.size(), f.prefix) == 0) return &f;
+  return nullptr;
+}
+
+bool EnvRegistry::contains(const std::string& name) const {
+  return entries_.count(name) != 0 || family_of(name) != nullptr;
+}
+
+int EnvRegistry::frame_stack(const std::string& name, const EnvOptions& options) const {
+  if (options.frame_stack > 0) return options.frame_stack;
+  const Family* f = entries_.count(name) == 0 ? family_of(name) : nullptr;
+  return f != nullptr ? f->frame_stack : 1;
+}
 
 EnvPtr EnvRegistry::make(const std::string& name, const EnvOptions& options) const {
-  auto it = entries_.find(name);
-  if (it == entries_.end()) {
+  EnvPtr env;
+  if (auto it = entries_.find(name); it != entries_.end()) {
+    env = it->second.factory(options);
+  } else if (const Family* f = family_of(name)) {
+    env = f->make(name.substr(f->prefix.size()), options);
+  } else {
     std::string valid;
     for (const auto& [n, _] : entries_) valid += (valid.empty() ? "" : ", ") + n;
+    for (const Family& fam : families_) valid += ", " + fam.prefix + fam.member;
     throw std::invalid_argument("unknown environment '" + name + "' (valid: " + valid + ")");
   }
-  EnvPtr env = it->second.factory(options);
+  const int stack = frame_stack(name, options);
   if (options.action_repeat > 1) env = std::make_unique<ActionRepeat>(std::move(env), options.action_repeat);
-  if (options.frame_stack > 1) env = std::make_unique<FrameStack>(std::move(env), options.frame_stack);
+  if (stack > 1) env = std::make_unique<FrameStack>(std::move(env), stack);
   if (options.time_limit > 0) env = std::make_unique<TimeLimit>(std::move(env), options.time_limit);
   return env;
 }
@@ -49,7 +71,9 @@ std::vector<std::string> EnvRegistry::names() const {
 }
 
 const std::string& EnvRegistry::description(const std::string& name) const {
-  return entries_.at(name).description;
+  if (auto it = entries_.find(name); it != entries_.end()) return it->second.description;
+  if (const Family* f = family_of(name)) return f->description;
+  return entries_.at(name).description;  // throws std::out_of_range
 }
 
 }  // namespace seedrl

@@ -186,7 +186,9 @@ int train_r2d2(TrainConfig config) {
     }
   };
   // Opens metrics.jsonl before any thread starts, so a bad --logdir fails cleanly.
-  RunMonitor monitor({config.logdir, max_frames, config.log_interval_s, config.checkpoint_every_s}, frames,
+  RunMonitor monitor({config.logdir, max_frames, config.log_interval_s, config.checkpoint_every_s,
+                      atari_frames_per_step(config)},
+                     frames,
                      learner_thread.steps(), episodes, add_scalars);
 
   // Inserter: finished sequences from the store into replay (waits on the

@@ -36,7 +36,9 @@ std::string resume_mismatch(const TrainConfig& saved, const TrainConfig& run) {
   };
   same("--algo", saved.algo, run.algo);
   same("--env", saved.env, run.env);
-  same("--frame-stack", saved.env_options.frame_stack, run.env_options.frame_stack);
+  // 0 stands for the env's own default: compare what each stacks.
+  same("--frame-stack", EnvRegistry::builtin().frame_stack(saved.env, saved.env_options),
+       EnvRegistry::builtin().frame_stack(run.env, run.env_options));
   if (!out.empty()) return out;
   // "auto" and the torso it stands for are the same network.
   const ArraySpec obs = EnvRegistry::builtin().make(run.env, run.env_options)->spec().observation;

@@ -41,6 +41,8 @@ Scalars RunMonitor::scalars(double fps) const {
               {"episode_length_mean", ended ? ep.length_mean : kNoValue},
               {"learner_steps", static_cast<double>(learner_steps_.load())},
               {"wall_seconds", elapsed_s()}};
+  if (config_.atari_frames_per_frame > 0)
+    out["atari_frames"] = static_cast<double>(frames_.load()) * config_.atari_frames_per_frame;
   if (add_) add_(out);
   return out;
 }

@@ -13,6 +13,11 @@ int default_actors() {
   return std::clamp(16 * cores, 16, 1024);
 }
 
+int atari_frames_per_step(const TrainConfig& c) {
+  if (c.env.rfind("atari:", 0) != 0) return 0;
+  return c.env_options.frame_skip * c.env_options.action_repeat;
+}
+
 void resolve_defaults(TrainConfig& c) {
   // With remote actors, --actors 0 means none here.
   if (c.actors <= 0 && c.remote_actors.empty()) c.actors = default_actors();
@@ -37,6 +42,10 @@ std::string to_json(const TrainConfig& c) {
   j["env"] = c.env;
   j["sticky_action_prob"] = c.env_options.sticky_action_prob;
   j["difficulty_ramping"] = c.env_options.difficulty_ramping;
+  j["frame_skip"] = c.env_options.frame_skip;
+  j["noop_max"] = c.env_options.noop_max;
+  j["max_episode_frames"] = c.env_options.max_episode_frames;
+  j["terminal_on_life_loss"] = c.env_options.terminal_on_life_loss;
   j["action_repeat"] = c.env_options.action_repeat;
   j["frame_stack"] = c.env_options.frame_stack;
   j["time_limit"] = c.env_options.time_limit;
@@ -111,6 +120,10 @@ TrainConfig train_config_from_json(const std::string& text) {
     c.env = j.at("env");
     c.env_options.sticky_action_prob = j.value("sticky_action_prob", c.env_options.sticky_action_prob);
     c.env_options.difficulty_ramping = j.value("difficulty_ramping", c.env_options.difficulty_ramping);
+    c.env_options.frame_skip = j.value("frame_skip", c.env_options.frame_skip);
+    c.env_options.noop_max = j.value("noop_max", c.env_options.noop_max);
+    c.env_options.max_episode_frames = j.value("max_episode_frames", c.env_options.max_episode_frames);
+    c.env_options.terminal_on_life_loss = j.value("terminal_on_life_loss", c.env_options.terminal_on_life_loss);
     c.env_options.action_repeat = j.value("action_repeat", 1);
     c.env_options.frame_stack = j.value("frame_stack", 1);
     c.env_options.time_limit = j.value("time_limit", 0);

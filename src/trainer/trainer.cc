@@ -142,7 +142,9 @@ int train(TrainConfig config) {
                 {"inference_timeouts", static_cast<double>(is.timeouts)}});
   };
   // Opens metrics.jsonl before any thread starts, so a bad --logdir fails cleanly.
-  RunMonitor monitor({config.logdir, max_frames, config.log_interval_s, config.checkpoint_every_s}, frames,
+  RunMonitor monitor({config.logdir, max_frames, config.log_interval_s, config.checkpoint_every_s,
+                      atari_frames_per_step(config)},
+                     frames,
                      learner_thread.steps(), episodes, add_scalars);
 
   // Shut down in dependency order: actors stop stepping, the store and the

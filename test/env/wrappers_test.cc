@@ -76,6 +76,36 @@ TEST_CASE("frame stack interleaves the last k frames on the last axis", "[env][w
     }
 }
 
+TEST_CASE("frame stack of one-byte pixels (Atari's grayscale) interleaves the same way", "[env][wrappers]") {
+  // Observation [3,2,1] uint8: pixel p holds 10 * step + p.
+  class Gray final : public Env {
+   public:
+    Gray() { spec_ = EnvSpec{"gray", ArraySpec{{3, 2, 1}, DType::kUInt8}, ActionSpec::discrete(2), 0}; }
+    const EnvSpec& spec() const override { return spec_; }
+    void reset(std::optional<std::uint64_t>, void* obs) override { write(obs, t_ = 0); }
+    StepResult step(const Action&, void* obs) override {
+      write(obs, ++t_);
+      return {};
+    }
+
+   private:
+    static void write(void* obs, int t) {
+      for (int p = 0; p < 6; ++p) static_cast<std::uint8_t*>(obs)[p] = static_cast<std::uint8_t>(10 * t + p);
+    }
+    EnvSpec spec_;
+    int t_ = 0;
+  };
+  FrameStack env(std::make_unique<Gray>(), 4);
+  CHECK(env.spec().observation.shape == std::vector<std::int64_t>{3, 2, 4});
+  std::uint8_t obs[24];
+  env.reset(1, obs);
+  for (int p = 0; p < 6; ++p)
+    for (int j = 0; j < 4; ++j) CHECK(obs[p * 4 + j] == p);
+  for (int t = 0; t < 5; ++t) env.step(Action{}, obs);  // frames 2..5, 5 newest (last)
+  for (int p = 0; p < 6; ++p)
+    for (int j = 0; j < 4; ++j) CHECK(obs[p * 4 + j] == 10 * (j + 2) + p);
+}
+
 TEST_CASE("an outer time limit truncates earlier and composes through the registry", "[env][wrappers]") {
   EnvOptions o;
   o.time_limit = 50;

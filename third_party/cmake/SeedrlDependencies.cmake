@@ -77,6 +77,32 @@ if(mujoco_FOUND)
 endif()
 add_library(seedrl::mujoco ALIAS seedrl_mujoco)
 
+# The Arcade Learning Environment's C++ library (third_party/install-ale.sh) is
+# optional too: found, it compiles the atari:* environments in
+# (SEEDRL_WITH_ALE); -DALE_ROOT=PREFIX or CMAKE_PREFIX_PATH point at an
+# install elsewhere than /opt/ale or a system prefix.
+add_library(seedrl_ale INTERFACE)
+find_package(ale 0.12 CONFIG QUIET HINTS ${ALE_ROOT} $ENV{ALE_ROOT} /opt/ale)
+if(ale_FOUND AND TARGET ale::ale-lib)
+  # ALE's exported include directory is <prefix>/include/ale, yet its headers
+  # include "ale/...": the prefix's include directory is needed as well.
+  get_filename_component(_ale_prefix "${ale_DIR}/../../.." ABSOLUTE)
+  target_link_libraries(seedrl_ale INTERFACE ale::ale-lib)
+  target_include_directories(seedrl_ale SYSTEM INTERFACE "${_ale_prefix}/include")
+  target_compile_definitions(seedrl_ale INTERFACE SEEDRL_WITH_ALE=1)
+  message(STATUS "ALE ${ale_VERSION} found in ${_ale_prefix}: atari:* environments on")
+else()
+  message(STATUS "ALE not found: no atari:* environments (third_party/install-ale.sh, then -DALE_ROOT=PREFIX)")
+endif()
+add_library(seedrl::ale ALIAS seedrl_ale)
+# Where atari:* looks for ROMs when neither --rom-dir nor SEEDRL_ATARI_ROMS
+# says: this, else ../shared/ale/roms beside the source tree when it exists.
+set(SEEDRL_ATARI_ROMS "" CACHE PATH "Default Atari ROM directory")
+set(SEEDRL_ATARI_ROM_DIR "${SEEDRL_ATARI_ROMS}")
+if(NOT SEEDRL_ATARI_ROM_DIR AND EXISTS "${PROJECT_SOURCE_DIR}/../shared/ale/roms")
+  get_filename_component(SEEDRL_ATARI_ROM_DIR "${PROJECT_SOURCE_DIR}/../shared/ale/roms" ABSOLUTE)
+endif()
+
 if(SEEDRL_BUILD_TESTS)
   find_package(Catch2 2 REQUIRED)
   include(Catch)

@@ -1,5 +1,6 @@
 // The environment flags shared by every command that builds environments
-// (train, play, actor): sticky actions, difficulty ramping and the wrappers.
+// (train, play, actor): sticky actions, difficulty ramping, Atari's
+// preprocessing and ROM directory, and the wrappers.
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -28,9 +28,11 @@ using PlayPolicy = std::function<void(const void* obs, bool first, float reward,
 PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::uint64_t seed,
                         std::ostream* trace = nullptr);
 
-// Text picture of one observation. An [H, W, C] image becomes H rows of W
-// characters: '.' for an empty cell, else the letter of the highest channel
-// set ('a' = channel 0). Anything else is printed as its values in a row.
+// Text picture of one observation. An [H, W, C] uint8 image of 0s and 1s
+// (MinAtar) becomes H rows of W characters: '.' for an empty cell, else the
+// letter of the highest channel set ('a' = channel 0); any other uint8 image
+// (Atari's grayscale) shows its last channel, the newest frame of a stack,
+// in ten shades from ' ' to '@'. Anything else is printed as its values in a row.
 void render_observation(const ArraySpec& spec, const void* obs, std::ostream& out);
 
 // "random" or "const:K" (K an action index, or a value for every dimension of

@@ -15,11 +15,20 @@ namespace seedrl {
 // Per-env options a user may set from the command line; families read what
 // they understand and ignore the rest.
 struct EnvOptions {
-  double sticky_action_prob = 0.1;  // MinAtar
+  // Chance that the env repeats the previous action instead of the new one
+  // (MinAtar: per step; Atari: per emulator frame). < 0: the family's default,
+  // MinAtar 0.1 (its reference's), Atari 0 (SEED RL's; Machado et al. use 0.25).
+  double sticky_action_prob = -1;
   bool difficulty_ramping = true;   // MinAtar
+  // Atari (ALE), see docs/atari.md.
+  std::string rom_dir;              // empty: $SEEDRL_ATARI_ROMS, else the ROMs found at configure time
+  int frame_skip = 4;               // emulator frames per step, max-pooled over the last two
+  int noop_max = 30;                // 1..noop_max no-op frames at reset (0: none)
+  int max_episode_frames = 108000;  // emulator frames, then truncation (0: none)
+  bool terminal_on_life_loss = false;
   // Wrappers, applied by make() to every env in this order:
   int action_repeat = 1;  // repeat each action, summing rewards
-  int frame_stack = 1;    // stack the last k observations on the last axis
+  int frame_stack = 0;    // stack the last k observations on the last axis (0: the env's default, 1 but for Atari)
   int time_limit = 0;     // > 0: truncate episodes after this many (agent) steps
 };
 
@@ -36,18 +45,39 @@ class EnvRegistry {
   EnvPtr make(const std::string& name, const EnvOptions& options = {}) const;
   std::vector<std::string> names() const;
   const std::string& description(const std::string& name) const;
+  // The frame stack make() applies to `name` under `options`.
+  int frame_stack(const std::string& name, const EnvOptions& options) const;
+
+  // A family: every name "<prefix><member>" for a non-empty member, built by
+  // one factory (atari:<game>, one per ROM file). Its members exist only at
+  // run time: `list` says which are available under the given options (for
+  // `seedrl envs`); the factory throws a one-line reason for any other.
+  struct Family {
+    std::string prefix;  // ends in ':'
+    std::string description;
+    std::function<std::vector<std::string>(const EnvOptions&)> list;
+    std::function<EnvPtr(const std::string& member, const EnvOptions&)> make;
+    std::string unavailable;  // what `seedrl envs` prints when `list` finds none
+    std::string member = "<name>";  // how messages name a member: atari:<game>
+    int frame_stack = 1;  // the stack make() applies when EnvOptions::frame_stack is 0
+  };
+  void add_family(Family family);
+  const std::vector<Family>& families() const { return families_; }
 
  private:
   struct Entry {
     std::string description;
     Factory factory;
   };
+  const Family* family_of(const std::string& name) const;
   std::map<std::string, Entry> entries_;
+  std::vector<Family> families_;
 };
 
 // One per family; each lives beside its environments.
 void register_classic_control(EnvRegistry& registry);
 void register_minatar(EnvRegistry& registry);
 void register_mujoco(EnvRegistry& registry);
+void register_atari(EnvRegistry& registry);
 
 }  // namespace seedrl

@@ -27,6 +27,7 @@ struct RunMonitorConfig {
   std::int64_t max_frames = 0;
   double log_interval_s = 5;
   double checkpoint_every_s = 0;  // 0: never
+  int atari_frames_per_frame = 0;  // > 0: also report atari_frames, frames x this
 };
 
 class RunMonitor {

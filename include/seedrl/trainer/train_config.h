@@ -67,6 +67,10 @@ struct TrainConfig {
 // inference batches while others step, without drowning a small CPU.
 int default_actors();
 
+// Emulator frames per agent step (frame skip x action repeat) for atari:*
+// envs, which papers count as "frames"; 0 for every other env.
+int atari_frames_per_step(const TrainConfig& config);
+
 // Fills the "auto" values (actors, inference batch, queue capacity).
 void resolve_defaults(TrainConfig& config);
 

@@ -6,7 +6,8 @@
 namespace seedrl::minatar {
 
 Game::Game(std::string name, int channels, const EnvOptions& options)
-    : sticky_prob_(options.sticky_action_prob), ramping_(options.difficulty_ramping) {
+    // < 0: not set, the reference's 0.1.
+    : sticky_prob_(options.sticky_action_prob < 0 ? 0.1 : options.sticky_action_prob), ramping_(options.difficulty_ramping) {
   spec_.name = std::move(name);
   spec_.observation = ArraySpec{{kGridSize, kGridSize, channels}, DType::kUInt8};
   spec_.action = ActionSpec::discrete(kNumActions);

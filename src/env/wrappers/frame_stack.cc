@@ -22,6 +22,25 @@ void FrameStack::write(void* obs) const {
   // oldest frame first, the newest last.
   auto* out = static_cast<std::uint8_t*>(obs);
   const std::size_t run = channels_ * elem_bytes_;
+  if (run == 1 && k_ == 4) {
+    // Atari's four grayscale frames: each pixel's four bytes as one word.
+    const std::uint8_t* __restrict f[4];
+    for (int j = 0; j < 4; ++j) f[j] = ring_.data() + ((newest_ + 1 + j) % 4) * frame_bytes_;
+    for (std::size_t p = 0; p < pixels_; ++p) {
+      const std::uint8_t px[4] = {f[0][p], f[1][p], f[2][p], f[3][p]};
+      std::memcpy(out + 4 * p, px, 4);
+    }
+    return;
+  }
+  if (run == 1) {
+    // One byte per pixel: a memcpy call per byte would cost more than the
+    // copy; a strided loop per frame instead.
+    for (int j = 0; j < k_; ++j) {
+      const std::uint8_t* src = ring_.data() + ((newest_ + 1 + j) % k_) * frame_bytes_;
+      for (std::size_t p = 0; p < pixels_; ++p) out[p * k_ + j] = src[p];
+    }
+    return;
+  }
   for (std::size_t p = 0; p < pixels_; ++p) {
     for (int j = 0; j < k_; ++j) {
       const int frame = (newest_ + 1 + j) % k_;

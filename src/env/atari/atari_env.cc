@@ -1,0 +1,165 @@
+#include "seedrl/env/atari/atari_env.h"
+
+#include <stdexcept>
+
+#include "seedrl/env/atari/roms.h"
+
+#if SEEDRL_WITH_ALE
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <mutex>
+
+#include <ale/ale_interface.hpp>
+#include <ale/emucore/MD5.hxx>
+#endif
+
+namespace seedrl::atari {
+
+AtariConfig atari_config(const std::string& game, const EnvOptions& o) {
+  AtariConfig c;
+  c.game = game;
+  c.rom_path = rom_path(game, o);
+  c.frame_skip = o.frame_skip;
+  c.noop_max = o.noop_max;
+  c.max_episode_frames = o.max_episode_frames;
+  c.sticky_action_prob = o.sticky_action_prob < 0 ? 0.0 : o.sticky_action_prob;
+  c.terminal_on_life_loss = o.terminal_on_life_loss;
+  if (c.frame_skip < 1) throw std::invalid_argument("--frame-skip must be at least 1");
+  if (c.noop_max < 0) throw std::invalid_argument("--noop-max must not be negative");
+  if (c.max_episode_frames < 0) throw std::invalid_argument("--max-episode-frames must not be negative");
+  if (c.sticky_action_prob > 1) throw std::invalid_argument("--sticky-action-prob must be at most 1");
+  return c;
+}
+
+#if SEEDRL_WITH_ALE
+
+namespace {
+
+// ALE logs through one process-wide level; above Info its banner ("A.L.E:
+// Arcade Learning Environment ...", "Running ROM file...") stays off the
+// terminal. Set once, before the first ALEInterface exists.
+void quiet_ale() {
+  static std::once_flag once;
+  std::call_once(once, [] { ale::Logger::setMode(ale::Logger::Error); });
+}
+
+// ALE's loadROM ends the process (std::exit) on a ROM it cannot wrap, so the
+// ROM is checked first, as loadROM will: by its MD5, else by its file name.
+void check_rom(const AtariConfig& c) {
+  std::ifstream in(c.rom_path, std::ios::binary);
+  if (!in) throw std::invalid_argument("atari:" + c.game + ": cannot read the ROM " + c.rom_path + " (--rom-dir)");
+  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string md5 = ale::stella::MD5(bytes.data(), static_cast<std::uint32_t>(bytes.size()));
+  std::unique_ptr<ale::RomSettings> known(ale::buildRomRLWrapper(c.rom_path, md5));
+  if (!known || bytes.empty())
+    throw std::invalid_argument("atari:" + c.game + ": ALE does not know the ROM " + c.rom_path +
+                                " (neither its name nor its MD5 is one of ALE's games; --rom-dir)");
+}
+
+}  // namespace
+
+AtariEnv::AtariEnv(const AtariConfig& config) : config_(config) {
+  check_rom(config_);
+  quiet_ale();
+  ale_ = std::make_unique<ale::ALEInterface>();
+  ale_->setInt("random_seed", 0);  // reseeded by reset(seed)
+  ale_->setFloat("repeat_action_probability", static_cast<float>(config_.sticky_action_prob));
+  ale_->setInt("frame_skip", 1);  // the repeat is ours, to max-pool its last two frames
+  ale_->setInt("max_num_frames_per_episode", config_.max_episode_frames);
+  ale_->loadROM(config_.rom_path);
+
+  const int h = static_cast<int>(ale_->getScreen().height()), w = static_cast<int>(ale_->getScreen().width());
+  previous_.resize(static_cast<std::size_t>(h) * w);
+  resize_ = std::make_unique<AreaResize>(h, w, kScreenSize, kScreenSize);
+  // ALE's grayscale palette as a table: getScreenGrayscale applies the same
+  // one to every pixel, here fused into the max-pool and resize. (Screens
+  // hold even indices; ALE's look-up of index 255 would read past its table.)
+  std::uint8_t index[255];
+  for (int i = 0; i < 255; ++i) index[i] = static_cast<std::uint8_t>(i);
+  ale_->theOSystem->colourPalette().applyPaletteGrayscale(gray_.data(), index, 255);
+  gray_[255] = gray_[254];
+
+  spec_.name = "atari:" + config_.game;
+  spec_.observation = ArraySpec{{kScreenSize, kScreenSize, 1}, DType::kUInt8};
+  spec_.action = ActionSpec::discrete(kNumActions);
+  spec_.max_episode_steps =
+      config_.max_episode_frames > 0 ? (config_.max_episode_frames + config_.frame_skip - 1) / config_.frame_skip : 0;
+}
+
+AtariEnv::~AtariEnv() = default;
+
+void AtariEnv::seed_emulator(std::uint64_t seed) {
+  rng_.reseed(seed);
+  // ALE's two generators: the environment's (sticky actions) and the
+  // console's (the RAM and timer contents a reset powers on with).
+  ale_->environment->getEnvironmentRNG().seed(static_cast<std::uint32_t>(rng_.next()));
+  ale_->theOSystem->console().system().rng().seed(static_cast<std::uint32_t>(rng_.next()));
+}
+
+const std::uint8_t* AtariEnv::screen() const { return ale_->getScreen().getArray(); }
+
+void AtariEnv::reset(std::optional<std::uint64_t> seed, void* obs) {
+  if (seed) {
+    seed_emulator(*seed);
+    restart_ = true;
+  }
+  if (restart_) {
+    ale_->reset_game();
+    last_noops_ = config_.noop_max > 0 ? 1 + static_cast<int>(rng_.below(config_.noop_max)) : 0;
+    for (int i = 0; i < last_noops_; ++i) {
+      ale_->act(ale::PLAYER_A_NOOP);
+      if (ale_->game_over()) ale_->reset_game();
+    }
+  }
+  restart_ = true;
+  lives_ = ale_->lives();
+  resize_->palette(screen(), nullptr, gray_.data(), static_cast<std::uint8_t*>(obs));
+}
+
+StepResult AtariEnv::step(const Action& action, void* obs) {
+  if (action.index < 0 || action.index >= kNumActions)
+    throw std::out_of_range("atari: action " + std::to_string(action.index) + " is not in [0, 18)");
+  const auto a = static_cast<ale::Action>(action.index);
+  const int skip = config_.frame_skip;
+  int reward = 0;
+  bool life_lost = false;
+  int k = 0;
+  for (;; ++k) {
+    reward += ale_->act(a);
+    if (config_.terminal_on_life_loss) {
+      const int lives = ale_->lives();
+      life_lost = lives < lives_;
+      lives_ = lives;
+    }
+    if (life_lost || ale_->game_over() || k == skip - 1) break;
+    // The one but last frame's palette indices, for the max-pool.
+    if (k == skip - 2) std::memcpy(previous_.data(), screen(), previous_.size());
+  }
+  const bool pooled = k >= 1 && k == skip - 1;
+  resize_->palette(screen(), pooled ? previous_.data() : nullptr, gray_.data(), static_cast<std::uint8_t*>(obs));
+
+  StepResult r;
+  r.reward = static_cast<float>(reward);
+  r.terminated = ale_->game_over(/*with_truncation=*/false) || life_lost;
+  r.truncated = !r.terminated && ale_->game_truncated();
+  // After a lost life that did not end the game, the next reset continues it.
+  restart_ = !(life_lost && !ale_->game_over());
+  return r;
+}
+
+#else  // !SEEDRL_WITH_ALE
+
+AtariEnv::AtariEnv(const AtariConfig&) {
+  throw std::invalid_argument("atari: this seedrl was built without ALE (see docs/atari.md)");
+}
+AtariEnv::~AtariEnv() = default;
+void AtariEnv::reset(std::optional<std::uint64_t>, void*) {}
+StepResult AtariEnv::step(const Action&, void*) { return {}; }
+const std::uint8_t* AtariEnv::screen() const { return nullptr; }
+void AtariEnv::seed_emulator(std::uint64_t) {}
+
+#endif  // SEEDRL_WITH_ALE
+
+}  // namespace seedrl::atari
