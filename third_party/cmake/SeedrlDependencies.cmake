@@ -78,23 +78,35 @@ endif()
 add_library(seedrl::mujoco ALIAS seedrl_mujoco)
 
 # The Arcade Learning Environment's C++ library (third_party/install-ale.sh) is
-# optional too: found, it compiles the atari:* environments in
-# (SEEDRL_WITH_ALE); -DALE_ROOT=PREFIX or CMAKE_PREFIX_PATH point at an
-# install elsewhere than /opt/ale or a system prefix.
+# optional too: found, it compiles the atari:* environments in;
+# -DALE_ROOT=PREFIX or CMAKE_PREFIX_PATH point at an install elsewhere than
+# /opt/ale or a system prefix. seedrl::ale only links it: the few files that
+# use ALE get its headers and SEEDRL_WITH_ALE through seedrl_use_ale(), so
+# every other file compiles the same with or without ALE (compiler caches
+# stay shared).
 add_library(seedrl_ale INTERFACE)
+set(SEEDRL_HAVE_ALE OFF)
 find_package(ale 0.12 CONFIG QUIET HINTS ${ALE_ROOT} $ENV{ALE_ROOT} /opt/ale)
 if(ale_FOUND AND TARGET ale::ale-lib)
+  set(SEEDRL_HAVE_ALE ON)
   # ALE's exported include directory is <prefix>/include/ale, yet its headers
   # include "ale/...": the prefix's include directory is needed as well.
   get_filename_component(_ale_prefix "${ale_DIR}/../../.." ABSOLUTE)
-  target_link_libraries(seedrl_ale INTERFACE ale::ale-lib)
-  target_include_directories(seedrl_ale SYSTEM INTERFACE "${_ale_prefix}/include")
-  target_compile_definitions(seedrl_ale INTERFACE SEEDRL_WITH_ALE=1)
+  set(SEEDRL_ALE_COMPILE_OPTIONS "-isystem${_ale_prefix}/include" "-isystem${_ale_prefix}/include/ale")
+  target_link_libraries(seedrl_ale INTERFACE "$<LINK_ONLY:ale::ale-lib>")
   message(STATUS "ALE ${ale_VERSION} found in ${_ale_prefix}: atari:* environments on")
 else()
   message(STATUS "ALE not found: no atari:* environments (third_party/install-ale.sh, then -DALE_ROOT=PREFIX)")
 endif()
 add_library(seedrl::ale ALIAS seedrl_ale)
+# ALE's headers and SEEDRL_WITH_ALE=1 for these sources (of the calling
+# directory's targets), when ALE was found.
+function(seedrl_use_ale)
+  if(SEEDRL_HAVE_ALE)
+    set_property(SOURCE ${ARGN} APPEND PROPERTY COMPILE_OPTIONS ${SEEDRL_ALE_COMPILE_OPTIONS})
+    set_property(SOURCE ${ARGN} APPEND PROPERTY COMPILE_DEFINITIONS SEEDRL_WITH_ALE=1)
+  endif()
+endfunction()
 # Where atari:* looks for ROMs when neither --rom-dir nor SEEDRL_ATARI_ROMS
 # says: this, else ../shared/ale/roms beside the source tree when it exists.
 set(SEEDRL_ATARI_ROMS "" CACHE PATH "Default Atari ROM directory")

@@ -149,17 +149,6 @@ StepResult AtariEnv::step(const Action& action, void* obs) {
   return r;
 }
 
-#else  // !SEEDRL_WITH_ALE
-
-AtariEnv::AtariEnv(const AtariConfig&) {
-  throw std::invalid_argument("atari: this seedrl was built without ALE (see docs/atari.md)");
-}
-AtariEnv::~AtariEnv() = default;
-void AtariEnv::reset(std::optional<std::uint64_t>, void*) {}
-StepResult AtariEnv::step(const Action&, void*) { return {}; }
-const std::uint8_t* AtariEnv::screen() const { return nullptr; }
-void AtariEnv::seed_emulator(std::uint64_t) {}
-
-#endif  // SEEDRL_WITH_ALE
+#endif  // SEEDRL_WITH_ALE; without ALE nothing builds an AtariEnv (see register.cc)
 
 }  // namespace seedrl::atari
