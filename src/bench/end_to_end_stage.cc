@@ -136,7 +136,11 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
     return s;
   };
   Snapshot a, b;
-  const Window measured = measure(timing, [&] { a = snapshot(); }, [&] { b = snapshot(); });
+  const Window measured = measure(timing, [&] { a = snapshot(); }, [&] { b = snapshot(); }, [&] {
+    const Snapshot now = snapshot();
+    return (now.frames > a.frames && now.learner_steps > a.learner_steps && now.inf.batches > a.inf.batches) ||
+           learner_failed.load();
+  });
   const double window = measured.seconds;
 
   actors.request_stop();

@@ -98,7 +98,8 @@ EnvStageResult bench_env_stage(const TrainConfig& config, const BenchTiming& tim
   }
   start.count_down();
   std::uint64_t f0 = 0, f1 = 0;
-  const Window window = measure(timing, [&] { f0 = sum(frames); }, [&] { f1 = sum(frames); });
+  const Window window = measure(
+      timing, [&] { f0 = sum(frames); }, [&] { f1 = sum(frames); }, [&] { return sum(frames) > f0 || failures.load() > 0; });
   stop.store(true);
   for (auto& t : threads) t.join();
   if (failures.load() > 0) throw std::runtime_error("env stage failed (see the error above)");

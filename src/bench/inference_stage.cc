@@ -97,6 +97,10 @@ InferenceStageResult bench_inference_stage(const TrainConfig& config, const Benc
       [&] {
         recording.store(false);
         s1 = snapshot();
+      },
+      [&] {
+        const Snapshot now = snapshot();
+        return now.requests > s0.requests && now.batches > s0.batches;
       });
   stop.store(true);
   inference.stop();

@@ -62,7 +62,8 @@ LearnerStageResult count_updates(const BenchTiming& timing, double frames_per_up
       [&] {
         n1 = steps.value.load();
         g1 = replayed();
-      });
+      },
+      [&] { return steps.value.load() > n0 || failed.load(); });
   stop.store(true);
   close();
   learner_thread.join();

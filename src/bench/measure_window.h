@@ -50,16 +50,28 @@ struct Window {
 };
 
 // Sleeps through the warm-up, calls `at_start` and `at_end` around the
-// measured window, and returns the window.
-template <typename AtStart, typename AtEnd>
-Window measure(const BenchTiming& timing, AtStart&& at_start, AtEnd&& at_end) {
+// measured window, and returns the window. The window lasts `timing.seconds`,
+// and then on while `progressed()` says the stage has not yet counted what its
+// figures need (a loaded machine can leave a short window with no progress,
+// which measures nothing), up to 60 s more. Rates divide by the window's real
+// length either way.
+template <typename AtStart, typename AtEnd, typename Progressed>
+Window measure(const BenchTiming& timing, AtStart&& at_start, AtEnd&& at_end, Progressed&& progressed) {
   sleep_s(timing.warmup_s);
   at_start();
   const auto t0 = Clock::now();
   const double cpu0 = process_cpu_seconds();
   sleep_s(timing.seconds);
+  const auto limit = Clock::now() + std::chrono::seconds(60);
+  while (!progressed() && Clock::now() < limit) sleep_s(0.01);
   at_end();
   return {seconds_between(t0, Clock::now()), process_cpu_seconds() - cpu0};
+}
+
+// A window of exactly `timing.seconds`.
+template <typename AtStart, typename AtEnd>
+Window measure(const BenchTiming& timing, AtStart&& at_start, AtEnd&& at_end) {
+  return measure(timing, at_start, at_end, [] { return true; });
 }
 
 }  // namespace seedrl::bench

@@ -131,6 +131,11 @@ int RequestBatcher::fill_target() const {
   return fill_target_;
 }
 
+int RequestBatcher::open_rows() const {
+  std::lock_guard lock(mu_);
+  return open_ ? open_->size : 0;
+}
+
 void RequestBatcher::retarget_locked() {
   const int live = std::max(live_envs_, 1);
   fill_target_ = std::clamp(half_of_live_ ? (live + 1) / 2 : live, 1, batch_size_);

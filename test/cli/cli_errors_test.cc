@@ -102,11 +102,11 @@ TEST_CASE("actor refuses a learner host that does not exist instead of retrying 
 }
 
 TEST_CASE("help output (--help) shows every command's defaults", "[cli]") {
-  RunResult r = run_seedrl({"train", "--help"}, 30);
+  RunResult r = run_seedrl({"train", "--help"});
   CHECK(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("--max-frames") && Catch::Contains("3000000"));
   CHECK_THAT(r.output, Catch::Contains("--inference-timeout-us"));
-  RunResult e = run_seedrl({"eval", "--help"}, 30);
+  RunResult e = run_seedrl({"eval", "--help"});
   CHECK(e.status == 0);
   CHECK_THAT(e.output, Catch::Contains("--episodes"));
 }

@@ -26,7 +26,7 @@ Used train_briefly(const std::string& name, std::vector<std::string> extra) {
   std::vector<std::string> args{"train", "--max-frames", "2000", "--actors", "4", "--batch-size", "2",
                                 "--unroll-length", "5", "--logdir", dir};
   args.insert(args.end(), extra.begin(), extra.end());
-  RunResult r = run_seedrl(args, 120);
+  RunResult r = run_seedrl(args);
   INFO(r.output);
   REQUIRE(r.status == 0);
   const auto config = nlohmann::json::parse(seedrl::read_checkpoint_header(seedrl::checkpoint_path(dir)).config_json);

@@ -20,7 +20,7 @@ inline int count_lines(const std::string& s) {
 // Runs seedrl with `args`; checks status 2, one line, and that it contains
 // `names`. Returns the run for further checks.
 inline RunResult check_one_line_error(const std::vector<std::string>& args, const std::string& names) {
-  RunResult r = run_seedrl(args, 60);
+  RunResult r = run_seedrl(args);
   INFO(r.output);
   CHECK(r.status == 2);
   CHECK_THAT(r.output, Catch::Contains(names));

@@ -10,8 +10,7 @@ TEST_CASE("play prints return statistics as JSON", "[cli][play]") {
   // A uniformly random CartPole policy lasts about 22 steps on average
   // (reward 1 per step, so return equals length).
   RunResult r = run_seedrl({"play", "--env", "cartpole", "--policy", "random", "--episodes", "3000", "--seed", "5",
-                            "--json"},
-                           60);
+                            "--json"});
   INFO(r.output);
   REQUIRE(r.status == 0);
   auto j = nlohmann::json::parse(r.output);
@@ -22,7 +21,7 @@ TEST_CASE("play prints return statistics as JSON", "[cli][play]") {
   CHECK(j["episode_return_std"].get<double>() > 5.0);
 
   // Always pushing one way topples the pole in about 9-10 steps.
-  RunResult c = run_seedrl({"play", "--env", "cartpole", "--policy", "const:1", "--episodes", "200", "--json"}, 60);
+  RunResult c = run_seedrl({"play", "--env", "cartpole", "--policy", "const:1", "--episodes", "200", "--json"});
   REQUIRE(c.status == 0);
   auto k = nlohmann::json::parse(c.output);
   CHECK(k["episode_length_mean"].get<double>() > 8.0);
@@ -30,10 +29,10 @@ TEST_CASE("play prints return statistics as JSON", "[cli][play]") {
 }
 
 TEST_CASE("play rejects an unknown env or policy naming the valid choices", "[cli][play]") {
-  RunResult r = run_seedrl({"play", "--env", "minatar:pong"}, 30);
+  RunResult r = run_seedrl({"play", "--env", "minatar:pong"});
   CHECK(r.status == 2);
   CHECK_THAT(r.output, Catch::Contains("minatar:breakout"));
-  RunResult p = run_seedrl({"play", "--policy", "const:7"}, 30);
+  RunResult p = run_seedrl({"play", "--policy", "const:7"});
   CHECK(p.status == 2);
   CHECK_THAT(p.output, Catch::Contains("--policy"));
 }
@@ -42,8 +41,7 @@ TEST_CASE("play --render draws every observation with its action and reward", "[
   // Breakout's first frame: three full brick rows (channel 3, 'd') and the
   // paddle (channel 0, 'a') in column 4 of the bottom row.
   RunResult r = run_seedrl({"play", "--env", "minatar:breakout", "--policy", "const:0", "--episodes", "1",
-                            "--seed", "2", "--json", "--render"},
-                           60);
+                            "--seed", "2", "--json", "--render"});
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("episode 0 step 0\n..........\ndddddddddd\ndddddddddd\ndddddddddd\n"));

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,10 +16,17 @@ namespace seedrl::test {
 
 namespace {
 
-RunResult run(const std::vector<std::string>& args, double signal_after_s, int sig, double timeout_s) {
+// `ready` (or, without it, `signal_after_s` >= 0) says when the child gets `sig`.
+RunResult run(const std::vector<std::string>& args, double signal_after_s,
+              const std::function<bool(const std::string&, int)>& ready, int sig, double timeout_s) {
   const std::string out_path = temp_dir("run_output") + "/out.txt";
+  const pid_t parent = getpid();
   pid_t pid = fork();
   if (pid == 0) {
+    // A test killed by ctest's timeout takes its run along rather than leave
+    // it busy beside the next tests.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
     int fd = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     dup2(fd, 1);
     dup2(fd, 2);
@@ -37,14 +45,16 @@ RunResult run(const std::vector<std::string>& args, double signal_after_s, int s
   }
   const auto t0 = std::chrono::steady_clock::now();
   bool signalled = false;
+  auto signalled_at = t0;
   int wstatus = 0;
   for (;;) {
     pid_t r = waitpid(pid, &wstatus, WNOHANG);
     if (r == pid) break;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!signalled && signal_after_s >= 0 && elapsed >= signal_after_s) {
+    if (!signalled && (ready ? ready(read_file(out_path), pid) : signal_after_s >= 0 && elapsed >= signal_after_s)) {
       kill(pid, sig);
       signalled = true;
+      signalled_at = std::chrono::steady_clock::now();
     }
     if (elapsed > timeout_s) {
       kill(pid, SIGKILL);
@@ -54,6 +64,7 @@ RunResult run(const std::vector<std::string>& args, double signal_after_s, int s
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   RunResult res;
+  if (signalled) res.signal_to_exit_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled_at).count();
   res.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
   res.output = read_file(out_path);
   return res;
@@ -62,12 +73,30 @@ RunResult run(const std::vector<std::string>& args, double signal_after_s, int s
 }  // namespace
 
 RunResult run_seedrl(const std::vector<std::string>& args, double timeout_s) {
-  return run(args, -1, 0, timeout_s);
+  return run(args, -1, nullptr, 0, timeout_s);
 }
 
 RunResult run_seedrl_and_signal(const std::vector<std::string>& args, double stop_after_s, int signal,
                                 double timeout_s) {
-  return run(args, stop_after_s, signal, timeout_s);
+  return run(args, stop_after_s, nullptr, signal, timeout_s);
+}
+
+RunResult run_seedrl_and_signal_when(const std::vector<std::string>& args,
+                                     const std::function<bool(const std::string& output, int pid)>& ready,
+                                     int signal, double timeout_s) {
+  return run(args, -1, ready, signal, timeout_s);
+}
+
+int thread_count(int pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string key;
+  int threads = 0;
+  while (status >> key)
+    if (key == "Threads:") {
+      status >> threads;
+      break;
+    }
+  return threads;
 }
 
 std::string temp_dir(const std::string& name) {

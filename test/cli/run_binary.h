@@ -1,7 +1,10 @@
 // Runs the built seedrl binary as a user would, capturing its exit status and
-// output, with a hard timeout so a hang fails the test instead of CI.
+// output, with a hard timeout so a hang fails the test instead of CI. The
+// timeout only catches hangs: on a loaded machine (ctest -j8 on 2 cores) a
+// run can take many times longer than alone.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -10,13 +13,24 @@ namespace seedrl::test {
 struct RunResult {
   int status = -1;     // exit status, or 128 + signal
   std::string output;  // stdout and stderr together
+  double signal_to_exit_s = -1;  // from the signal (if one was sent) to the exit
 };
 
-RunResult run_seedrl(const std::vector<std::string>& args, double timeout_s = 120);
+RunResult run_seedrl(const std::vector<std::string>& args, double timeout_s = 300);
 
 // Starts seedrl in the background; `stop_after_s` later it receives `signal`.
 RunResult run_seedrl_and_signal(const std::vector<std::string>& args, double stop_after_s, int signal,
-                                double timeout_s = 120);
+                                double timeout_s = 300);
+
+// Starts seedrl in the background; it receives `signal` as soon as
+// `ready(its output so far, its pid)` holds: at a point in the run, not after
+// a time that a loaded machine may not have reached that point in.
+RunResult run_seedrl_and_signal_when(const std::vector<std::string>& args,
+                                     const std::function<bool(const std::string& output, int pid)>& ready,
+                                     int signal, double timeout_s = 300);
+
+// The number of threads process `pid` runs now (0 if it cannot be read).
+int thread_count(int pid);
 
 // A fresh empty directory under the system temp dir.
 std::string temp_dir(const std::string& name);

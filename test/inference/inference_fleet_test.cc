@@ -162,8 +162,7 @@ TEST_CASE("seedrl train with two CPU inference devices learns CartPole", "[infer
   using namespace seedrl::test;
   const std::string dir = temp_dir("train_two_inference");
   RunResult r = run_seedrl({"train", "--env", "cartpole", "--inference-devices", "cpu,cpu", "--max-frames", "500000",
-                            "--actors", "32", "--logdir", dir, "--seed", "3"},
-                           120);
+                            "--actors", "32", "--logdir", dir, "--seed", "3"});
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("inference cpu,cpu (2 batchers) | learner cpu"));

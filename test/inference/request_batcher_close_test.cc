@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "seedrl/inference/request_batcher.h"
+#include "../util/wait_until.h"
 
 using namespace seedrl;
 
@@ -21,12 +22,10 @@ TEST_CASE("a submit after close returns at once even while a batch is open", "[b
   std::atomic<int> a_done{0}, b_done{0};
   // A opens a batch (no inference thread runs it; the timeout is long).
   std::thread ta([&] { a_done.store(batcher->submit({&a, 1}, ca) ? 1 : 2); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // A has claimed its row and sleeps
+  CHECK(seedrl::test::wait_until([&] { return batcher->open_rows() == 1; }));  // A has claimed its row
   batcher->close();
   std::thread tb([&] { b_done.store(batcher->submit({&b, 1}, cb) ? 1 : 2); });
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while ((a_done.load() == 0 || b_done.load() == 0) && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  seedrl::test::wait_until([&] { return a_done.load() != 0 && b_done.load() != 0; }, std::chrono::seconds(60));
   CHECK(a_done.load() == 2);  // returned false: closed
   CHECK(b_done.load() == 2);
   if (a_done.load() == 0 || b_done.load() == 0) {

@@ -9,8 +9,11 @@
 #include <torch/torch.h>
 
 #include "seedrl/inference/request_batcher.h"
+#include "../util/sleeping_thread.h"
+#include "../util/wait_until.h"
 
 using namespace seedrl;
+using seedrl::test::wait_until;
 
 namespace {
 
@@ -135,6 +138,7 @@ TEST_CASE("closing the batcher releases waiting actors", "[inference][batcher]")
       if (!batcher.submit(std::span<EnvStep>(&st, 1), done)) returned_false.fetch_add(1);
     });
   }
+  // Some actors may not have submitted yet: they are refused all the same.
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   batcher.close();
   for (auto& t : actors) t.join();
@@ -145,12 +149,12 @@ TEST_CASE("closing the batcher releases waiting actors", "[inference][batcher]")
 TEST_CASE("close() answers running batches before their actors may leave", "[inference][batcher]") {
   // Actors must not return (and free their EnvSteps) while an inference
   // thread still works on their rows.
-  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, 4, std::chrono::seconds(10), 3, false);
-  std::atomic<bool> taken{false}, completed{false};
+  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, 4, std::chrono::seconds(60), 3, false);
+  std::atomic<bool> taken{false}, closed{false}, completed{false};
   std::thread inference([&] {
     InferenceBatch* b = batcher.next_batch();
     taken.store(true);
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // a slow forward
+    wait_until([&] { return closed.load(); });  // a forward still running when close() comes
     for (int i = 0; i < b->size; ++i) b->steps[i]->action[0] = 7.f;
     completed.store(true);
     batcher.complete(b);
@@ -170,8 +174,9 @@ TEST_CASE("close() answers running batches before their actors may leave", "[inf
   for (int a = 0; a < 4; ++a) actors.emplace_back(actor, a);  // fill the running batch
   while (!taken.load()) std::this_thread::yield();
   for (int a = 4; a < 7; ++a) actors.emplace_back(actor, a);  // a partial batch nobody runs
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  CHECK(wait_until([&] { return batcher.open_rows() == 3; }));
   batcher.close();
+  closed.store(true);
   for (auto& t : actors) t.join();
   inference.join();
   CHECK(answered.load() == 4);
@@ -181,18 +186,20 @@ TEST_CASE("close() answers running batches before their actors may leave", "[inf
 
 TEST_CASE("actors asleep on a batch are woken together by its answer", "[inference][batcher]") {
   const int actors = 64;
-  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, actors, std::chrono::seconds(10), 2, false);
+  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, actors, std::chrono::seconds(60), 2, false);
   std::atomic<int> answered{0};
+  seedrl::test::ThreadIds ids(actors);
   std::vector<std::thread> threads;
   for (int a = 0; a < actors; ++a)
     threads.emplace_back([&, a] {
+      ids.record(a);
       if (submit_one(batcher, a, 3)) answered.fetch_add(1);
     });
   InferenceBatch* b = batcher.next_batch();
   REQUIRE(b != nullptr);
   REQUIRE(b->size == actors);
-  // Long enough for every actor to pass its spins and yields and sleep.
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // Every actor past its spins and yields, asleep on the batch's word.
+  CHECK(seedrl::test::wait_until_sleeping_on(ids.all(), &b->answered));
   const std::uint32_t generation = b->answered.load() & Completion::kGeneration;
   CHECK((b->answered.load() & Completion::kAnswerSleepers) != 0);
   int sleeping_on_own_word = 0;  // those would each cost the answer a system call
@@ -213,14 +220,16 @@ TEST_CASE("actors asleep on a batch are woken together by its answer", "[inferen
 TEST_CASE("an actor whose rows span two batches waits for both whatever their order", "[inference][batcher]") {
   // Batch size 1: the actor's two envs land in batches A and B. Answering its
   // last batch (B) first must not release it while A is unanswered.
-  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, 1, std::chrono::seconds(10), 4, false);
+  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, 1, std::chrono::seconds(60), 4, false);
   float obs[2][2] = {{0, 0}, {1, 0}};
   float action[2] = {-1, -1};
   EnvStep st[2] = {EnvStep{0, 0, 0.f, obs[0], &action[0]}, EnvStep{1, 0, 0.f, obs[1], &action[1]}};
   std::atomic<bool> returned{false};
   std::atomic<bool> ok{false};
+  Completion done;
+  seedrl::test::ThreadIds id(1);
   std::thread actor([&] {
-    Completion done;
+    id.record(0);
     ok.store(batcher.submit(st, done));
     returned.store(true);
   });
@@ -230,10 +239,12 @@ TEST_CASE("an actor whose rows span two batches waits for both whatever their or
   REQUIRE(b != nullptr);
   CHECK(a->slots[0].item<std::int64_t>() == 0);
   CHECK(b->slots[0].item<std::int64_t>() == 1);
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the actor sleeps on B
+  const int tid = id.all()[0];
+  CHECK(seedrl::test::wait_until_sleeping_on({tid}, &b->answered));  // the actor sleeps on B
   b->steps[0]->action[0] = 11.f;
   batcher.complete(b);
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // Woken by B's answer, it must sleep again, now on its own count.
+  wait_until([&] { return returned.load() || seedrl::test::futex_word_of(tid) == &done.pending; });
   CHECK_FALSE(returned.load());
   a->steps[0]->action[0] = 10.f;
   batcher.complete(a);
@@ -245,8 +256,8 @@ TEST_CASE("an actor whose rows span two batches waits for both whatever their or
 }
 
 TEST_CASE("batches are sealed at half of the live envs, never waiting on absent ones", "[inference][batcher]") {
-  // Room for 1000 rows and a 10 s timeout: only the live-env target can seal.
-  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, 1000, std::chrono::seconds(10), 8, false);
+  // Room for 1000 rows and a 60 s timeout: only the live-env target can seal.
+  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, 1000, std::chrono::seconds(60), 8, false);
   batcher.track_live_envs(0, /*half_of_live=*/true);
   CHECK(batcher.fill_target() == 1);
   batcher.add_live_envs(6);  // e.g. a remote actor with 6 envs connects
@@ -274,7 +285,7 @@ TEST_CASE("batches are sealed at half of the live envs, never waiting on absent 
 }
 
 TEST_CASE("an env leaving seals a batch that already holds the new target", "[inference][batcher]") {
-  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, 8, std::chrono::seconds(10), 3, false);
+  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, 8, std::chrono::seconds(60), 3, false);
   batcher.track_live_envs(8, /*half_of_live=*/false);
   CHECK(batcher.fill_target() == 8);
   std::vector<std::atomic<int>> served(3);
@@ -287,8 +298,8 @@ TEST_CASE("an env leaving seals a batch that already holds the new target", "[in
       if (submit_one(batcher, a, 0)) ok.fetch_add(1);
     });
   }
-  // Let the three rows wait in the open batch, then five envs disconnect.
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // The three rows wait in the open batch, then five envs disconnect.
+  CHECK(wait_until([&] { return batcher.open_rows() == 3; }));
   CHECK(ok.load() == 0);
   batcher.add_live_envs(-5);
   for (auto& t : actors) t.join();
@@ -296,7 +307,7 @@ TEST_CASE("an env leaving seals a batch that already holds the new target", "[in
   inference.join();
   CHECK(batcher.fill_target() == 3);
   CHECK(ok.load() == 3);
-  CHECK(batcher.timeouts() == 0);  // sealed by the target, not after 10 s
+  CHECK(batcher.timeouts() == 0);  // sealed by the target, not after 60 s
   CHECK(c.max_batch.load() == 3);
 }
 
@@ -353,9 +364,7 @@ TEST_CASE("submit_async answers every request once through its callback, then on
     };
   }
   for (int id = 0; id < sessions; ++id) submit(*all[id], id);
-  for (int waited = 0; finished.load() < sessions && waited < 20000; ++waited)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  CHECK(finished.load() == sessions);
+  CHECK(wait_until([&] { return finished.load() == sessions; }));
   for (auto& s : all) {
     CHECK(s->answered.load() == steps);
     CHECK(s->wrong.load() == 0);

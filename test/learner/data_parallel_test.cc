@@ -385,8 +385,7 @@ TEST_CASE("seedrl train with two CPU learner replicas learns CartPole", "[learne
   using namespace seedrl::test;
   const std::string dir = temp_dir("train_dp_cpu");
   RunResult r = run_seedrl({"train", "--env", "cartpole", "--learner-devices", "cpu,cpu", "--max-frames", "500000",
-                            "--actors", "32", "--logdir", dir, "--seed", "3", "--replica-checksum-every", "50"},
-                           120);
+                            "--actors", "32", "--logdir", dir, "--seed", "3", "--replica-checksum-every", "50"});
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("learner cpu,cpu (data-parallel, 2 replicas)"));

@@ -11,6 +11,7 @@
 #include <torch/torch.h>
 
 #include "seedrl/learner/r2d2/replay.h"
+#include "../util/wait_until.h"
 
 using namespace seedrl;
 using namespace seedrl::r2d2;
@@ -203,8 +204,7 @@ TEST_CASE("the rate limiter holds samples per insert near the replay ratio", "[r
   // The inserter runs much faster than the learner could without the limiter.
   for (int i = 0; i < 500; ++i) REQUIRE(replay.insert(sequence(l, i), 0));
   // Wait for the learner to catch up with what it is owed.
-  for (int i = 0; i < 500 && replay.sampled() + 4 <= 2.0 * (500 - 20); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  CHECK(seedrl::test::wait_until([&] { return replay.sampled() + 4 > 2.0 * (500 - 20); }));
   const double sampled = static_cast<double>(replay.sampled());
   replay.close();
   learner.join();
@@ -232,12 +232,15 @@ TEST_CASE("inserts wait for a learner that falls behind the replay ratio", "[r2d
         return;
       }
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  // min_fill, then while 2 (inserted - 20) <= 16: 20 + 8 + 1 inserts, then it waits.
+  // min_fill, then while 2 (inserted - 20) <= 16: 20 + 8 + 1 inserts, then it
+  // waits. An inserter that did not wait would soon be past 29.
+  CHECK(seedrl::test::wait_until([&] { return replay.inserted() >= 29; }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
   CHECK(replay.inserted() == 29);
   ReplaySample s;
   REQUIRE(replay.sample(8, s));  // the learner catches up a little: 4 more inserts may go
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  CHECK(seedrl::test::wait_until([&] { return replay.inserted() >= 33; }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
   CHECK(replay.inserted() == 33);
   replay.close();
   inserter.join();

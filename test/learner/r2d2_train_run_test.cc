@@ -23,7 +23,7 @@ TEST_CASE("an r2d2 run reports replay and evaluation metrics and resumes", "[cli
   const std::string dir = temp_dir("train_r2d2");
   auto args = kShortRun;
   args.insert(args.end(), {"--max-frames", "15000", "--logdir", dir});
-  RunResult r = run_seedrl(args, 180);
+  RunResult r = run_seedrl(args);
   INFO(r.output);
   REQUIRE(r.status == 0);
   auto s = nlohmann::json::parse(read_file(dir + "/summary.json"));
@@ -41,7 +41,7 @@ TEST_CASE("an r2d2 run reports replay and evaluation metrics and resumes", "[cli
 
   auto resumed = kShortRun;
   resumed.insert(resumed.end(), {"--max-frames", "22000", "--logdir", dir, "--resume"});
-  RunResult r2 = run_seedrl(resumed, 180);
+  RunResult r2 = run_seedrl(resumed);
   INFO(r2.output);
   REQUIRE(r2.status == 0);
   CHECK_THAT(r2.output, Catch::Contains("resumed from"));
@@ -51,13 +51,12 @@ TEST_CASE("an r2d2 run reports replay and evaluation metrics and resumes", "[cli
 
   // The checkpoint plays: its Q-network, greedy, with the core fed the
   // previous action and reward; and through `play --policy checkpoint:`.
-  RunResult ev = run_seedrl({"eval", "--checkpoint", dir + "/checkpoint.pt", "--episodes", "3", "--greedy"}, 60);
+  RunResult ev = run_seedrl({"eval", "--checkpoint", dir + "/checkpoint.pt", "--episodes", "3", "--greedy"});
   INFO(ev.output);
   CHECK(ev.status == 0);
   CHECK_THAT(ev.output, Catch::Contains("mean return"));
   RunResult pl = run_seedrl({"play", "--env", "cartpole", "--policy", "checkpoint:" + dir + "/checkpoint.pt",
-                             "--episodes", "3", "--seed", "2", "--json"},
-                            60);
+                             "--episodes", "3", "--seed", "2", "--json"});
   INFO(pl.output);
   CHECK(pl.status == 0);
   CHECK_THAT(pl.output, Catch::Contains("episode_return_mean"));
@@ -71,7 +70,7 @@ TEST_CASE("an r2d2 run on two CPU inference devices and two learner replicas tra
                            "--replica-checksum-every", "5", "--logdir", dir});
   auto first = args;
   first.insert(first.end(), {"--max-frames", "15000"});
-  RunResult r = run_seedrl(first, 180);
+  RunResult r = run_seedrl(first);
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output,
@@ -83,7 +82,7 @@ TEST_CASE("an r2d2 run on two CPU inference devices and two learner replicas tra
   // Resuming loads replica 0 and syncs the other (then the checksums agree).
   auto resumed = args;
   resumed.insert(resumed.end(), {"--max-frames", "22000", "--resume"});
-  RunResult r2 = run_seedrl(resumed, 180);
+  RunResult r2 = run_seedrl(resumed);
   INFO(r2.output);
   REQUIRE(r2.status == 0);
   CHECK_THAT(r2.output, Catch::Contains("resumed from"));
@@ -93,13 +92,11 @@ TEST_CASE("an r2d2 run on two CPU inference devices and two learner replicas tra
 
 TEST_CASE("r2d2 refuses bad sequence settings with one line naming the flag", "[cli][train][r2d2]") {
   RunResult r = run_seedrl({"train", "--algo", "r2d2", "--unroll-length", "10", "--sequence-overlap", "10",
-                            "--logdir", temp_dir("r2d2_bad")},
-                           30);
+                            "--logdir", temp_dir("r2d2_bad")});
   CHECK(r.status != 0);
   CHECK_THAT(r.output, Catch::Contains("--sequence-overlap"));
   RunResult m = run_seedrl({"train", "--algo", "r2d2", "--replay-capacity", "1000000000000", "--logdir",
-                            temp_dir("r2d2_mem")},
-                           30);
+                            temp_dir("r2d2_mem")});
   CHECK(m.status != 0);
   CHECK_THAT(m.output, Catch::Contains("--replay-capacity"));
 }

@@ -8,6 +8,7 @@
 
 #include "seedrl/inference/env_step.h"
 #include "seedrl/trajectory/trajectory_store.h"
+#include "../util/wait_until.h"
 
 using namespace seedrl;
 
@@ -220,8 +221,12 @@ TEST_CASE("a full queue blocks the producer until the learner takes a batch", "[
       appended.fetch_add(1);
     }
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  CHECK(appended.load() == 2);  // step 2 completes the second unroll and blocks on the full queue
+  // Step 2 completes the second unroll (counted before it is queued) and
+  // blocks on the full queue; a producer that did not block would soon have
+  // appended a third step.
+  CHECK(seedrl::test::wait_until([&] { return store.unrolls_completed() == 2 && appended.load() == 2; }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  CHECK(appended.load() == 2);
   UnrollBatch b;
   REQUIRE(store.next_batch(1, b));
   CHECK(b.obs[0][0][0].item<float>() == 0.f);

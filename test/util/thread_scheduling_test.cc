@@ -17,6 +17,8 @@
 #include "seedrl/util/actor_thread_priority.h"
 #include "seedrl/util/futex.h"
 #include "seedrl/util/futex_hash.h"
+#include "sleeping_thread.h"
+#include "wait_until.h"
 
 namespace {
 int own_nice() { return getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid))); }
@@ -103,22 +105,21 @@ TEST_CASE("futex_wake_all wakes every thread asleep on one word in one call", "[
   // The batcher wakes a whole batch's actors this way.
   constexpr int kThreads = 32;
   std::atomic<std::uint32_t> word{0};
-  std::atomic<int> woke{0}, about_to_sleep{0};
+  std::atomic<int> woke{0};
+  seedrl::test::ThreadIds ids(kThreads);
   std::vector<std::thread> threads;
   for (int i = 0; i < kThreads; ++i)
-    threads.emplace_back([&] {
-      about_to_sleep.fetch_add(1);
+    threads.emplace_back([&, i] {
+      ids.record(i);
       seedrl::futex_wait(word, 0);  // once: a second sleep would hide a missed wake-up
       woke.fetch_add(1);
     });
-  while (about_to_sleep.load() < kThreads) std::this_thread::yield();
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // Every thread asleep in the kernel: a thread still on its way to sleep
+  // when the call runs would miss it and sleep on (a false failure).
+  CHECK(seedrl::test::wait_until_sleeping_on(ids.all(), &word));
   CHECK(woke.load() == 0);
   seedrl::futex_wake_all(word);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (woke.load() < kThreads && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  CHECK(woke.load() == kThreads);
+  CHECK(seedrl::test::wait_until([&] { return woke.load() == kThreads; }));
   while (woke.load() < kThreads) {  // release any left behind so the test ends
     seedrl::futex_wake_all(word);
     std::this_thread::sleep_for(std::chrono::milliseconds(1));

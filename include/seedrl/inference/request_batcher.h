@@ -151,6 +151,9 @@ class RequestBatcher {
   void add_live_envs(int delta);
   // Rows at which the open batch is sealed now.
   int fill_target() const;
+  // Rows claimed in the batch now filling (0 when none is): lets a test know
+  // that its actors have reached the batch.
+  int open_rows() const;
 
   int batch_size() const { return batch_size_; }
   // Counters for the bench and metrics.
