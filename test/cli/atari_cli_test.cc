@@ -25,14 +25,14 @@ int free_port() {
 }  // namespace
 
 TEST_CASE("seedrl envs lists a game per ROM, or says where to put them", "[cli][atari]") {
-  RunResult r = run_seedrl({"envs", "--rom-dir", kRoms}, 120);
+  RunResult r = run_seedrl({"envs", "--rom-dir", kRoms});
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("atari:pong") && Catch::Contains("atari:space_invaders") &&
                            Catch::Contains("uint8[84,84,4]") && Catch::Contains("discrete(18)"));
   CHECK_THAT(r.output, !Catch::Contains("A.L.E"));  // ALE's banner stays off the terminal
 
-  RunResult none = run_seedrl({"envs", "--rom-dir", temp_dir("atari_no_roms")}, 60);
+  RunResult none = run_seedrl({"envs", "--rom-dir", temp_dir("atari_no_roms")});
   INFO(none.output);
   REQUIRE(none.status == 0);
   CHECK_THAT(none.output, Catch::Contains("atari:<game>") && Catch::Contains("--rom-dir"));

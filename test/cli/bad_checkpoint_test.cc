@@ -95,7 +95,7 @@ TEST_CASE("eval and play refuse a damaged checkpoint in one line naming it", "[c
   const std::string good = good_checkpoint(dir);
   {
     // The copies below are refused for their damage, not for this file.
-    const RunResult r = run_seedrl({"eval", "--checkpoint", good, "--episodes", "1"}, 60);
+    const RunResult r = run_seedrl({"eval", "--checkpoint", good, "--episodes", "1"});
     INFO(r.output);
     REQUIRE(r.status == 0);
   }
@@ -129,7 +129,7 @@ TEST_CASE("train --resume refuses a damaged checkpoint in one line naming it", "
   const std::string dir = temp_dir("cli_bad_resume");
   const std::vector<std::string> train{"train", "--max-frames", "5000", "--actors", "4", "--batch-size", "2",
                                        "--logdir", dir};
-  const RunResult first = run_seedrl(train, 120);
+  const RunResult first = run_seedrl(train);
   INFO(first.output);
   REQUIRE(first.status == 0);
   const std::string path = seedrl::checkpoint_path(dir);
@@ -140,7 +140,7 @@ TEST_CASE("train --resume refuses a damaged checkpoint in one line naming it", "
   for (const std::string& bad : refused_copies(path, copies)) {
     write_bytes(path, file_bytes(bad));
     // The run's start-up lines come first; then one error line, naming the file.
-    const RunResult r = run_seedrl(resume, 60);
+    const RunResult r = run_seedrl(resume);
     INFO(r.output);
     CHECK(r.status == 2);
     const auto error_at = r.output.find("seedrl: error: checkpoint " + path);

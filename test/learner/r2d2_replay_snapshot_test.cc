@@ -393,7 +393,7 @@ TEST_CASE("a resumed r2d2 run starts with the replay it saved", "[cli][train][r2
   const std::string dir = temp_dir("train_r2d2_replay");
   auto first = kShortRun;
   first.insert(first.end(), {"--max-frames", "6000", "--logdir", dir});
-  RunResult r = run_seedrl(first, 180);
+  RunResult r = run_seedrl(first);
   INFO(r.output);
   REQUIRE(r.status == 0);
   const std::int64_t saved = last_count(r.output, "saved replay:");
@@ -403,7 +403,7 @@ TEST_CASE("a resumed r2d2 run starts with the replay it saved", "[cli][train][r2
 
   auto resumed = kShortRun;
   resumed.insert(resumed.end(), {"--max-frames", "7000", "--logdir", dir, "--resume"});
-  RunResult r2 = run_seedrl(resumed, 180);
+  RunResult r2 = run_seedrl(resumed);
   INFO(r2.output);
   REQUIRE(r2.status == 0);
   CHECK(last_count(r2.output, "resumed replay:") == saved);
@@ -417,7 +417,7 @@ TEST_CASE("a resumed r2d2 run starts with the replay it saved", "[cli][train][r2
   write_bytes(dir + "/replay.bin", f);
   auto longer = kShortRun;  // the run reached 7000 frames: resuming to 7000 would have nothing to do
   longer.insert(longer.end(), {"--max-frames", "8000", "--logdir", dir, "--resume"});
-  RunResult bad = run_seedrl(longer, 60);
+  RunResult bad = run_seedrl(longer);
   INFO(bad.output);
   CHECK(bad.status == 2);
   const std::string last_line = bad.output.substr(bad.output.rfind('\n', bad.output.size() - 2) + 1);
@@ -427,7 +427,7 @@ TEST_CASE("a resumed r2d2 run starts with the replay it saved", "[cli][train][r2
   auto without_replay = kShortRun;
   without_replay.insert(without_replay.end(),
                         {"--max-frames", "8000", "--logdir", dir, "--resume", "--no-checkpoint-replay"});
-  RunResult without = run_seedrl(without_replay, 180);
+  RunResult without = run_seedrl(without_replay);
   INFO(without.output);
   CHECK(without.status == 0);
   CHECK_THAT(without.output, Catch::Contains("replay refills 40 sequences"));

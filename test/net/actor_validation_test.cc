@@ -199,7 +199,7 @@ TEST_CASE("the connection names the learner and what was wrong", "[net][actor]")
 TEST_CASE("seedrl actor exits nonzero with one line on a NaN action", "[net][actor][cli]") {
   FakeLearner learner(actions_with(0.f, std::numeric_limits<float>::quiet_NaN()));
   const RunResult r =
-      run_seedrl({"actor", "--connect", learner.address(), "--env", "acrobot", "--envs-per-actor", "2"}, 120);
+      run_seedrl({"actor", "--connect", learner.address(), "--env", "acrobot", "--envs-per-actor", "2"});
   INFO(r.output);
   CHECK(r.status == 1);  // not a crash (128 + signal), not success
   int error_lines = 0;

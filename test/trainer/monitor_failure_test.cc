@@ -54,7 +54,7 @@ void check_failed_on(const RunResult& r, const std::string& file) {
 // resumed for many more frames with metrics.jsonl on a full disk.
 void check_metrics_failure_mid_run(const std::vector<std::string>& run) {
   const std::string dir = temp_dir("monitor_failure");
-  RunResult first = run_seedrl(with(run, {"--max-frames", "4000", "--logdir", dir}), 120);
+  RunResult first = run_seedrl(with(run, {"--max-frames", "4000", "--logdir", dir}));
   INFO(first.output);
   REQUIRE(first.status == 0);
   const std::string checkpoint = dir + "/checkpoint.pt";
@@ -65,11 +65,11 @@ void check_metrics_failure_mid_run(const std::vector<std::string>& run) {
   fs::remove(dir + "/metrics.jsonl");
   fs::create_symlink("/dev/full", dir + "/metrics.jsonl");
   // Far more frames than the deadline allows: only the failure ends it.
-  RunResult full = run_seedrl(with(run, {"--max-frames", "1000000000", "--logdir", dir, "--resume"}), 120);
+  RunResult full = run_seedrl(with(run, {"--max-frames", "1000000000", "--logdir", dir, "--resume"}));
   check_failed_on(full, dir + "/metrics.jsonl");
   // No save over the last good checkpoint; it still loads and plays.
   CHECK(read_file(checkpoint) == weights);
-  RunResult ev = run_seedrl({"eval", "--checkpoint", checkpoint, "--episodes", "1"}, 60);
+  RunResult ev = run_seedrl({"eval", "--checkpoint", checkpoint, "--episodes", "1"});
   INFO(ev.output);
   CHECK(ev.status == 0);
 }
@@ -79,7 +79,7 @@ void check_metrics_failure_mid_run(const std::vector<std::string>& run) {
 void check_summary_failure_at_end(const std::vector<std::string>& run) {
   const std::string dir = temp_dir("summary_failure");
   fs::create_symlink("/dev/full", dir + "/summary.json.tmp");
-  RunResult r = run_seedrl(with(run, {"--max-frames", "4000", "--logdir", dir}), 120);
+  RunResult r = run_seedrl(with(run, {"--max-frames", "4000", "--logdir", dir}));
   check_failed_on(r, dir + "/summary.json.tmp");
   CHECK(read_checkpoint_header(dir + "/checkpoint.pt").counters.frames >= 4000);
   CHECK_FALSE(fs::exists(dir + "/summary.json"));

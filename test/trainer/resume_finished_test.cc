@@ -59,7 +59,7 @@ void check_real_or_null(const nlohmann::json& row, const char* key) {
 
 void check_resume_of_finished_run(const std::vector<std::string>& run, const char* loss_key) {
   const std::string dir = temp_dir("resume_finished");
-  RunResult first = run_seedrl(with(run, {"--max-frames", "6000", "--logdir", dir}), 120);
+  RunResult first = run_seedrl(with(run, {"--max-frames", "6000", "--logdir", dir}));
   INFO(first.output);
   REQUIRE(first.status == 0);
   const auto before = snapshot(dir);
@@ -70,7 +70,7 @@ void check_resume_of_finished_run(const std::vector<std::string>& run, const cha
   REQUIRE(frames >= 6000);
 
   SECTION("with the same --max-frames: nothing to do, nothing touched") {
-    RunResult again = run_seedrl(with(run, {"--max-frames", "6000", "--logdir", dir, "--resume"}), 120);
+    RunResult again = run_seedrl(with(run, {"--max-frames", "6000", "--logdir", dir, "--resume"}));
     INFO(again.output);
     CHECK(again.status == 0);
     CHECK_THAT(again.output, Catch::Contains("run already finished at " + std::to_string(static_cast<long>(frames)) +
@@ -79,7 +79,7 @@ void check_resume_of_finished_run(const std::vector<std::string>& run, const cha
   }
 
   SECTION("with a larger --max-frames: it trains on, with real values only") {
-    RunResult more = run_seedrl(with(run, {"--max-frames", "12000", "--logdir", dir, "--resume"}), 120);
+    RunResult more = run_seedrl(with(run, {"--max-frames", "12000", "--logdir", dir, "--resume"}));
     INFO(more.output);
     REQUIRE(more.status == 0);
     const auto s = nlohmann::json::parse(read_file(dir + "/summary.json"));
@@ -118,11 +118,11 @@ TEST_CASE("v-trace: a continued run's learning rate decays to 0 at the new --max
   // continued past its first budget restarts from the rate its progress
   // has on the new schedule, below the initial one and above 0.
   const std::string dir = temp_dir("resume_lr");
-  REQUIRE(run_seedrl(with(kVtrace, {"--max-frames", "6000", "--logdir", dir}), 120).status == 0);
+  REQUIRE(run_seedrl(with(kVtrace, {"--max-frames", "6000", "--logdir", dir})).status == 0);
   const auto saved = read_checkpoint_header(dir + "/checkpoint.pt").counters;
   REQUIRE(saved.learner_frames > 0);
   const std::string old_metrics = read_file(dir + "/metrics.jsonl");
-  RunResult more = run_seedrl(with(kVtrace, {"--max-frames", "24000", "--logdir", dir, "--resume"}), 120);
+  RunResult more = run_seedrl(with(kVtrace, {"--max-frames", "24000", "--logdir", dir, "--resume"}));
   INFO(more.output);
   REQUIRE(more.status == 0);
   const auto added = rows(read_file(dir + "/metrics.jsonl").substr(old_metrics.size()));
