@@ -1,5 +1,7 @@
 #include "seedrl/io/checkpoint_optimizer.h"
 
+#include "seedrl/util/optimizer_state_key.h"
+
 #include <memory>
 #include <sstream>
 #include <type_traits>
@@ -15,22 +17,7 @@ namespace seedrl {
 
 namespace {
 
-using StateMap = std::remove_reference_t<decltype(std::declval<torch::optim::Optimizer&>().state())>;
-using StateKey = typename StateMap::key_type;
-
-// The key of a parameter's entry in Optimizer::state(): LibTorch 1.x keys it
-// by the TensorImpl's address printed as a string, 2.x by the address itself.
-// (A template, so that the branch for the other version is discarded.)
-template <class Key = StateKey>
-Key state_key(const at::Tensor& p) {
-  if constexpr (std::is_same_v<Key, std::string>) {
-    std::ostringstream s;
-    s << p.unsafeGetTensorImpl();
-    return s.str();
-  } else {
-    return static_cast<Key>(p.unsafeGetTensorImpl());
-  }
-}
+using StateKey = OptimizerStateKey;
 
 enum class Kind { kAdam, kRMSprop };
 
@@ -121,7 +108,7 @@ nlohmann::json write_optimizer_state(const torch::optim::Optimizer& optimizer, C
   for (const auto& group : optimizer.param_groups()) {
     lrs.push_back(group.options().get_lr());
     for (const auto& p : group.params()) {
-      const auto it = states.find(state_key(p));
+      const auto it = states.find(optimizer_state_key(p));
       if (it == states.end()) {
         params.push_back(nullptr);
         continue;
@@ -218,7 +205,7 @@ void restore_optimizer_state(const SavedOptimizerState& saved, const CheckpointI
   }
   auto& states = optimizer.state();
   for (std::size_t i = 0; i < params.size(); ++i) {
-    const StateKey key = state_key(params[i].first);
+    const StateKey key = optimizer_state_key(params[i].first);
     if (fresh[i]) states.insert_or_assign(key, std::move(fresh[i]));
     else states.erase(key);
   }

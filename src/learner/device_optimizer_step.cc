@@ -1,5 +1,7 @@
 #include "seedrl/learner/device_optimizer_step.h"
 
+#include "seedrl/util/optimizer_state_key.h"
+
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -14,20 +16,7 @@ namespace seedrl {
 
 namespace {
 
-// The key of a parameter's entry in Optimizer::state(): LibTorch 1.x keys it
-// by the TensorImpl's address printed as a string, 2.x by the address itself.
-template <class Key>
-Key state_key(const torch::Tensor& p) {
-  if constexpr (std::is_same_v<Key, std::string>) {
-    std::ostringstream s;
-    s << p.unsafeGetTensorImpl();
-    return s.str();
-  } else {
-    return static_cast<Key>(p.unsafeGetTensorImpl());
-  }
-}
-
-using StateMap = std::remove_reference_t<decltype(std::declval<torch::optim::Optimizer&>().state())>;
+using StateMap = OptimizerStateMap;
 
 }  // namespace
 
@@ -60,7 +49,7 @@ void DeviceOptimizerStep::bind_states() {
   using Key = typename StateMap::key_type;
   auto& states = optimizer_.state();
   for (auto& s : slots_) {
-    const Key key = state_key<Key>(s.param);
+    const Key key = optimizer_state_key<Key>(s.param);
     auto it = states.find(key);
     if (it == states.end()) {
       // As LibTorch's own step() creates it on a parameter's first update.
