@@ -1,6 +1,7 @@
 #include <stdexcept>
 
 #include "seedrl/model/policy_distribution.h"
+#include "seedrl/util/cuda_rng_lock.h"
 
 namespace seedrl {
 namespace {
@@ -13,7 +14,12 @@ class Categorical final : public PolicyDistribution {
   torch::Tensor sample(const torch::Tensor& logits) const override {
     // Gumbel-max: argmax(logits + Gumbel noise) is an exact categorical sample
     // and works on any leading shape in one pass.
-    auto u = torch::rand_like(logits).clamp_(1e-20, 1.0);
+    torch::Tensor u;
+    {
+      auto lock = lock_cuda_rng(logits);
+      u = torch::rand_like(logits);
+    }
+    u.clamp_(1e-20, 1.0);
     return (logits - torch::log(-torch::log(u))).argmax(-1, /*keepdim=*/true).to(torch::kFloat32);
   }
   torch::Tensor mode(const torch::Tensor& logits) const override {

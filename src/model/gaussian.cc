@@ -7,6 +7,7 @@
 #include <torch/torch.h>
 
 #include "seedrl/model/policy_distribution.h"
+#include "seedrl/util/cuda_rng_lock.h"
 
 namespace seedrl {
 namespace {
@@ -22,7 +23,12 @@ class Gaussian final : public PolicyDistribution {
 
   torch::Tensor sample(const torch::Tensor& params) const override {
     auto mean = params.narrow(-1, 0, dim_), log_std = params.narrow(-1, dim_, dim_);
-    return mean + log_std.exp() * torch::randn_like(mean);
+    torch::Tensor noise;
+    {
+      auto lock = lock_cuda_rng(mean);
+      noise = torch::randn_like(mean);
+    }
+    return mean + log_std.exp() * noise;
   }
   torch::Tensor mode(const torch::Tensor& params) const override { return params.narrow(-1, 0, dim_).clone(); }
   torch::Tensor log_prob(const torch::Tensor& params, const torch::Tensor& actions) const override {

@@ -1,5 +1,7 @@
 #include "seedrl/util/cuda_graphs.h"
 
+#include "seedrl/util/cuda_rng_lock.h"
+
 #include <exception>
 #include <string>
 
@@ -62,6 +64,8 @@ struct CudaGraphs::Impl {
     // Nothing of this thread's earlier work may run inside the capture.
     impl.getStream(device).synchronize();
     auto graph = std::make_unique<at::cuda::CUDAGraph>();
+    // No other thread may launch a random op on the GPU while this captures.
+    const auto rng_lock = lock_cuda_rng_for_capture();
     try {
 #if TORCH_VERSION_MAJOR >= 2
       // Thread-local: the learner thread may allocate on the same GPU meanwhile.
