@@ -89,7 +89,7 @@ LearnerStageResult run_vtrace_learner(const TrainConfig& config, const BenchTimi
   learner_config.max_frames = std::int64_t{1} << 50;  // keep the learning rate from decaying to 0
   torch::manual_seed(config.seed);
   DataParallelOptions options;
-  options.cuda_graphs = config.cuda_graphs;
+  options.cuda_graphs = config.learner_cuda_graphs();
   DataParallelLearner learner([&] { return AgentNet(spec, config.model, layout.policy_size); }, spec.action,
                               learner_config, store, publisher, devices, options);
   learner.publish();

@@ -22,9 +22,10 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
                  "Run a partial inference batch after this many microseconds")
       ->check(in_range(1, 10'000'000));
   cmd.add_option("--inference-threads", c.inference_threads, "Inference threads per inference device")->check(in_range(1, 256));
-  cmd.add_flag("--cuda-graphs,!--no-cuda-graphs", c.cuda_graphs,
-               "Replay CUDA graphs of the inference forward for batch sizes that recur, and of a single CUDA "
-               "learner's update (CUDA devices)");
+  cmd.add_option("--cuda-graphs", c.cuda_graphs,
+                 "off | learner: replay a single CUDA learner's update as a CUDA graph | all: also the inference "
+                 "forward of batch sizes that recur (CUDA devices)")
+      ->check(CLI::IsMember({"off", "learner", "all"}));
   cmd.add_option("--device", c.device, "auto | cpu | cuda | cuda:N");
   cmd.add_option("--devices", c.devices,
                  "all (every visible GPU, else one CPU) | cuda:0,cuda:1,... | cpu,cpu,...: devices to use; by "

@@ -146,9 +146,11 @@ Placement resolve_placement(const TrainConfig& config) {
   const auto any_cuda = [](const std::vector<torch::Device>& ds) {
     return std::any_of(ds.begin(), ds.end(), [](const torch::Device& d) { return d.is_cuda(); });
   };
-  if (config.cuda_graphs && !any_cuda(p.inference) && !any_cuda(p.learner))
-    throw std::invalid_argument("--cuda-graphs: inference runs on " + join(p.inference) + " and the learner on " +
-                                join(p.learner) + "; CUDA graphs need a CUDA device");
+  // `learner`, the default, applies where the learner is a GPU; `all` asked
+  // for inference graphs too, which would silently do nothing on CPU.
+  if (config.inference_cuda_graphs() && !any_cuda(p.inference))
+    throw std::invalid_argument("--cuda-graphs all: inference runs on " + join(p.inference) +
+                                "; CUDA graphs of its forward need a CUDA device (--cuda-graphs learner or off)");
   return p;
 }
 
@@ -163,7 +165,7 @@ InferenceFleetConfig inference_fleet_config(const TrainConfig& config, const Arr
   f.local_actors = config.actors;
   f.envs_per_actor = config.envs_per_actor;
   f.remote_envs = remote_envs;
-  f.cuda_graphs = config.cuda_graphs;
+  f.cuda_graphs = config.inference_cuda_graphs();
   return f;
 }
 

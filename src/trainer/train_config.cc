@@ -134,7 +134,8 @@ TrainConfig train_config_from_json(const std::string& text) {
     c.inference_batch = j.at("inference_batch");
     c.inference_timeout_us = j.at("inference_timeout_us");
     c.inference_threads = j.at("inference_threads");
-    c.cuda_graphs = j.value("cuda_graphs", c.cuda_graphs);
+    if (const auto g = j.find("cuda_graphs"); g != j.end())  // a bool before "off | learner | all"
+      c.cuda_graphs = g->is_boolean() ? (g->get<bool>() ? "all" : "off") : g->get<std::string>();
     c.device = j.at("device");
     c.devices = j.value("devices", c.devices);
     c.inference_devices = j.value("inference_devices", c.inference_devices);

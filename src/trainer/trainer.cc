@@ -76,7 +76,7 @@ int train(TrainConfig config) {
   DataParallelOptions dp_options;
   dp_options.learner_cpus = cores.learner;
   dp_options.checksum_every = config.replica_checksum_every;
-  dp_options.cuda_graphs = config.cuda_graphs;
+  dp_options.cuda_graphs = config.learner_cuda_graphs();
   DataParallelLearner learner(make_model, spec.action, config.learner, store, publisher, placement.learner,
                               dp_options);
 

@@ -24,8 +24,9 @@ TEST_CASE("train rejects bad values with one line naming the flag", "[cli]") {
   // A GPU listed twice is refused, not silently deduplicated.
   check_error({"train", "--algo", "r2d2", "--inference-devices", "cuda:0,cuda:0"}, "--inference-devices");
   // CUDA graphs without a CUDA inference device would silently do nothing.
-  check_error({"train", "--cuda-graphs", "--device", "cpu"}, "--cuda-graphs");
-  check_error({"bench", "--cuda-graphs", "--inference-devices", "cpu,cpu"}, "--cuda-graphs");
+  check_error({"train", "--cuda-graphs", "all", "--device", "cpu"}, "--cuda-graphs all");
+  check_error({"bench", "--cuda-graphs", "all", "--inference-devices", "cpu,cpu"}, "--cuda-graphs all");
+  check_error({"train", "--cuda-graphs", "yes"}, "--cuda-graphs");
   check_error({"bench", "--learner-devices", "gpu"}, "--learner-devices");
   check_error({"train", "--device", "tpu"}, "--device");
   check_error({"train", "--learner-cores", "pin"}, "--learner-cores");
@@ -38,11 +39,13 @@ TEST_CASE("train rejects bad values with one line naming the flag", "[cli]") {
 }
 
 TEST_CASE("train refuses a model that cannot fit in memory, naming --hidden, before building it", "[cli][memory]") {
-  // 4.3e9 parameters: weights, gradients and Adam state alone take over 60 GiB.
+  // 4.3e9 parameters: weights, gradients and Adam state alone take over 60 GiB
+  // of host memory. On CPU devices: the estimate is checked against host
+  // memory only (a GPU machine would place the model on its GPU).
   const std::string dir = temp_dir("cli_hidden_huge");
   for (const char* env : {"minatar:breakout", "cartpole"})
     check_error({"train", "--env", env, "--model", "mlp", "--hidden", "65536", "65536", "--max-frames", "1000",
-                 "--actors", "2", "--batch-size", "2", "--logdir", dir},
+                 "--actors", "2", "--batch-size", "2", "--device", "cpu", "--logdir", dir},
                 "--hidden: the model (4.3");
   std::string widths;
   for (int i = 0; i < 200; ++i) widths += "8, ";

@@ -31,7 +31,12 @@ struct TrainConfig {
   bool inference_batch_auto = false;  // set by resolve_defaults when it chose the batch
   int inference_timeout_us = 2000;
   int inference_threads = 1;
-  bool cuda_graphs = false;  // replay CUDA graphs of the inference forward and the learner update (CUDA devices only)
+  // CUDA graphs (CUDA devices only): off | learner (a single CUDA learner's
+  // update, measured 3-7x faster on an H100) | all (also the inference forward,
+  // which measured no faster there: bench/RESULTS.md).
+  std::string cuda_graphs = "learner";
+  bool learner_cuda_graphs() const { return cuda_graphs == "learner" || cuda_graphs == "all"; }
+  bool inference_cuda_graphs() const { return cuda_graphs == "all"; }
   std::string device = "auto";  // auto | cpu | cuda | cuda:N
   // placement (see trainer/placement.h): all | comma list of cpu, cuda:N
   std::string devices = "all";
