@@ -161,8 +161,8 @@ TEST_CASE("inference devices on GPUs serve their actors with the newest weights"
 TEST_CASE("seedrl train with two CPU inference devices learns CartPole", "[inference][fleet][slow]") {
   using namespace seedrl::test;
   const std::string dir = temp_dir("train_two_inference");
-  RunResult r = run_seedrl({"train", "--env", "cartpole", "--inference-devices", "cpu,cpu", "--max-frames", "500000",
-                            "--actors", "32", "--logdir", dir, "--seed", "3"});
+  RunResult r = run_seedrl({"train", "--env", "cartpole", "--inference-devices", "cpu,cpu", "--learner-devices", "cpu",
+                            "--max-frames", "500000", "--actors", "32", "--logdir", dir, "--seed", "3"});
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("inference cpu,cpu (2 batchers) | learner cpu"));
