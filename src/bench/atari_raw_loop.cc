@@ -14,7 +14,8 @@
 namespace seedrl::bench {
 
 void run_raw_atari_loop([[maybe_unused]] const TrainConfig& config, [[maybe_unused]] int envs,
-                        [[maybe_unused]] std::uint64_t seed, [[maybe_unused]] const std::atomic<bool>& stop,
+                        [[maybe_unused]] std::uint64_t seed, [[maybe_unused]] const std::function<void()>& ready,
+                        [[maybe_unused]] const std::atomic<bool>& stop,
                         [[maybe_unused]] std::atomic<std::uint64_t>& steps) {
 #if SEEDRL_WITH_ALE
   if (config.env.rfind("atari:", 0) != 0) throw std::invalid_argument("raw ALE loop: " + config.env + " is not atari:*");
@@ -27,6 +28,7 @@ void run_raw_atari_loop([[maybe_unused]] const TrainConfig& config, [[maybe_unus
     emulators.push_back(&owned.back()->ale());
     emulators.back()->reset_game();
   }
+  ready();
   Rng rng(seed);
   std::uint64_t done = 0;
   while (!stop.load(std::memory_order_relaxed)) {

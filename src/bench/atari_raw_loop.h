@@ -11,10 +11,11 @@
 
 namespace seedrl::bench {
 
-// Steps until `stop`, storing the steps done so far (each frame_skip act()
-// calls) in `steps` after every round over the envs. Throws when the build
-// has no ALE or the env is not atari:*.
-void run_raw_atari_loop(const TrainConfig& config, int envs, std::uint64_t seed, const std::atomic<bool>& stop,
-                        std::atomic<std::uint64_t>& steps);
+// Makes and resets the emulators, calls `ready` (which may block until every
+// thread is ready), then steps until `stop`, storing the steps done so far
+// (each frame_skip act() calls) in `steps` after every round over the envs.
+// Throws when the build has no ALE or the env is not atari:*.
+void run_raw_atari_loop(const TrainConfig& config, int envs, std::uint64_t seed, const std::function<void()>& ready,
+                        const std::atomic<bool>& stop, std::atomic<std::uint64_t>& steps);
 
 }  // namespace seedrl::bench

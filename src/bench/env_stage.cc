@@ -1,6 +1,10 @@
 // Env stage alone: actor threads stepping their envs with random actions
 // (and for atari:* the bare emulator loop beside it).
+#include <atomic>
+#include <functional>
 #include <latch>
+#include <thread>
+#include <vector>
 
 #include <spdlog/spdlog.h>
 
@@ -15,32 +19,83 @@ namespace seedrl::bench {
 
 namespace {
 
+// `n` threads that each run body(index, ready, failed): the body makes what it
+// steps, calls ready(), and only then steps. release() returns once every
+// thread is ready (or has failed), and lets them all go at once, so that
+// making envs (an ALE instance takes ~60 ms, mostly ALE's colour palette)
+// stays out of the measured window.
+class ThreadsStartedTogether {
+ public:
+  using Body = std::function<void(int, const std::function<void()>&)>;
+  // `stop` ends the bodies' loops; set by the owner, or by the destructor.
+  ThreadsStartedTogether(int n, const char* what, std::atomic<bool>& stop, const Body& body)
+      : stop_(stop), ready_(n) {
+    threads_.reserve(n);
+    for (int a = 0; a < n; ++a) {
+      threads_.emplace_back([this, a, what, body] {
+        // Threads sleep until all exist: started busy, thousands of them on
+        // a few cores would leave the creating thread a vanishing share of
+        // the CPU (creation time grows with the square of the count).
+        start_.wait();
+        bool counted = false;
+        const std::function<void()> ready = [&] {
+          counted = true;
+          ready_.count_down();
+          go_.wait();
+        };
+        try {
+          body(a, ready);
+        } catch (const std::exception& e) {
+          if (failures_.fetch_add(1) == 0) spdlog::error("bench env stage{}: {}", what, error_text(e));
+        }
+        if (!counted) ready_.count_down();
+      });
+    }
+    start_.count_down();
+  }
+  ~ThreadsStartedTogether() {  // on an exception: never leaves a thread behind
+    stop_.store(true);
+    if (!released_) go_.count_down();
+    join_all();
+  }
+  void release() {
+    ready_.wait();
+    released_ = true;
+    go_.count_down();
+  }
+  // After `stop` was set: joins, and throws if any body failed.
+  void join() {
+    join_all();
+    if (failures_.load() > 0) throw std::runtime_error("env stage failed (see the error above)");
+  }
+  bool failed() const { return failures_.load() > 0; }
+
+ private:
+  void join_all() {
+    for (auto& t : threads_)
+      if (t.joinable()) t.join();
+  }
+  std::atomic<bool>& stop_;
+  bool released_ = false;
+  std::latch start_{1}, ready_, go_{1};
+  std::atomic<int> failures_{0};
+  std::vector<std::thread> threads_;
+};
+
 // The same threads and envs per thread as the env stage, stepping bare
 // emulators (atari_raw_loop.h); fills the emulator-frame figures of `out`.
 void measure_raw_atari(const TrainConfig& config, const BenchTiming& timing, EnvStageResult& out) {
   const int A = config.actors, K = config.envs_per_actor;
   std::vector<ThreadCount> steps(A);
   std::atomic<bool> stop{false};
-  std::atomic<int> failures{0};
-  std::latch start(1);
-  std::vector<std::thread> threads;
-  threads.reserve(A);
-  for (int a = 0; a < A; ++a) {
-    threads.emplace_back([&, a] {
-      start.wait();
-      try {
-        run_raw_atari_loop(config, K, derive_seed(config.seed, 2'000'000'000ull + a), stop, steps[a].value);
-      } catch (const std::exception& e) {
-        if (failures.fetch_add(1) == 0) spdlog::error("bench env stage (raw ALE loop): {}", error_text(e));
-      }
-    });
-  }
-  start.count_down();
+  ThreadsStartedTogether threads(A, " (raw ALE loop)", stop, [&](int a, const std::function<void()>& ready) {
+    run_raw_atari_loop(config, K, derive_seed(config.seed, 2'000'000'000ull + a), ready, stop, steps[a].value);
+  });
+  threads.release();
   std::uint64_t s0 = 0, s1 = 0;
   const Window window = measure(timing, [&] { s0 = sum(steps); }, [&] { s1 = sum(steps); });
   stop.store(true);
-  for (auto& t : threads) t.join();
-  if (failures.load() > 0) throw std::runtime_error("env stage failed (see the error above)");
+  threads.join();
   const int skip = config.env_options.frame_skip;
   const auto raw_steps = static_cast<double>(s1 - s0);
   out.frame_skip = skip;
@@ -54,55 +109,41 @@ EnvStageResult bench_env_stage(const TrainConfig& config, const BenchTiming& tim
   const int A = config.actors, K = config.envs_per_actor;
   std::vector<ThreadCount> frames(A);
   std::atomic<bool> stop{false};
-  std::atomic<int> failures{0};
-  // Threads sleep here until all exist: started busy, thousands of them on a
-  // few cores would leave the creating thread a vanishing share of the CPU
-  // (creation time grows with the square of the count).
-  std::latch start(1);
-  std::vector<std::thread> threads;
-  threads.reserve(A);
-  for (int a = 0; a < A; ++a) {
-    threads.emplace_back([&, a] {
-      start.wait();
-      try {
-        const auto& registry = EnvRegistry::builtin();
-        std::vector<EnvPtr> envs;
-        for (int k = 0; k < K; ++k) envs.push_back(registry.make(config.env, config.env_options));
-        const EnvSpec& spec = envs[0]->spec();
-        const std::size_t obs_bytes = spec.observation.bytes();
-        const int width = spec.action.width();
-        std::vector<std::uint8_t> obs(obs_bytes * K);
-        std::vector<float> action(width);
-        std::vector<char> done(K, 0);
-        Rng rng(derive_seed(config.seed, 1'000'000'000ull + a));
-        for (int k = 0; k < K; ++k) envs[k]->reset(derive_seed(config.seed, a * K + k), obs.data() + k * obs_bytes);
-        std::uint64_t stepped = 0;
-        while (!stop.load(std::memory_order_relaxed)) {
-          for (int k = 0; k < K; ++k) {
-            void* o = obs.data() + k * obs_bytes;
-            if (done[k]) {
-              envs[k]->reset(std::nullopt, o);
-              done[k] = 0;
-              continue;
-            }
-            const StepResult r = envs[k]->step(sample_random_action(spec.action, rng, action.data()), o);
-            done[k] = r.terminated || r.truncated;
-            ++stepped;
-          }
-          frames[a].value.store(stepped, std::memory_order_relaxed);
+  ThreadsStartedTogether threads(A, "", stop, [&](int a, const std::function<void()>& ready) {
+    const auto& registry = EnvRegistry::builtin();
+    std::vector<EnvPtr> envs;
+    for (int k = 0; k < K; ++k) envs.push_back(registry.make(config.env, config.env_options));
+    const EnvSpec& spec = envs[0]->spec();
+    const std::size_t obs_bytes = spec.observation.bytes();
+    const int width = spec.action.width();
+    std::vector<std::uint8_t> obs(obs_bytes * K);
+    std::vector<float> action(width);
+    std::vector<char> done(K, 0);
+    Rng rng(derive_seed(config.seed, 1'000'000'000ull + a));
+    for (int k = 0; k < K; ++k) envs[k]->reset(derive_seed(config.seed, a * K + k), obs.data() + k * obs_bytes);
+    ready();
+    std::uint64_t stepped = 0;
+    while (!stop.load(std::memory_order_relaxed)) {
+      for (int k = 0; k < K; ++k) {
+        void* o = obs.data() + k * obs_bytes;
+        if (done[k]) {
+          envs[k]->reset(std::nullopt, o);
+          done[k] = 0;
+          continue;
         }
-      } catch (const std::exception& e) {
-        if (failures.fetch_add(1) == 0) spdlog::error("bench env stage: {}", error_text(e));
+        const StepResult r = envs[k]->step(sample_random_action(spec.action, rng, action.data()), o);
+        done[k] = r.terminated || r.truncated;
+        ++stepped;
       }
-    });
-  }
-  start.count_down();
+      frames[a].value.store(stepped, std::memory_order_relaxed);
+    }
+  });
+  threads.release();
   std::uint64_t f0 = 0, f1 = 0;
   const Window window = measure(
-      timing, [&] { f0 = sum(frames); }, [&] { f1 = sum(frames); }, [&] { return sum(frames) > f0 || failures.load() > 0; });
+      timing, [&] { f0 = sum(frames); }, [&] { f1 = sum(frames); }, [&] { return sum(frames) > f0 || threads.failed(); });
   stop.store(true);
-  for (auto& t : threads) t.join();
-  if (failures.load() > 0) throw std::runtime_error("env stage failed (see the error above)");
+  threads.join();
   const auto stepped = static_cast<double>(f1 - f0);
   EnvStageResult result{stepped / window.seconds, window.cpu_us_per(stepped)};
   if (config.env.rfind("atari:", 0) == 0) measure_raw_atari(config, timing, result);
