@@ -17,6 +17,7 @@ CommandRunner add_eval_command(CLI::App& app) {
     int episodes = 10;
     std::uint64_t seed = 12345;
     bool greedy = false;
+    std::string rom_dir;
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("eval", "Play episodes with a checkpoint's policy and print the mean return");
@@ -29,11 +30,13 @@ CommandRunner add_eval_command(CLI::App& app) {
   cmd->add_option("--episodes", o->episodes, "Episodes to play")->check(in_range(1, 1 << 24));
   cmd->add_option("--seed", o->seed, "Environment and sampling seed");
   cmd->add_flag("--greedy", o->greedy, "Take the most likely action instead of sampling");
+  cmd->add_option("--rom-dir", o->rom_dir,
+                  "Atari ROM directory on this machine (pong.bin, ...; default: $SEEDRL_ATARI_ROMS, else the build's)");
   check_number_options(*cmd);
   return [cmd, o]() -> int {
     if (!cmd->parsed()) return -1;
     SignalWatcher stop_watcher(exit_on_stop_signal);
-    PlayStats r = evaluate(o->checkpoint, o->episodes, o->seed, o->greedy);
+    PlayStats r = evaluate(o->checkpoint, o->episodes, o->seed, o->greedy, o->rom_dir);
     fmt::print("episodes {} | mean return {:.2f} | std {:.2f} | mean length {:.1f}\n", r.episodes, r.return_mean,
                r.return_std, r.length_mean);
     return 0;

@@ -145,9 +145,12 @@ CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint
   return out;
 }
 
-PlayStats evaluate(const std::string& checkpoint, int episodes, std::uint64_t seed, bool greedy) {
+PlayStats evaluate(const std::string& checkpoint, int episodes, std::uint64_t seed, bool greedy,
+                   const std::string& rom_dir) {
   CheckpointPolicy p = load_checkpoint_policy(checkpoint, seed, greedy);
-  auto env = EnvRegistry::builtin().make(p.config.env, p.config.env_options);
+  EnvOptions env_options = p.config.env_options;
+  env_options.rom_dir = rom_dir;
+  auto env = EnvRegistry::builtin().make(p.config.env, env_options);
   return play_episodes(*env, p.policy, episodes, seed);
 }
 

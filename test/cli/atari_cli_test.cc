@@ -93,4 +93,15 @@ TEST_CASE("seedrl actor --env atari:pong feeds a learner over loopback", "[cli][
   // Episodes of at most 400 emulator frames came back whole.
   CHECK(s["episodes"].get<double>() >= 1);
   CHECK(s["episode_length_mean"].get<double>() <= 100);
+
+  // eval finds the ROMs through --rom-dir on this machine (checkpoints do not
+  // keep the directory), and names the flag when they are not there.
+  const std::string ckpt = dir + "/checkpoint.pt";
+  const RunResult e = run_seedrl({"eval", "--checkpoint", ckpt, "--rom-dir", kRoms, "--episodes", "1", "--greedy"});
+  INFO(e.output);
+  CHECK(e.status == 0);
+  CHECK_THAT(e.output, Catch::Contains("episodes 1 | mean return"));
+  const std::string empty = temp_dir("atari_eval_no_roms");
+  const RunResult missing = check_one_line_error({"eval", "--checkpoint", ckpt, "--rom-dir", empty}, "--rom-dir");
+  CHECK_THAT(missing.output, Catch::Contains(empty));
 }

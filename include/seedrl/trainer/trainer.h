@@ -32,6 +32,9 @@ struct CheckpointPolicy {
 CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint64_t seed, bool greedy);
 
 // Plays `episodes` episodes of the checkpoint's environment with its policy.
-PlayStats evaluate(const std::string& checkpoint, int episodes, std::uint64_t seed, bool greedy);
+// `rom_dir`: Atari ROM directory on this machine (--rom-dir; empty: the
+// default lookup). Checkpoints do not keep it: it belongs to the machine.
+PlayStats evaluate(const std::string& checkpoint, int episodes, std::uint64_t seed, bool greedy,
+                   const std::string& rom_dir = "");
 
 }  // namespace seedrl
