@@ -23,6 +23,22 @@ log() { echo "== $(date +%T) $*" | tee -a "$OUT/steps.log"; }
 if [[ $STEP == build || $STEP == all ]]; then
   mkdir -p "$PREFIX"
   for deb in .device/debs/*.deb; do [[ -e $deb ]] && dpkg -x "$deb" "$PREFIX"; done
+  # ALE for the atari:* environments, from the tarball fetch-debs.sh copied.
+  ALE_ARGS=()
+  ale_tar=$(ls .device/ale/ale-*-src.tar.gz 2>/dev/null | head -1)
+  if [[ -n $ale_tar ]]; then
+    # install-ale.sh needs zlib's header where ALE's CMake looks for it.
+    if [[ ! -f /usr/include/zlib.h ]]; then
+      cp "$PREFIX"/usr/include/zlib.h "$PREFIX"/usr/include/zconf.h /usr/include/
+      [[ -e /usr/lib/x86_64-linux-gnu/libz.so ]] || ln -s libz.so.1 /usr/lib/x86_64-linux-gnu/libz.so
+    fi
+    log "ALE from $ale_tar"
+    bash third_party/install-ale.sh "$ale_tar" "$PWD/.device/ale-install" > "$OUT/ale.log" 2>&1 \
+      && ALE_ARGS=(-DALE_ROOT="$PWD/.device/ale-install" -DSEEDRL_ATARI_ROMS="$PWD/.device/ale/roms") \
+      || { log "ALE build failed"; tail -20 "$OUT/ale.log"; }
+  fi
+  # NCCL's header comes with PyTorch's nvidia-nccl wheel.
+  export NCCL_ROOT=${NCCL_ROOT:-$(python3 -c 'import nvidia.nccl as n; print(list(n.__path__)[0])' 2>/dev/null)}
   TORCH_PREFIX=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$OUT/gpu.txt" 2>&1
   python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)' >> "$OUT/gpu.txt"
@@ -30,25 +46,39 @@ if [[ $STEP == build || $STEP == all ]]; then
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_PREFIX_PATH="$PREFIX/usr;$TORCH_PREFIX" \
     -DCMAKE_CXX_FLAGS="-isystem $PREFIX/usr/include" \
-    -DTORCH_CUDA_ARCH_LIST="9.0" -DCAFFE2_USE_CUDNN=ON > "$OUT/configure.log" 2>&1 \
+    -DTORCH_CUDA_ARCH_LIST="9.0" -DCAFFE2_USE_CUDNN=ON "${ALE_ARGS[@]}" > "$OUT/configure.log" 2>&1 \
     || { log "configure failed"; tail -40 "$OUT/configure.log"; exit 1; }
+  grep -E "ALE|NCCL|fmt" "$OUT/configure.log" | tee -a "$OUT/steps.log"
+  grep -q "SEEDRL_NCCL_INCLUDE_DIR:PATH=/" "$BUILD/CMakeCache.txt" && log "NCCL header found" || log "NCCL header NOT found"
   log "build with $JOBS jobs"
-  cmake --build "$BUILD" -j "$JOBS" > "$OUT/build.log" 2>&1 \
+  # SEEDRL_TARGETS="seedrl seedrl_tests" builds only those (default: all).
+  cmake --build "$BUILD" -j "$JOBS" ${SEEDRL_TARGETS:+--target $SEEDRL_TARGETS} > "$OUT/build.log" 2>&1 \
     || { log "build failed"; grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
   log "built"
 fi
 
+# The hidden [.gpu] tests alone: inference devices, data-parallel learners on
+# the GPUs (NCCL: a single-rank group on a one-GPU machine), CUDA graphs and
+# bf16 torsos, against CPU references.
+gpu_tests() {
+  timeout ${SEEDRL_GPU_TEST_TIMEOUT:-300} "$BUILD/test/seedrl_tests" "[.gpu]" --durations yes > "$OUT/gpu-tests.log" 2>&1
+  log "gpu tests rc=$? $(grep -E '^test cases' "$OUT/gpu-tests.log" | tail -1)"
+  grep -B2 -A12 "FAILED" "$OUT/gpu-tests.log" | head -60
+}
+if [[ $STEP == gpu-tests ]]; then
+  gpu_tests
+fi
+
 if [[ $STEP == test || $STEP == all ]]; then
   log "ctest"
-  timeout ${SEEDRL_TEST_TIMEOUT:-240} ctest --test-dir "$BUILD" -j "$JOBS" --timeout 200 --output-on-failure \
+  timeout ${SEEDRL_TEST_TIMEOUT:-300} ctest --test-dir "$BUILD" -j "$JOBS" --timeout 200 --output-on-failure \
     > "$OUT/ctest.log" 2>&1
   log "ctest rc=$? $(grep -E 'tests passed' "$OUT/ctest.log")"
   grep -A200 "The following tests FAILED" "$OUT/ctest.log" | tee -a "$OUT/steps.log"
   # The hidden [.gpu] tests: inference devices and data-parallel learners on
   # the GPUs (NCCL where there are two or more), against CPU references.
   log "gpu tests"
-  timeout 300 "$BUILD/test/seedrl_tests" "[.gpu]" > "$OUT/gpu-tests.log" 2>&1
-  log "gpu tests rc=$? $(tail -2 "$OUT/gpu-tests.log" | head -1)"
+  gpu_tests
   if grep -q SEGFAULT "$OUT/ctest.log" && command -v gdb > /dev/null; then
     name=$(grep -m1 -oP '\d+ - \K.*(?= \(SEGFAULT\))' "$OUT/ctest.log")
     gdb -batch -ex run -ex bt --args "$BUILD/test/seedrl_tests" "$name" 2>&1 | tail -30 | tee -a "$OUT/steps.log"
@@ -63,24 +93,29 @@ if [[ $STEP == bench || $STEP == all ]]; then
     timeout 120 $B "$@" --json "$OUT/bench-$name.json" > "$OUT/bench-$name.txt" 2>&1
     log "bench $name rc=$?"
   }
-  run_bench cartpole --env cartpole --actors 256 --envs-per-actor 16 --inference-threads 2 --batch-size 256
-  run_bench minatar-breakout --env minatar:breakout --model minatar --actors 512 --envs-per-actor 32 \
-    --inference-batch 4096 --inference-threads 4 --batch-size 512 --torch-threads 4
-  # The same with the inference forward and the learner's update replayed as
-  # CUDA graphs.
-  run_bench cartpole-graphs --env cartpole --actors 256 --envs-per-actor 16 --inference-threads 2 --batch-size 256 \
-    --cuda-graphs
-  run_bench minatar-breakout-graphs --env minatar:breakout --model minatar --actors 512 --envs-per-actor 32 \
-    --inference-batch 4096 --inference-threads 4 --batch-size 512 --torch-threads 4 --cuda-graphs
-  run_bench atari-impala --env synthetic:atari --model impala --actors 256 --envs-per-actor 8 \
-    --inference-batch 1024 --inference-threads 2 --batch-size 64 --torch-threads 4
-  run_bench atari-impala-graphs --env synthetic:atari --model impala --actors 256 --envs-per-actor 8 \
-    --inference-batch 1024 --inference-threads 2 --batch-size 64 --torch-threads 4 --cuda-graphs
-  # And with the torsos in bfloat16 (tensor cores).
-  run_bench minatar-breakout-bf16 --env minatar:breakout --model minatar --actors 512 --envs-per-actor 32 \
-    --inference-batch 4096 --inference-threads 4 --batch-size 512 --torch-threads 4 --cuda-graphs --precision bf16
-  run_bench atari-impala-bf16 --env synthetic:atari --model impala --actors 256 --envs-per-actor 8 \
-    --inference-batch 1024 --inference-threads 2 --batch-size 64 --torch-threads 4 --cuda-graphs --precision bf16
+  if [[ -n ${SEEDRL_BENCH_ONLY:-} ]]; then  # one row: SEEDRL_BENCH_ONLY="name flags..."
+    run_bench $SEEDRL_BENCH_ONLY
+    exit 0
+  fi
+  # In order of what the targets need first: MinAtar Breakout and the
+  # Atari-shaped IMPALA workload, each eager (--cuda-graphs off), as run by
+  # default (learner update as a CUDA graph), with the inference forward
+  # graphed too (all), and with bf16 torsos.
+  MINATAR="--env minatar:breakout --model minatar --actors 512 --envs-per-actor 32 --inference-batch 4096 --inference-threads 4 --batch-size 512 --torch-threads 4"
+  IMPALA="--env synthetic:atari --model impala --actors 256 --envs-per-actor 8 --inference-batch 1024 --inference-threads 2 --batch-size 64 --torch-threads 4"
+  CARTPOLE="--env cartpole --actors 256 --envs-per-actor 16 --inference-threads 2 --batch-size 256"
+  for w in MINATAR IMPALA CARTPOLE; do
+    name=$(echo $w | tr A-Z a-z)
+    run_bench $name-eager ${!w} --cuda-graphs off
+    run_bench $name ${!w}
+    run_bench $name-graphs-all ${!w} --cuda-graphs all
+    [[ $w != CARTPOLE ]] && run_bench $name-bf16 ${!w} --precision bf16
+  done
+  # Real Atari (ALE) with the IMPALA ResNet, when the build has ALE.
+  if "$BUILD/seedrl" envs 2>&1 | grep -q "atari:pong"; then
+    run_bench atari-pong --env atari:pong --model impala --actors 256 --envs-per-actor 8 \
+      --inference-batch 1024 --inference-threads 2 --batch-size 64 --torch-threads 4
+  fi
 fi
 log "done"
 # Few files come back from the GPU machine: pack the logs into one.

@@ -336,6 +336,43 @@ TEST_CASE("the data-parallel learner on GPUs trains like one CPU learner", "[.gp
   CHECK(max_relative_difference(*on_cpu, *single.model()) <= 1e-3);
 }
 
+// Hidden (bench/cuda/run-on-gpu.sh): the NCCL code path on a one-GPU machine.
+// A single-rank NCCL group runs every collective the replicas use, and the
+// gradient buckets over it, on cuda:0 (NCCL refuses two ranks on one GPU).
+TEST_CASE("a single-rank NCCL group runs the replicas' collectives and gradient buckets on one GPU",
+          "[.gpu][learner][data_parallel][nccl]") {
+  REQUIRE(torch::cuda::is_available());
+  const torch::Device gpu(torch::kCUDA, 0);
+  REQUIRE(ReplicaGroup::supports(gpu));  // the CUDA build found nccl.h
+  ReplicaGroup group({gpu}, std::chrono::seconds(60));
+  CHECK(group.backend() == "nccl");
+  torch::manual_seed(11);
+  const torch::Tensor x = torch::randn({1000}, torch::TensorOptions().device(gpu));
+  torch::Tensor y = x.clone();
+  group.allreduce_sum(0, y)();
+  CHECK(torch::equal(y, x));
+  group.broadcast(0, y);
+  CHECK(torch::equal(y, x));
+  const auto gathered = group.allgather(0, y);
+  REQUIRE(gathered.size() == 1);
+  CHECK(torch::equal(gathered[0], x));
+  torch::nn::Sequential net(torch::nn::Linear(16, 64), torch::nn::Tanh(), torch::nn::Linear(64, 3));
+  net->to(gpu);
+  const torch::Tensor in = torch::randn({9, 16}, torch::TensorOptions().device(gpu));
+  net->zero_grad();
+  net->forward(in).pow(2).sum().backward();
+  std::vector<torch::Tensor> expected;
+  for (auto& p : net->parameters()) expected.push_back(p.grad().clone());
+  GradientBuckets buckets(group, 0, net->parameters(), 4096);
+  net->zero_grad();
+  buckets.prepare();
+  net->forward(in).pow(2).sum().backward();
+  buckets.finish();
+  CHECK(buckets.buckets() >= 2);
+  auto params = net->parameters();
+  for (std::size_t i = 0; i < params.size(); ++i) CHECK(torch::allclose(params[i].grad(), expected[i], 1e-5, 1e-6));
+}
+
 // Hidden (bench/cuda/run-on-gpu.sh): --cuda-graphs captures the update of a
 // CUDA learner once and replays it; the replays must train as the eager
 // update does, with the learning rate, Adam's step count and the batch new
