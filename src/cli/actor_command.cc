@@ -56,7 +56,7 @@ CommandRunner add_actor_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("actor", "Step environments here for a learner started with --remote-actors");
   cmd->option_defaults()->always_capture_default();
   cmd->add_option("--connect", o->connect, "The learner's HOST:PORT")->required();
-  cmd->add_option("--env", r.env, "Environment name (must match the learner's spec)")->check(env_name_validator());
+  cmd->add_option("--env", r.env, "Environment name (must match the learner's spec)")->transform(env_name_validator());
   add_env_option_flags(*cmd, r.env_options);
   cmd->add_option("--actors", r.actors, "Actor threads (one connection each)")->check(in_range(1, 4096));
   cmd->add_option("--envs-per-actor", r.envs_per_actor, "Environments per actor thread (one round trip per step)")

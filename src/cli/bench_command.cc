@@ -116,7 +116,7 @@ CommandRunner add_bench_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "bench", "Measure each pipeline stage alone and the whole pipeline (frames/s, latency, where time goes)");
   cmd->option_defaults()->always_capture_default();
-  cmd->add_option("--env", c.env, "Environment name (see `seedrl envs`)")->check(env_name_validator());
+  cmd->add_option("--env", c.env, "Environment name (see `seedrl envs`)")->transform(env_name_validator());
   cmd->add_option("--actors", c.actors, "Actor threads")->check(in_range(1, 1 << 20));
   add_pipeline_flags(*cmd, c);
   cmd->add_option("--seconds", o.timing.seconds, "Measured seconds per stage (and per sweep value)")

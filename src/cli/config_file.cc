@@ -1,6 +1,7 @@
 #include "seedrl/cli/config_file.h"
 
 #include "seedrl/io/input_file.h"
+#include "seedrl/util/closest_name.h"
 
 #include <algorithm>
 #include <cmath>
@@ -168,33 +169,13 @@ std::string to_inputs(const CLI::Option& opt, const toml::node& v, std::vector<s
   return "";
 }
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
 // " (did you mean 'max-frames'?)" for the command's closest flag name, when
 // one is close.
 std::string suggestion(const CLI::App& command, const std::string& key) {
-  if (key.size() > 64) return "";
-  std::string best;
-  std::size_t best_distance = 3;  // at most two edits away
-  for (const CLI::Option* opt : command.get_options()) {
-    for (const std::string& name : opt->get_lnames()) {
-      const std::size_t d = edit_distance(key, name);
-      if (d < best_distance) best = name, best_distance = d;
-    }
-  }
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : command.get_options())
+    for (const std::string& name : opt->get_lnames()) names.push_back(name);
+  const std::string best = closest_name(key, names);
   return best.empty() ? "" : " (did you mean '" + best + "'?)";
 }
 

@@ -9,7 +9,9 @@
 #include <spdlog/spdlog.h>
 
 #include "seedrl/cli/commands.h"
+#include "seedrl/cli/unknown_flag.h"
 #include "seedrl/io/checkpoint.h"
+#include "seedrl/util/closest_name.h"
 #include "seedrl/util/heap_tuning.h"
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/util/error_text.h"
@@ -33,7 +35,11 @@ int main(int argc, char** argv) {
       valid += (valid.empty() ? "" : ", ") + sub->get_name();
     }
     if (!known) {
-      fmt::print(stderr, "seedrl: error: unknown command '{}' (valid: {})\n", argv[1], valid);
+      std::vector<std::string> names;
+      for (const auto* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+      const std::string near = seedrl::closest_name(argv[1], names);
+      fmt::print(stderr, "seedrl: error: unknown command '{}' ({}valid: {})\n", argv[1],
+                 near.empty() ? "" : "did you mean '" + near + "'? ", valid);
       return 2;
     }
   }
@@ -41,7 +47,8 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    fmt::print(stderr, "seedrl: error: {}\n", e.what());
+    const std::string unknown = seedrl::unknown_flag_message(app, argc, argv);
+    fmt::print(stderr, "seedrl: error: {}\n", unknown.empty() ? std::string(e.what()) : unknown);
     return 2;
   }
   try {

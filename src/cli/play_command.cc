@@ -29,7 +29,7 @@ CommandRunner add_play_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("play", "Run episodes without training and print return statistics");
   cmd->option_defaults()->always_capture_default();
   CLI::Option* env_opt = cmd->add_option("--env", o->env, "Environment name (a checkpoint policy brings its own)")
-                             ->check(env_name_validator());
+                             ->transform(env_name_validator());
   add_env_option_flags(*cmd, o->env_options);
   cmd->add_option("--policy", o->policy, "random | const:K | checkpoint:PATH");
   cmd->add_option("--episodes", o->episodes, "Episodes to play")->check(in_range(1, 1 << 24));

@@ -23,7 +23,7 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_option("--config", *config_file, "TOML file whose keys are the flag names (e.g. actors = 64)")
       ->check(CLI::ExistingFile);
 
-  cmd->add_option("--env", c.env, "Environment name (see `seedrl envs`)")->check(env_name_validator());
+  cmd->add_option("--env", c.env, "Environment name (see `seedrl envs`)")->transform(env_name_validator());
   cmd->add_option("--actors", c.actors, "Actor threads (default suits this machine; 0 only with --remote-actors)")
       ->check(in_range(0, 1 << 20));
   add_pipeline_flags(*cmd, c);

@@ -16,7 +16,14 @@ CLI::Validator env_name_validator() {
   return CLI::Validator(
       [](std::string& name) -> std::string {
         const auto& registry = EnvRegistry::builtin();
-        if (registry.contains(name)) return {};
+        // Gymnasium-style names become ours here, so every later use (logs,
+        // config.json, checkpoints) sees one name.
+        if (std::string ours = registry.canonical(name); !ours.empty()) {
+          name = std::move(ours);
+          return {};
+        }
+        if (std::string near = registry.closest(name); !near.empty())
+          return "unknown environment '" + name + "' (did you mean '" + near + "'? `seedrl envs` lists them all)";
         std::string valid;
         for (const auto& n : registry.names()) valid += (valid.empty() ? "" : ", ") + n;
         for (const auto& f : registry.families()) valid += ", " + f.prefix + f.member;

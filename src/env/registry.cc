@@ -1,6 +1,9 @@
 #include "seedrl/env/registry.h"
 
+#include <cctype>
 #include <stdexcept>
+
+#include "seedrl/util/closest_name.h"
 
 #include "seedrl/env/synthetic/atari_shaped.h"
 #include "seedrl/env/wrappers/action_repeat.h"
@@ -37,6 +40,65 @@ const EnvRegistry::Family* EnvRegistry::family_of(const std::string& name) const
 
 bool EnvRegistry::contains(const std::string& name) const {
   return entries_.count(name) != 0 || family_of(name) != nullptr;
+}
+
+namespace {
+
+// Without a trailing Gymnasium version ("-v1").
+std::string without_version(const std::string& name) {
+  const auto v = name.rfind("-v");
+  if (v == std::string::npos || v + 2 == name.size()) return name;
+  for (std::size_t i = v + 2; i < name.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return name;
+  return name.substr(0, v);
+}
+
+// Lower case, '/' as ':', without '_', '-' and ' ': the form names compare in.
+std::string key_of(const std::string& name) {
+  std::string k;
+  for (char c : name) {
+    if (c == '_' || c == '-' || c == ' ') continue;
+    k += c == '/' ? ':' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return k;
+}
+
+// "SpaceInvaders" -> "space_invaders"; a name without capitals only lower-cased.
+std::string snake_case(const std::string& name) {
+  std::string s;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    if (std::isupper(c) && i > 0 && name[i - 1] != '_') s += '_';
+    s += static_cast<char>(std::tolower(c));
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string EnvRegistry::canonical(const std::string& name) const {
+  if (contains(name)) return name;
+  const std::string bare = without_version(name);
+  const std::string key = key_of(bare);
+  for (const auto& [n, _] : entries_) {
+    if (key_of(n) == key) return n;
+    // Gymnasium names MuJoCo tasks without a prefix.
+    if (n.rfind("mujoco:", 0) == 0 && key_of(n.substr(7)) == key) return n;
+  }
+  // A family member by prefix: ALE's "ALE/" is atari:.
+  const auto sep = bare.find_first_of(":/");
+  if (sep != std::string::npos && sep + 1 < bare.size()) {
+    std::string prefix = key_of(bare.substr(0, sep)) + ":";
+    if (prefix == "ale:") prefix = "atari:";
+    for (const Family& f : families_)
+      if (f.prefix == prefix) return f.prefix + snake_case(bare.substr(sep + 1));
+  }
+  return "";
+}
+
+std::string EnvRegistry::closest(const std::string& name) const {
+  std::vector<std::string> all = names();
+  return closest_name(name, all, 3);
 }
 
 int EnvRegistry::frame_stack(const std::string& name, const EnvOptions& options) const {

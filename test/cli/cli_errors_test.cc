@@ -113,3 +113,26 @@ TEST_CASE("help output (--help) shows every command's defaults", "[cli]") {
   CHECK(e.status == 0);
   CHECK_THAT(e.output, Catch::Contains("--episodes"));
 }
+
+TEST_CASE("a mistyped flag or command or env name gets a did-you-mean in one line", "[cli]") {
+  const RunResult flag = check_one_line_error({"train", "--max-frame", "1000"}, "unknown flag --max-frame for train");
+  CHECK_THAT(flag.output, Catch::Contains("did you mean --max-frames?"));
+  const RunResult eq = check_one_line_error({"bench", "--secnds=1"}, "unknown flag --secnds for bench");
+  CHECK_THAT(eq.output, Catch::Contains("did you mean --seconds?"));
+  const RunResult command = check_one_line_error({"trian"}, "unknown command 'trian'");
+  CHECK_THAT(command.output, Catch::Contains("did you mean 'train'?"));
+  const RunResult env = check_one_line_error({"play", "--env", "cartpol"}, "unknown environment 'cartpol'");
+  CHECK_THAT(env.output, Catch::Contains("did you mean 'cartpole'?"));
+}
+
+TEST_CASE("play and train take Gymnasium ids and report seedrl's name", "[cli]") {
+  const RunResult play = run_seedrl({"play", "--env", "CartPole-v1", "--episodes", "1", "--json"});
+  INFO(play.output);
+  CHECK(play.status == 0);
+  const std::string dir = temp_dir("cli_gym_name");
+  const RunResult train = run_seedrl({"train", "--env", "MinAtar/Breakout-v1", "--max-frames", "400", "--actors",
+                                      "2", "--batch-size", "2", "--logdir", dir});
+  INFO(train.output);
+  REQUIRE(train.status == 0);
+  CHECK_THAT(train.output, Catch::Contains("env minatar:breakout"));
+}

@@ -41,6 +41,14 @@ class EnvRegistry {
 
   void add(std::string name, std::string description, Factory factory);
   bool contains(const std::string& name) const;
+  // Our name for `name` as users coming from Gymnasium write it: any case,
+  // a "-vN" version, '/' for ':', CamelCase for snake_case ("CartPole-v1" ->
+  // cartpole, "MinAtar/SpaceInvaders-v1" -> minatar:space_invaders,
+  // "ALE/Pong-v5" -> atari:pong, "HalfCheetah-v4" -> mujoco:halfcheetah).
+  // `name` itself when registered; "" when nothing matches.
+  std::string canonical(const std::string& name) const;
+  // The registered name nearest a mistyped one ("" when none is close).
+  std::string closest(const std::string& name) const;
   // Throws std::invalid_argument naming the valid names for an unknown name.
   EnvPtr make(const std::string& name, const EnvOptions& options = {}) const;
   std::vector<std::string> names() const;
