@@ -49,6 +49,7 @@ CommandRunner add_actor_command(CLI::App& app) {
     std::string connect;
     std::string token_file;
     double timeout_s = 30;
+    double connect_timeout_s = 60;
     net::RemoteActorsConfig runner;
   };
   auto o = std::make_shared<Options>();
@@ -65,6 +66,10 @@ CommandRunner add_actor_command(CLI::App& app) {
   cmd->add_option("--seed", r.seed, "Seed for the environments");
   cmd->add_option("--timeout-s", o->timeout_s, "Silence from the learner that ends a connection")
       ->check(in_range(0.1, 3600.0));
+  cmd->add_option("--connect-timeout-s", o->connect_timeout_s,
+                  "Give up (exit 1) after this long without a working connection to the learner, retrying "
+                  "with backoff meanwhile (0: retry for ever)")
+      ->check(in_range(0.0, 1e6));
   check_number_options(*cmd);
   return [cmd, o]() -> int {
     if (!cmd->parsed()) return -1;
@@ -76,6 +81,7 @@ CommandRunner add_actor_command(CLI::App& app) {
     check_host_resolves(config.host, config.port);
     if (!o->token_file.empty()) config.token = net::read_token_file(o->token_file, "--token-file");
     config.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(o->timeout_s * 1000));
+    config.give_up_after = std::chrono::milliseconds(static_cast<std::int64_t>(o->connect_timeout_s * 1000));
     net::RemoteActorRunner runner(config);
     SignalWatcher watcher([&](int) { runner.request_stop(); });
     spdlog::info("{} actors x {} envs of {} for the learner at {}:{}", config.actors, config.envs_per_actor,

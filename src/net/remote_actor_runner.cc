@@ -59,6 +59,8 @@ void RemoteActorRunner::run(int actor) {
     auto backoff = config_.min_backoff;
     bool seeded = false;
     std::string last_problem;
+    // Since when this thread has had no working connection (none yet at start).
+    auto unreachable_since = std::chrono::steady_clock::now();
     while (!stop_.load()) {
       std::string problem;
       try {
@@ -68,6 +70,7 @@ void RemoteActorRunner::run(int actor) {
         if (!last_problem.empty()) spdlog::info("actor {}: connected to {}", actor, learner);
         last_problem.clear();
         backoff = config_.min_backoff;
+        unreachable_since = std::chrono::steady_clock::time_point::max();
         // The learner keeps nothing of an earlier connection: start fresh
         // episodes (each env's random stream continues after the first seed).
         auto rewards = conn.rewards();
@@ -127,6 +130,16 @@ void RemoteActorRunner::run(int actor) {
         break;
       } catch (const ConnectionLost& e) {
         problem = e.what();
+      }
+      const auto now = std::chrono::steady_clock::now();
+      if (unreachable_since == std::chrono::steady_clock::time_point::max()) unreachable_since = now;
+      if (config_.give_up_after.count() > 0 && now - unreachable_since >= config_.give_up_after) {
+        if (!refused_.exchange(true))
+          spdlog::error("actor {}: no working connection to the learner at {} for {:.0f} s ({}); giving up "
+                        "(--connect-timeout-s)",
+                        actor, learner, std::chrono::duration<double>(now - unreachable_since).count(), problem);
+        stop_.store(true);
+        break;
       }
       // One line per change of trouble, not one per retry.
       if (problem != last_problem) spdlog::warn("actor {}: {}; retrying with backoff", actor, problem);

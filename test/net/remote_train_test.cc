@@ -136,3 +136,20 @@ TEST_CASE("train refuses remote-actor flag combinations that cannot work", "[net
   CHECK(r.status == 2);
   CHECK_THAT(r.output, Catch::Contains("--connect"));
 }
+
+TEST_CASE("seedrl actor gives up on an unreachable learner after --connect-timeout-s", "[net][cli]") {
+  // Nothing listens on a port just released; the actor retries with backoff,
+  // then gives up with one error line naming the flag, and exits 1.
+  const std::string addr = "127.0.0.1:" + std::to_string(free_port());
+  const RunResult r =
+      run_seedrl({"actor", "--connect", addr, "--env", "cartpole", "--actors", "2", "--connect-timeout-s", "0.5"});
+  INFO(r.output);
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("no working connection to the learner at " + addr) &&
+                           Catch::Contains("giving up (--connect-timeout-s)"));
+  // One error for the run, not one per actor thread.
+  std::size_t errors = 0;
+  for (std::size_t at = r.output.find("[error]"); at != std::string::npos; at = r.output.find("[error]", at + 1))
+    ++errors;
+  CHECK(errors == 1);
+}

@@ -1,6 +1,7 @@
 // The `seedrl actor` side: N threads, each stepping K local environments and
 // trading one STEP / ACTIONS round trip per step with the learner. A thread
-// that cannot reach its learner retries with exponential backoff; after a
+// that cannot reach its learner retries with exponential backoff, for at most
+// `give_up_after` without a working connection; after a
 // lost connection (learner restart, timeout) it reconnects and starts fresh
 // episodes, since the learner dropped its partial unrolls. A REJECT other than
 // "busy" is final: a wrong token or spec will not fix itself; so is a bad
@@ -30,6 +31,9 @@ struct RemoteActorsConfig {
   std::uint64_t seed = 0;
   std::chrono::milliseconds timeout{30000};
   std::chrono::milliseconds min_backoff{100}, max_backoff{5000};
+  // A thread without a working connection for this long gives up, and the
+  // run exits 1 (--connect-timeout-s); 0: retry for ever.
+  std::chrono::milliseconds give_up_after{60000};
 };
 
 class RemoteActorRunner {
