@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -247,6 +248,38 @@ void apply_config_file(CLI::App& command, const std::string& path) {
       throw std::invalid_argument(fmt::format("{}: {}", at, e.what()));
     }
   }
+}
+
+std::string given_settings_toml(const CLI::App& command) {
+  toml::table table;
+  for (const CLI::Option* opt : command.get_options()) {
+    if (opt->count() == 0 || opt->get_lnames().empty()) continue;
+    const std::string name = opt->get_lnames().front();
+    if (name == "config" || name == "resume" || name == "help") continue;
+    const Kind kind = kind_of(*opt);
+    if (opt->get_items_expected_max() > 1) {  // a list: --hidden
+      toml::array list;
+      for (const std::string& v : opt->as<std::vector<std::string>>()) {
+        if (kind == Kind::kInteger) list.push_back(static_cast<std::int64_t>(std::stoll(v)));
+        else if (kind == Kind::kFloat) list.push_back(std::stod(v));
+        else list.push_back(v);
+      }
+      table.insert(name, std::move(list));
+    } else if (kind == Kind::kBool) {
+      table.insert(name, opt->as<bool>());
+    } else if (kind == Kind::kInteger) {
+      table.insert(name, opt->as<std::int64_t>());
+    } else if (kind == Kind::kFloat) {
+      table.insert(name, opt->as<double>());
+    } else {
+      table.insert(name, opt->as<std::string>());
+    }
+  }
+  std::ostringstream out;
+  out << "# The settings this run was given; the rest are at their defaults (seedrl " << command.get_name()
+      << " --help).\n# Rerun with: seedrl " << command.get_name() << " --config config.toml\n"
+      << table << "\n";
+  return out.str();
 }
 
 bool flag_given(const CLI::App& command, const std::string& flag) {

@@ -85,6 +85,7 @@ CommandRunner add_train_command(CLI::App& app) {
   return [cmd, config, config_file]() -> int {
     if (!cmd->parsed()) return -1;
     if (!config_file->empty()) apply_config_file(*cmd, *config_file);
+    config->settings_toml = given_settings_toml(*cmd);
     apply_r2d2_defaults(*cmd, *config);
     apply_env_defaults(*cmd, *config);
     return train(*config);

@@ -46,6 +46,7 @@ int train_r2d2(TrainConfig config) {
   configure_torch_runtime(config.torch_threads,
                           placement.inference.front().is_cuda() || placement.learner.front().is_cuda());
   prepare_run_directory(config.logdir, config.resume);
+  if (!config.resume && !config.settings_toml.empty()) write_run_settings(config.logdir, config.settings_toml);
   const R2D2Config& rc = config.r2d2;
 
   const auto& registry = EnvRegistry::builtin();

@@ -14,6 +14,7 @@
 #include <spdlog/spdlog.h>
 
 #include "seedrl/io/checkpoint.h"
+#include "seedrl/io/output_file.h"
 
 namespace seedrl {
 
@@ -24,8 +25,8 @@ namespace {
 // A run's own files: its checkpoint, replay snapshot, metrics, summary and TensorBoard events.
 bool belongs_to_run(const fs::path& file) {
   const std::string name = file.filename().string();
-  return name == "checkpoint.pt" || name == "replay.bin" || name == "metrics.jsonl" || name == "summary.json" ||
-         name.rfind("events.out.tfevents.", 0) == 0;
+  return name == "checkpoint.pt" || name == "replay.bin" || name == "metrics.jsonl" || name == "metrics.csv" ||
+         name == "summary.json" || name == "config.toml" || name.rfind("events.out.tfevents.", 0) == 0;
 }
 
 std::string timestamp() {
@@ -52,6 +53,12 @@ void check_writable(const std::string& dir) {
 }
 
 }  // namespace
+
+void write_run_settings(const std::string& logdir, const std::string& toml) {
+  OutputFile out((fs::path(logdir) / "config.toml").string(), OutputFile::Mode::kTruncate);
+  out.write(toml);
+  out.close();
+}
 
 std::string prepare_run_directory(const std::string& logdir, bool resume) {
   std::error_code ec;

@@ -56,6 +56,7 @@ int train(TrainConfig config) {
   configure_torch_runtime(config.torch_threads,
                           placement.inference.front().is_cuda() || placement.learner.front().is_cuda());
   prepare_run_directory(config.logdir, config.resume);
+  if (!config.resume && !config.settings_toml.empty()) write_run_settings(config.logdir, config.settings_toml);
 
   const auto& registry = EnvRegistry::builtin();
   const EnvPtr probe = registry.make(config.env, config.env_options);

@@ -236,3 +236,33 @@ TEST_CASE("seedrl train refuses a config value of the wrong type in one line", "
   check_one_line_error({"train", "--config", dir + "/run.toml", "--logdir", dir},
                        dir + "/run.toml:2: --actors: expected an integer, got a string \"many\"");
 }
+
+TEST_CASE("train writes the settings it was given to config.toml and --config runs them again", "[cli][config]") {
+  const std::string dir = temp_dir("config_toml_a"), again = temp_dir("config_toml_b");
+  std::ofstream(dir + "/base.toml") << "learning-rate = 0.002\nhidden = [32, 16]\n";
+  const RunResult first = run_seedrl({"train", "--config", dir + "/base.toml", "--env", "CartPole-v1", "--max-frames",
+                                      "600", "--actors", "2", "--batch-size", "2", "--separate-value-net",
+                                      "--activation", "tanh", "--logdir", dir, "--seed", "4"});
+  INFO(first.output);
+  REQUIRE(first.status == 0);
+  const std::string toml = read_file(dir + "/config.toml");
+  INFO(toml);
+  CHECK_THAT(toml, Catch::Contains("env = 'cartpole'") || Catch::Contains("env = \"cartpole\""));  // our name
+  CHECK_THAT(toml, Catch::Contains("learning-rate = 0.002"));                                       // from the file
+  CHECK_THAT(toml, Catch::Contains("hidden = [ 32, 16 ]") || Catch::Contains("hidden = [32, 16]"));
+  CHECK_THAT(toml, Catch::Contains("separate-value-net = true"));
+  CHECK_THAT(toml, Catch::Contains("seed = 4"));
+  CHECK_THAT(toml, !Catch::Contains("config =") && !Catch::Contains("reward-scale"));  // env defaults stay defaults
+  // Read back: the same run, described by the same start-up lines.
+  const RunResult second = run_seedrl({"train", "--config", dir + "/config.toml", "--logdir", again});
+  INFO(second.output);
+  REQUIRE(second.status == 0);
+  const auto line_with = [](const std::string& out, const std::string& what) {
+    const auto at = out.find(what);
+    return at == std::string::npos ? std::string() : out.substr(at, out.find('\n', at) - at);
+  };
+  for (const char* what : {"env cartpole", "v-trace:"}) {
+    CHECK_FALSE(line_with(first.output, what).empty());
+    CHECK(line_with(second.output, what) == line_with(first.output, what));
+  }
+}

@@ -22,6 +22,13 @@ namespace seedrl {
 // Throws std::invalid_argument naming the file, its line and the key at fault.
 void apply_config_file(CLI::App& command, const std::string& path);
 
+// The settings `command` was given (on its command line and, once
+// apply_config_file has run, from its file) as a TOML config file that
+// --config reads back: `max-frames = 2000000`. --config, --resume and
+// --help are left out; flags left at their defaults too, so that a default
+// that depends on the env (cartpole's reward scale) stays one.
+std::string given_settings_toml(const CLI::App& command);
+
 // Whether `flag` ("--entropy-cost") got a value from the command line or, once
 // apply_config_file has run, from the file. A flag `command` lacks counts as
 // not given, so defaults shared by several commands can skip the check.

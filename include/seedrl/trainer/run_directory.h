@@ -13,4 +13,8 @@ namespace seedrl {
 // Returns the subdirectory the earlier run was moved to, or "" if none.
 std::string prepare_run_directory(const std::string& logdir, bool resume);
 
+// logdir/config.toml: the settings a fresh run was given (TrainConfig::
+// settings_toml), for `seedrl train --config` to run it again.
+void write_run_settings(const std::string& logdir, const std::string& toml);
+
 }  // namespace seedrl

@@ -53,6 +53,9 @@ struct TrainConfig {
   R2D2Config r2d2;  // used with algo == "r2d2"
   // run
   std::string logdir = "runs/latest";
+  // The settings the run was given, as a TOML file --config reads back
+  // (cli/config_file.h); written to logdir/config.toml at a fresh start.
+  std::string settings_toml;
   double checkpoint_every_s = 600;
   bool checkpoint_replay = true;  // R2D2: save the replay with each checkpoint (trainer/replay_checkpoint.h)
   bool resume = false;
