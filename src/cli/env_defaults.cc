@@ -18,20 +18,18 @@ struct VTraceEnvDefaults {
 // CartPole pays +1 per step for up to 500 steps, so at discount 0.99 values
 // reach ~100 and the value loss's gradient swamps the policy's in the shared
 // torso. Scaling rewards by 0.1 (entropy cost scaled with them, keeping its
-// weight against the advantages) fixes that: at 2M frames, 8 seeds each ended
-// at 496-500 against 463-500 with the global defaults (bench/RESULTS.md).
-// A CartPole step costs ~30 ns and an actor thread's round trip to inference
-// (sleep, wake-up, a core again) ~5 us, so one env per thread spends the CPU
-// on context switches: 8 envs per thread made training 2.8x faster end to end
-// on 2 cores (learner-bound instead of switch-bound) and learned as well per
-// frame (1M frames, 8 seeds: 496-500).
-// A MinAtar step costs 55-230 ns, also far below the round trip. With one env
-// per thread (and inference batches of 16) Breakout's `seedrl bench` pipeline
-// split between a fast and a slow schedule: end to end 44-62k frames/s,
-// efficiency 0.68-0.99 over 14 runs on 2 cores. With 4 the inference stage
-// doubles (64k -> 128k frames/s) and the pipeline runs at the learner's rate
-// (efficiency 0.92-0.93); bare-default training ends where it did (2M frames:
-// 5.02 against 5.06). The tuned configs/minatar-*.toml set their own.
+// weight against the advantages) fixes that: every seed learned at least as
+// well as with the global defaults (bench/RESULTS.md).
+// Cheap envs are bound by the round trip to inference, so each actor thread
+// steps several. A CartPole step costs far less than an actor thread's round
+// trip (sleep, wake-up, a core again), so with one env per thread the CPU goes
+// to context switches; with 8 the pipeline is bound by the learner instead,
+// and it learns as well per frame.
+// A MinAtar step is also far cheaper than the round trip. With one env per
+// thread Breakout's pipeline split between a fast and a slow schedule; with 4
+// the inference stage keeps up and the pipeline runs at the learner's rate,
+// and training ends where it did. Figures: bench/RESULTS.md. The tuned
+// configs/minatar-*.toml set their own.
 const VTraceEnvDefaults kVTraceEnvDefaults[] = {
     {"cartpole", 0.1, 0.001, 8},
     {"minatar:", std::nullopt, std::nullopt, 4},

@@ -32,8 +32,8 @@ inline torch::ScalarType torso_dtype(const std::string& precision) {
 
 // [N, H, W, C] of any dtype -> [N, C, H, W] in `dtype`, times `scale`, kept
 // in channels-last memory (the HWC layout the frames arrive in): no
-// transposing copy, and oneDNN's channels-last convolutions are an order of
-// magnitude faster on CPU than the NCHW path for these small images.
+// transposing copy, and oneDNN's channels-last convolutions are much faster
+// on CPU than the NCHW path for these small images.
 inline torch::Tensor hwc_to_nchw(const torch::Tensor& x, double scale, torch::ScalarType dtype = torch::kFloat32) {
   auto y = x.permute({0, 3, 1, 2}).to(dtype);
   if (scale != 1.0) y = y * scale;

@@ -128,8 +128,8 @@ LearnerCores learner_cores_for(const TrainConfig& config, const Placement& place
                                [](const torch::Device& d) { return !d.is_cpu(); });
   if (config.learner_cores == "auto" && (config.algo == "r2d2" || gpu)) {
     // R2D2: replay paces the learner (--replay-ratio), so a reserved CPU only
-    // slowed the actors (600k CartPole frames in 9.6 s reserved, 6.9 s
-    // shared, for the same 242 updates). GPU learners: not measured yet.
+    // slows the actors: the learner makes the same updates either way, and
+    // the actors lose a CPU (bench/RESULTS.md). GPU learners: not measured yet.
     return shared_plan(thread_cpus().size(), gpu ? "a GPU learner" : "r2d2: replay paces the learner");
   }
   const std::vector<int> cpus = thread_cpus();

@@ -29,10 +29,10 @@ bool share_one_heap_arena_for(int actor_threads) {
   // With thousands of threads glibc hands the learner a thread arena shared
   // with hundreds of actors. Such an arena grows in 64 MiB sub-heaps, and a
   // sub-heap that empties is unmapped whatever the trim threshold, so each
-  // update faulted its tensors in again (Breakout, 4096 actors on 2 cores:
-  // 23-25k frames/s; one arena: 34-49k, near the 256-actor figure). With few
-  // actors, own arenas are faster (Breakout, 32 actors: 56k against 49k), so
-  // this is for oversubscribed runs only.
+  // update faulted its tensors in again, and oversubscribed runs fell far
+  // behind ones with few actors; with one arena they run near those. With few
+  // actors, own arenas are faster, so this is for oversubscribed runs only
+  // (figures: bench/RESULTS.md).
   return mallopt(M_ARENA_MAX, 1) == 1;
 #else
   (void)actor_threads;

@@ -20,7 +20,8 @@ void configure_torch_runtime(int threads, bool uses_cuda) {
   if (!uses_cuda) return;
   auto& ctx = at::globalContext();
   // No cuDNN autotuning: inference batches vary in size (timeout flushes), and
-  // each new shape would pay a fresh search (measured: 100x slower forwards).
+  // each new shape would pay a fresh search that costs far more than the
+  // forward it tunes (bench/RESULTS.md).
   ctx.setAllowTF32CuDNN(true);
   ctx.setAllowTF32CuBLAS(true);
 }

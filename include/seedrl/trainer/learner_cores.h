@@ -16,8 +16,9 @@ class Env;
 struct Placement;
 struct TrainConfig;
 
-// An env step above this is expensive (MuJoCo: 26-210 us; every other
-// builtin env is under 0.5 us): the actors, not the learner, bound the run.
+// An env step above this is expensive (MuJoCo's physics steps are; every
+// other builtin env is orders of magnitude below it): the actors, not the
+// learner, bound the run.
 inline constexpr double kExpensiveEnvStepNs = 10'000;
 
 struct LearnerCores {

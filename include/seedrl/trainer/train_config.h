@@ -32,8 +32,8 @@ struct TrainConfig {
   int inference_timeout_us = 2000;
   int inference_threads = 1;
   // CUDA graphs (CUDA devices only): off | learner (a single CUDA learner's
-  // update, measured 3-7x faster on an H100) | all (also the inference forward,
-  // which measured no faster there: bench/RESULTS.md).
+  // update, much faster for the small models as one graph launch) | all (also
+  // the inference forward, which gained nothing: bench/RESULTS.md).
   std::string cuda_graphs = "learner";
   bool learner_cuda_graphs() const { return cuda_graphs == "learner" || cuda_graphs == "all"; }
   bool inference_cuda_graphs() const { return cuda_graphs == "all"; }

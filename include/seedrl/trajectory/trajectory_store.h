@@ -65,8 +65,8 @@ class TrajectoryStore {
   // together end in different inference rounds. Otherwise they finish in the
   // same round, a burst of one unroll per env that the learner drains while
   // inference waits on the full queue, and the phases only drift apart as
-  // episodes end (16,384 MinAtar envs on 2 cores: end to end swung between
-  // 20k and 70k frames/s for half a minute).
+  // episodes end: with many envs, end-to-end throughput swings widely until
+  // they have (bench/RESULTS.md).
   void stagger_unrolls();
 
   // Learner side: blocks until `batch` unrolls are queued and takes them;

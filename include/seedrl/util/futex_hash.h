@@ -1,8 +1,8 @@
 // Since Linux 6.16 a process's private futexes hash into a table of its own,
 // sized automatically from min(threads, CPUs): 16 slots on a 2-core machine.
 // Thousands of actor threads asleep in it make every wake-up walk a chain of
-// hundreds of waiters (measured: 40% of all CPU time in futex_wake with 4096
-// actors on 2 cores). Before starting many sleeping threads, ask for a table
+// hundreds of waiters, and futex_wake took a large share of all CPU time
+// (bench/RESULTS.md). Before starting many sleeping threads, ask for a table
 // that scales with them.
 #pragma once
 

@@ -1,8 +1,8 @@
 // glibc heap settings for LibTorch's allocation pattern. The learner frees and
 // reallocates the same multi-megabyte activation tensors every update. By
 // default glibc serves such blocks with mmap, or trims them back to the OS on
-// free, so every update page-faults its memory in again: measured, that was
-// half of an R2D2 update on MinAtar (122 ms -> 55 ms per step without it).
+// free, so every update page-faults its memory in again, which took a large
+// share of an R2D2 update on MinAtar (bench/RESULTS.md).
 // Thread arenas shared with thousands of actors undo that (heap_tuning.cc).
 #pragma once
 
