@@ -6,7 +6,7 @@
 
 #include "seedrl/env/minatar/seaquest.h"
 #include "seedrl/env/registry.h"
-#include "minatar2_policies.h"
+#include "minatar_scripted_policies.h"
 
 using namespace seedrl;
 using namespace seedrl::minatar;
@@ -53,7 +53,7 @@ struct Fixture {
 }  // namespace
 
 TEST_CASE("seaquest spec and start observation follow the reference's channel order",
-          "[minatar2]") {
+          "[minatar]") {
   Fixture f;
   CHECK(f.env.spec().name == "minatar:seaquest");
   CHECK(f.env.spec().observation == ArraySpec{{10, 10, 10}, DType::kUInt8});
@@ -78,7 +78,7 @@ TEST_CASE("seaquest spec and start observation follow the reference's channel or
   CHECK(Seaquest::kDiver == 9);
 }
 
-TEST_CASE("seaquest is registered", "[minatar2]") {
+TEST_CASE("seaquest is registered", "[minatar]") {
   auto env = EnvRegistry::builtin().make("minatar:seaquest");
   CHECK(env->spec().observation.shape == std::vector<std::int64_t>{10, 10, 10});
   auto* game = dynamic_cast<Seaquest*>(env.get());
@@ -87,7 +87,7 @@ TEST_CASE("seaquest is registered", "[minatar2]") {
   CHECK(game->difficulty_ramping());
 }
 
-TEST_CASE("seaquest sub moves, turns and stays within rows 0..8", "[minatar2]") {
+TEST_CASE("seaquest sub moves, turns and stays within rows 0..8", "[minatar]") {
   Fixture f;
   f.set(quiet(0, 5));
   f.step(kRight);  // (0,6) facing right: back on the left
@@ -104,7 +104,7 @@ TEST_CASE("seaquest sub moves, turns and stays within rows 0..8", "[minatar2]") 
 }
 
 TEST_CASE("seaquest oxygen drains below the surface and ends the episode when empty",
-          "[minatar2]") {
+          "[minatar]") {
   Fixture f;
   State s = quiet(1, 5);
   s.oxygen = 21;
@@ -135,7 +135,7 @@ TEST_CASE("seaquest oxygen drains below the surface and ends the episode when em
   CHECK(f.env.state().oxygen == 1);
 }
 
-TEST_CASE("seaquest from reset drains oxygen in 201 frames at depth", "[minatar2]") {
+TEST_CASE("seaquest from reset drains oxygen in 201 frames at depth", "[minatar]") {
   Fixture f;
   State s = quiet(0, 5);
   f.set(s);
@@ -149,7 +149,7 @@ TEST_CASE("seaquest from reset drains oxygen in 201 frames at depth", "[minatar2
   CHECK(t == 201);
 }
 
-TEST_CASE("seaquest surfacing without a diver ends the episode", "[minatar2]") {
+TEST_CASE("seaquest surfacing without a diver ends the episode", "[minatar]") {
   Fixture f;
   State s = quiet(1, 5);
   s.oxygen = 150;
@@ -164,7 +164,7 @@ TEST_CASE("seaquest surfacing without a diver ends the episode", "[minatar2]") {
   CHECK(g.env.state().oxygen == Seaquest::kMaxOxygen);
 }
 
-TEST_CASE("seaquest surfacing with 1..5 divers costs one and refills oxygen", "[minatar2]") {
+TEST_CASE("seaquest surfacing with 1..5 divers costs one and refills oxygen", "[minatar]") {
   Fixture f;
   State s = quiet(1, 5);
   s.oxygen = 50;
@@ -198,7 +198,7 @@ TEST_CASE("seaquest surfacing with 1..5 divers costs one and refills oxygen", "[
   CHECK(f.env.state().ramp_index == 2);
 }
 
-TEST_CASE("seaquest surfacing with 6 divers pays the oxygen bar", "[minatar2]") {
+TEST_CASE("seaquest surfacing with 6 divers pays the oxygen bar", "[minatar]") {
   for (bool ramping : {true, false}) {
     Fixture f(ramping);
     State s = quiet(1, 5);
@@ -225,7 +225,7 @@ TEST_CASE("seaquest surfacing with 6 divers pays the oxygen bar", "[minatar2]") 
   }
 }
 
-TEST_CASE("seaquest ramp bottoms out at spawn interval 1 and move interval 2", "[minatar2]") {
+TEST_CASE("seaquest ramp bottoms out at spawn interval 1 and move interval 2", "[minatar]") {
   Fixture f;
   State s = quiet(1, 5);
   s.diver_count = 100;  // enough to surface many times
@@ -239,7 +239,7 @@ TEST_CASE("seaquest ramp bottoms out at spawn interval 1 and move interval 2", "
   CHECK(f.env.state().ramp_index == 19);  // ramping stops once both are at their floor
 }
 
-TEST_CASE("seaquest picks up divers up to six", "[minatar2]") {
+TEST_CASE("seaquest picks up divers up to six", "[minatar]") {
   Fixture f;
   State s = quiet(2, 3);
   s.divers.push_back(Mover{4, 2, false, 0, 0});  // steps left onto the sub this frame
@@ -270,7 +270,7 @@ TEST_CASE("seaquest picks up divers up to six", "[minatar2]") {
   CHECK(f.env.state().divers[0].x == 2);
 }
 
-TEST_CASE("seaquest player bullets hit enemies for +1 after a cool-down", "[minatar2]") {
+TEST_CASE("seaquest player bullets hit enemies for +1 after a cool-down", "[minatar]") {
   Fixture f;
   State s = quiet(3, 2);
   s.sub_right = true;
@@ -300,7 +300,7 @@ TEST_CASE("seaquest player bullets hit enemies for +1 after a cool-down", "[mina
   CHECK(f.env.state().subs.empty());
 }
 
-TEST_CASE("seaquest enemy subs fire every 11 frames and their bullets kill", "[minatar2]") {
+TEST_CASE("seaquest enemy subs fire every 11 frames and their bullets kill", "[minatar]") {
   Fixture f;
   State s = quiet(4, 6);
   s.subs.push_back(Mover{2, 4, true, 50, 0});
@@ -328,7 +328,7 @@ TEST_CASE("seaquest enemy subs fire every 11 frames and their bullets kill", "[m
   CHECK(fired == std::vector<int>{1, 12, 23});
 }
 
-TEST_CASE("seaquest enemies kill on contact and a sub shot dead still fires", "[minatar2]") {
+TEST_CASE("seaquest enemies kill on contact and a sub shot dead still fires", "[minatar]") {
   Fixture f;
   State s = quiet(5, 4);
   s.fish.push_back(Mover{5, 5, false, 0, 0});  // steps onto the player
@@ -352,7 +352,7 @@ TEST_CASE("seaquest enemies kill on contact and a sub shot dead still fires", "[
   CHECK(g.env.state().e_bullets[0] == Bullet{5, 3, false});
 }
 
-TEST_CASE("seaquest enemies spawn on schedule at an edge of rows 1..8", "[minatar2]") {
+TEST_CASE("seaquest enemies spawn on schedule at an edge of rows 1..8", "[minatar]") {
   Fixture f;
   int subs = 0, right = 0, n = 0;
   int rows[10] = {};
@@ -391,7 +391,7 @@ TEST_CASE("seaquest enemies spawn on schedule at an edge of rows 1..8", "[minata
 }
 
 TEST_CASE("seaquest does not spawn into a row with an enemy heading the other way",
-          "[minatar2]") {
+          "[minatar]") {
   // Fill every row with a right-moving fish; only right-moving spawns succeed.
   int spawned = 0;
   for (std::uint64_t seed = 0; seed < 200; ++seed) {
@@ -417,20 +417,20 @@ TEST_CASE("seaquest does not spawn into a row with an enemy heading the other wa
   CHECK(spawned < 100 + 32);
 }
 
-TEST_CASE("seaquest is reproducible from a seed", "[minatar2]") {
+TEST_CASE("seaquest is reproducible from a seed", "[minatar]") {
   // With default options (sticky actions on).
-  auto run = minatar2_test::seeded_trace<Seaquest>;
+  auto run = minatar_scripted::seeded_trace<Seaquest>;
   const auto a = run(5), b = run(5), c = run(6);
   CHECK(a == b);
   CHECK(a != c);
 }
 
-TEST_CASE("seaquest matches golden traces of the reference", "[minatar2]") {
+TEST_CASE("seaquest matches golden traces of the reference", "[minatar]") {
   // Numbers from the reference seaquest.py with its numpy stream replaced by
-  // a port of seedrl::Rng (test/env/minatar_compare2.py --golden GAME POLICY
+  // a port of seedrl::Rng (test/env/minatar_compare_scripted.py --golden GAME POLICY
   // STICKY RAMPING EPISODES SEED): every observation, reward and termination
   // along ~31k frames, including surfacings, full boats and ramping.
-  minatar2_test::check_golden_cases<Seaquest>(true, {
+  minatar_scripted::check_golden_cases<Seaquest>(true, {
       {"scripted", 0.1, true, 40, 7, 391, 12188, 0x9f59c148d5db5f5dull},
       {"noisy", 0.1, true, 60, 8, 97, 4687, 0x88ee74ef96ccd580ull},
       {"scripted", 0.0, false, 40, 9, 461, 14097, 0xc40e3c7d1688a784ull},

@@ -8,7 +8,7 @@
 
 #include "seedrl/env/minatar/space_invaders.h"
 #include "seedrl/env/registry.h"
-#include "minatar2_policies.h"
+#include "minatar_scripted_policies.h"
 
 using namespace seedrl;
 using namespace seedrl::minatar;
@@ -63,7 +63,7 @@ struct Fixture {
 }  // namespace
 
 TEST_CASE("space invaders spec and start observation follow the reference's channel order",
-          "[minatar2]") {
+          "[minatar]") {
   Fixture f;
   CHECK(f.env.spec().name == "minatar:space_invaders");
   CHECK(f.env.spec().observation == ArraySpec{{10, 10, 6}, DType::kUInt8});
@@ -83,7 +83,7 @@ TEST_CASE("space invaders spec and start observation follow the reference's chan
   CHECK(SI::kEnemyBullet == 5);
 }
 
-TEST_CASE("space invaders is registered", "[minatar2]") {
+TEST_CASE("space invaders is registered", "[minatar]") {
   auto env = EnvRegistry::builtin().make("minatar:space_invaders");
   CHECK(env->spec().observation.shape == std::vector<std::int64_t>{10, 10, 6});
   auto* game = dynamic_cast<SpaceInvaders*>(env.get());
@@ -93,7 +93,7 @@ TEST_CASE("space invaders is registered", "[minatar2]") {
 }
 
 TEST_CASE("space invaders doing nothing dies to the first alien shot on frame 17",
-          "[minatar2]") {
+          "[minatar]") {
   // Shot timer 10: the lowest alien of column 5 (row 3) fires on frame 11;
   // the bullet falls a row a frame and reaches the cannon (row 9) on frame 17.
   Fixture f;
@@ -111,7 +111,7 @@ TEST_CASE("space invaders doing nothing dies to the first alien shot on frame 17
 }
 
 TEST_CASE("space invaders aliens march sideways, then step down and turn at an edge",
-          "[minatar2]") {
+          "[minatar]") {
   Fixture f;
   State s = f.env.state();
   s.alien_shot_timer = 100000;
@@ -132,7 +132,7 @@ TEST_CASE("space invaders aliens march sideways, then step down and turn at an e
   CHECK(f.block_at(1, 1, SI::kAlienRight));
 }
 
-TEST_CASE("space invaders speed up as they thin out", "[minatar2]") {
+TEST_CASE("space invaders speed up as they thin out", "[minatar]") {
   Fixture f;
   State s = still({{2, 5}, {2, 6}, {4, 3}});
   s.alien_move_timer = 0;
@@ -162,7 +162,7 @@ TEST_CASE("space invaders speed up as they thin out", "[minatar2]") {
 }
 
 TEST_CASE("space invaders aliens reaching the cannon or stepping off the bottom end it",
-          "[minatar2]") {
+          "[minatar]") {
   Fixture f;
   State side = still({{9, 6}}, 5);
   side.alien_move_timer = 0;
@@ -192,7 +192,7 @@ TEST_CASE("space invaders aliens reaching the cannon or stepping off the bottom 
   CHECK(f.step(kLeft).terminated);
 }
 
-TEST_CASE("space invaders cannon fires every 5 frames and bullets kill aliens", "[minatar2]") {
+TEST_CASE("space invaders cannon fires every 5 frames and bullets kill aliens", "[minatar]") {
   Fixture f;
   f.set(still({{3, 5}}));
   std::vector<int> rewarded;
@@ -221,7 +221,7 @@ TEST_CASE("space invaders cannon fires every 5 frames and bullets kill aliens", 
 }
 
 TEST_CASE("space invaders bullets and aliens crossing in one frame pass through",
-          "[minatar2]") {
+          "[minatar]") {
   Fixture f;
   State s = still({{4, 0}}, 9);
   s.alien_move_timer = 0;  // at the left edge heading left: steps down
@@ -239,7 +239,7 @@ TEST_CASE("space invaders bullets and aliens crossing in one frame pass through"
 }
 
 TEST_CASE("space invaders: the lowest alien of the nearest column shoots every 10 frames",
-          "[minatar2]") {
+          "[minatar]") {
   Fixture f;
   // Columns 1 and 7 are both 3 from the cannon: the left one wins.
   State tie = still({{2, 1}, {5, 7}}, 4);
@@ -271,7 +271,7 @@ TEST_CASE("space invaders: the lowest alien of the nearest column shoots every 1
   CHECK(shots == std::vector<int>{1, 11, 21});  // reset to 10 and ticked in the same frame
 }
 
-TEST_CASE("space invaders enemy bullets kill on reaching the cannon's cell", "[minatar2]") {
+TEST_CASE("space invaders enemy bullets kill on reaching the cannon's cell", "[minatar]") {
   Fixture f;
   State s = still({{0, 0}}, 5);
   s.e_bullets[8][5] = 1;
@@ -285,7 +285,7 @@ TEST_CASE("space invaders enemy bullets kill on reaching the cannon's cell", "[m
   CHECK(f.count(SI::kEnemyBullet) == 0);
 }
 
-TEST_CASE("space invaders: a cleared wave respawns faster with ramping", "[minatar2]") {
+TEST_CASE("space invaders: a cleared wave respawns faster with ramping", "[minatar]") {
   for (bool ramping : {true, false}) {
     Fixture f(ramping);
     State s = still({{3, 5}}, 9);
@@ -319,20 +319,20 @@ TEST_CASE("space invaders: a cleared wave respawns faster with ramping", "[minat
   CHECK(f.block_at(0, 1, SI::kAlienLeft));
 }
 
-TEST_CASE("space invaders is reproducible from a seed", "[minatar2]") {
+TEST_CASE("space invaders is reproducible from a seed", "[minatar]") {
   // With default options (sticky actions are its only randomness).
-  auto run = minatar2_test::seeded_trace<SpaceInvaders>;
+  auto run = minatar_scripted::seeded_trace<SpaceInvaders>;
   const auto a = run(5), b = run(5), c = run(6);
   CHECK(a == b);
   CHECK(a != c);
 }
 
-TEST_CASE("space invaders matches golden traces of the reference", "[minatar2]") {
+TEST_CASE("space invaders matches golden traces of the reference", "[minatar]") {
   // Numbers from the reference space_invaders.py with its numpy stream
-  // replaced by a port of seedrl::Rng (test/env/minatar_compare2.py --golden
+  // replaced by a port of seedrl::Rng (test/env/minatar_compare_scripted.py --golden
   // GAME POLICY STICKY RAMPING EPISODES SEED): every observation, reward and
   // termination along ~25k frames, including cleared waves and ramping.
-  minatar2_test::check_golden_cases<SpaceInvaders>(false, {
+  minatar_scripted::check_golden_cases<SpaceInvaders>(false, {
       {"scripted", 0.1, true, 40, 7, 949, 11006, 0xc421c5665eced683ull},
       {"noisy", 0.1, true, 60, 8, 1166, 11124, 0xb6b32e05d10aafa5ull},
       {"random", 0.0, false, 60, 9, 180, 3124, 0x8a3c42e18c904bdaull},

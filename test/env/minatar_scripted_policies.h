@@ -1,7 +1,7 @@
 // Scripted controllers for Seaquest and Space Invaders that read only the
 // observation, shared by the rollout test and the golden-trace tests, and
 // the golden-trace runner itself. The
-// comparison script (minatar_compare2.py) implements the same ones on the
+// comparison script (minatar_compare_scripted.py) implements the same ones on the
 // reference's state(), so any change here must be made there too.
 #pragma once
 
@@ -18,7 +18,7 @@
 #include "seedrl/env/registry.h"
 #include "seedrl/util/rng.h"
 
-namespace seedrl::minatar2_test {
+namespace seedrl::minatar_scripted {
 
 struct View {
   const std::uint8_t* obs;
@@ -99,7 +99,7 @@ inline int space_invaders_policy(const View& v) {
 // length over `episodes` episodes and an FNV-1a hash of every observation
 // (cells packed 4 to a nibble), reward and termination along the way. The
 // policy ("random", "scripted" or "noisy") draws from Rng(derive_seed(seed, 1))
-// exactly as the rollout test does; minatar_compare2.py --golden computes
+// exactly as the rollout test does; minatar_compare_scripted.py --golden computes
 // the same numbers from the reference driven by a port of our Rng.
 struct GoldenSummary {
   double total_return = 0;
@@ -144,7 +144,7 @@ inline GoldenSummary golden_run(Env& env, bool seaquest, const std::string& poli
 }
 
 // One golden-trace case: a policy and options, and what golden_run() must
-// give for them (the numbers minatar_compare2.py --golden GAME POLICY STICKY
+// give for them (the numbers minatar_compare_scripted.py --golden GAME POLICY STICKY
 // RAMPING EPISODES SEED prints from the reference).
 struct GoldenCase {
   const char* policy;
@@ -189,4 +189,4 @@ std::vector<std::uint8_t> seeded_trace(std::uint64_t seed) {
   return all;
 }
 
-}  // namespace seedrl::minatar2_test
+}  // namespace seedrl::minatar_scripted

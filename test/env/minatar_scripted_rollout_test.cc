@@ -1,8 +1,8 @@
 // Rollouts of Seaquest and Space Invaders for comparing our dynamics with the
-// reference implementation (test/env/minatar_compare2.py drives this).
+// reference implementation (test/env/minatar_compare_scripted.py drives this).
 // Hidden: run it as
 //   SEEDRL_ROLLOUT="minatar:seaquest,random,200,1[,sticky[,ramping]]" \
-//     seedrl_env_tests "[.rollout2]"
+//     seedrl_env_tests "[.rollout-scripted]"
 // Prints "episode <i> <return> <length>" per episode. Policies: random,
 // const<k> (always action k), scripted (a simple per-game controller that
 // reads only the observation; the script implements the same one on the
@@ -24,12 +24,12 @@
 #include "seedrl/env/minatar/seaquest.h"
 #include "seedrl/env/minatar/space_invaders.h"
 #include "seedrl/util/rng.h"
-#include "minatar2_policies.h"
+#include "minatar_scripted_policies.h"
 
 using namespace seedrl;
-using seedrl::minatar2_test::View;
-using seedrl::minatar2_test::seaquest_policy;
-using seedrl::minatar2_test::space_invaders_policy;
+using seedrl::minatar_scripted::View;
+using seedrl::minatar_scripted::seaquest_policy;
+using seedrl::minatar_scripted::space_invaders_policy;
 
 namespace {
 
@@ -52,7 +52,7 @@ std::vector<std::string> split(const std::string& s) {
 
 }  // namespace
 
-TEST_CASE("seaquest and space invaders rollouts for the reference comparison", "[.rollout2]") {
+TEST_CASE("seaquest and space invaders rollouts for the reference comparison", "[.rollout-scripted]") {
   const char* spec = std::getenv("SEEDRL_ROLLOUT");
   if (spec == nullptr) {
     WARN("set SEEDRL_ROLLOUT=name,policy,episodes,seed[,sticky[,ramping]]");

@@ -2,7 +2,7 @@
 """Compares our Seaquest and Space Invaders with the reference implementation.
 
 Runs the authors' MinAtar (github.com/kenjyoung/MinAtar, a checkout given as
-the first argument) and our seedrl_env_tests "[.rollout2]" case with the same
+the first argument) and our seedrl_env_tests "[.rollout-scripted]" case with the same
 policies (random, always-action-k, a scripted controller per game, and that
 controller with random actions mixed in) and compares mean episode return and
 length (Welch t-test, 95% intervals) and their distributions (two-sample
@@ -12,7 +12,7 @@ port of seedrl::Rng and requires our observation, reward and termination to
 equal the reference's at every step of N episodes per case. Needs only numpy
 (for the reference itself).
 
-  python3 test/env/minatar_compare2.py /tmp/MinAtar \
+  python3 test/env/minatar_compare_scripted.py /tmp/MinAtar \
       --binary build/test/seedrl_env_tests [--episodes 1000]
 """
 import argparse
@@ -26,7 +26,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from minatar_compare import interval, ks, welch  # noqa: E402
 
-CAP = 3000  # both sides cut an episode here (see minatar_rollout2_test.cc)
+CAP = 3000  # both sides cut an episode here (see minatar_scripted_rollout_test.cc)
 
 # (game, policy, sticky_action_prob, difficulty_ramping)
 CASES = [
@@ -48,7 +48,7 @@ CASES = [
 ]
 
 
-# ---- the scripted policies, the same as in minatar_rollout2_test.cc -------
+# ---- the scripted policies, the same as in minatar_scripted_rollout_test.cc -------
 def seaquest_policy(s):
     sy = sx = 0
     for y in range(10):
@@ -223,7 +223,7 @@ def obs_hex(state):
 
 
 def reference_trace(minatar_dir, game, policy, sticky, ramping, episodes, seed):
-    """The trace minatar_rollout2_test.cc prints, produced by the reference."""
+    """The trace minatar_scripted_rollout_test.cc prints, produced by the reference."""
     sys.path.insert(0, minatar_dir)
     from minatar import Environment
     env = Environment(game, sticky_action_prob=sticky,
@@ -255,7 +255,7 @@ def reference_trace(minatar_dir, game, policy, sticky, ramping, episodes, seed):
 def trace_check(args, game, policy, sticky, ramping, n):
     env = dict(os.environ, SEEDRL_ROLLOUT_TRACE="1",
                SEEDRL_ROLLOUT=f"minatar:{game},{policy},{n},{args.seed},{sticky},{ramping}")
-    out = subprocess.run([args.binary, "[.rollout2]"], env=env, check=True,
+    out = subprocess.run([args.binary, "[.rollout-scripted]"], env=env, check=True,
                          capture_output=True, text=True).stdout
     ours = [line for line in out.splitlines() if line.startswith(("obs ", "step "))]
     ref = reference_trace(args.minatar_dir, game, policy, sticky, ramping, n, args.seed)
@@ -271,7 +271,7 @@ def trace_check(args, game, policy, sticky, ramping, n):
 
 
 def golden(minatar_dir, game, policy, sticky, ramping, episodes, seed):
-    """The numbers golden_run() in minatar2_policies.h computes, from the reference."""
+    """The numbers golden_run() in minatar_scripted_policies.h computes, from the reference."""
     lines = reference_trace(minatar_dir, game, policy, sticky, ramping, episodes, seed)
     h, total_return, steps = 0xcbf29ce484222325, 0.0, 0
     prime = 0x100000001b3
@@ -290,7 +290,7 @@ def golden(minatar_dir, game, policy, sticky, ramping, episodes, seed):
 def run_ours(binary, game, policy, sticky, ramping, episodes, seed):
     env = dict(os.environ,
                SEEDRL_ROLLOUT=f"minatar:{game},{policy},{episodes},{seed},{sticky},{ramping}")
-    out = subprocess.run([binary, "[.rollout2]"], env=env, check=True,
+    out = subprocess.run([binary, "[.rollout-scripted]"], env=env, check=True,
                          capture_output=True, text=True).stdout
     rows = [line.split() for line in out.splitlines() if line.startswith("episode ")]
     if len(rows) != episodes:
