@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "seedrl/cli/commands.h"
+#include "seedrl/cli/play_output.h"
 #include "seedrl/cli/validators.h"
 #include "seedrl/trainer/trainer.h"
 #include "seedrl/util/signal_watcher.h"
@@ -18,6 +19,7 @@ CommandRunner add_eval_command(CLI::App& app) {
     std::uint64_t seed = 12345;
     bool greedy = false;
     std::string rom_dir;
+    bool json = false;
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("eval", "Play episodes with a checkpoint's policy and print the mean return");
@@ -30,15 +32,14 @@ CommandRunner add_eval_command(CLI::App& app) {
   cmd->add_option("--episodes", o->episodes, "Episodes to play")->check(in_range(1, 1 << 24));
   cmd->add_option("--seed", o->seed, "Environment and sampling seed");
   cmd->add_flag("--greedy", o->greedy, "Take the most likely action instead of sampling");
+  cmd->add_flag("--json", o->json, "Print the statistics as one JSON object");
   cmd->add_option("--rom-dir", o->rom_dir,
                   "Atari ROM directory on this machine (pong.bin, ...; default: $SEEDRL_ATARI_ROMS, else the build's)");
   check_number_options(*cmd);
   return [cmd, o]() -> int {
     if (!cmd->parsed()) return -1;
     SignalWatcher stop_watcher(exit_on_stop_signal);
-    PlayStats r = evaluate(o->checkpoint, o->episodes, o->seed, o->greedy, o->rom_dir);
-    fmt::print("episodes {} | mean return {:.2f} | std {:.2f} | mean length {:.1f}\n", r.episodes, r.return_mean,
-               r.return_std, r.length_mean);
+    print_play_stats(evaluate(o->checkpoint, o->episodes, o->seed, o->greedy, o->rom_dir), o->json);
     return 0;
   };
 }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "seedrl/cli/commands.h"
+#include "seedrl/cli/play_output.h"
 #include "seedrl/cli/env_flags.h"
 #include "seedrl/cli/validators.h"
 #include "seedrl/trainer/trainer.h"
@@ -65,16 +66,7 @@ CommandRunner add_play_command(CLI::App& app) {
       policy = make_simple_policy(o->policy, env->spec().action, o->seed);
     }
     const PlayStats s = play_episodes(*env, policy, o->episodes, o->seed, o->render ? &std::cerr : nullptr);
-    if (o->json) {
-      nlohmann::json j{{"episodes", s.episodes},
-                       {"episode_return_mean", s.return_mean},
-                       {"episode_return_std", s.return_std},
-                       {"episode_length_mean", s.length_mean}};
-      fmt::print("{}\n", j.dump());
-    } else {
-      fmt::print("{} | {} episodes | return {:.3f} ± {:.3f} (std) | mean length {:.2f}\n", env->spec().name,
-                 s.episodes, s.return_mean, s.return_std, s.length_mean);
-    }
+    print_play_stats(s, o->json);
     return 0;
   };
 }

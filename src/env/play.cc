@@ -82,6 +82,7 @@ PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::u
     sum_sq += ret * ret;
   }
   PlayStats s;
+  s.env = env.spec().name;
   s.episodes = episodes;
   s.return_mean = sum / episodes;
   s.return_std = std::sqrt(std::max(0.0, sum_sq / episodes - s.return_mean * s.return_mean));

@@ -56,7 +56,7 @@ TEST_CASE("play --render draws atari:pong's preprocessed frames", "[cli][atari][
   REQUIRE(at != std::string::npos);
   const auto row_end = r.output.find('\n', at + 17);
   CHECK(row_end - (at + 17) == 84);
-  const auto json_at = r.output.find("{\"episode_length_mean\"");
+  const auto json_at = r.output.find("{\"env\"");
   REQUIRE(json_at != std::string::npos);
   const auto j = nlohmann::json::parse(r.output.substr(json_at, r.output.find('\n', json_at) - json_at));
   // 400 emulator frames, 1 to 30 of them no-ops, 4 per step.
@@ -100,7 +100,7 @@ TEST_CASE("seedrl actor --env atari:pong feeds a learner over loopback", "[cli][
   const RunResult e = run_seedrl({"eval", "--checkpoint", ckpt, "--rom-dir", kRoms, "--episodes", "1", "--greedy"});
   INFO(e.output);
   CHECK(e.status == 0);
-  CHECK_THAT(e.output, Catch::Contains("episodes 1 | mean return"));
+  CHECK_THAT(e.output, Catch::Contains("atari:pong | 1 episodes | return"));
   const std::string empty = temp_dir("atari_eval_no_roms");
   const RunResult missing = check_one_line_error({"eval", "--checkpoint", ckpt, "--rom-dir", empty}, "--rom-dir");
   CHECK_THAT(missing.output, Catch::Contains(empty));

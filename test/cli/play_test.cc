@@ -52,7 +52,7 @@ TEST_CASE("play --render draws every observation with its action and reward", "[
   for (std::size_t at = r.output.find("episode 0 step "); at != std::string::npos;
        at = r.output.find("episode 0 step ", at + 1))
     ++frames;
-  const auto json_at = r.output.find("{\"episode_length_mean\"");
+  const auto json_at = r.output.find("{\"env\"");
   REQUIRE(json_at != std::string::npos);
   auto j = nlohmann::json::parse(r.output.substr(json_at, r.output.find('\n', json_at) - json_at));
   CHECK(static_cast<double>(frames) == j["episode_length_mean"].get<double>());

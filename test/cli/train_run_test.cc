@@ -52,7 +52,19 @@ TEST_CASE("a short CartPole run learns and writes its outputs", "[cli][train][sl
   RunResult ev = run_seedrl({"eval", "--checkpoint", dir + "/checkpoint.pt", "--episodes", "5"});
   INFO(ev.output);
   CHECK(ev.status == 0);
-  CHECK_THAT(ev.output, Catch::Contains("mean return"));
+  CHECK_THAT(ev.output, Catch::Contains("cartpole | 5 episodes | return "));  // play's format
+  // --json: the same statistics as play --json gives for the same policy and seed.
+  const RunResult ej = run_seedrl({"eval", "--checkpoint", dir + "/checkpoint.pt", "--episodes", "3", "--json"});
+  const RunResult pj = run_seedrl({"play", "--policy", "checkpoint:" + dir + "/checkpoint.pt", "--episodes", "3",
+                                   "--seed", "12345", "--json"});
+  INFO(ej.output << pj.output);
+  REQUIRE(ej.status == 0);
+  REQUIRE(pj.status == 0);
+  const auto e = nlohmann::json::parse(ej.output.substr(ej.output.find('{')));
+  const auto p = nlohmann::json::parse(pj.output.substr(pj.output.find('{')));
+  CHECK(e["env"] == "cartpole");
+  CHECK(e["episodes"] == 3);
+  CHECK(e["episode_return_mean"].get<double>() == p["episode_return_mean"].get<double>());
 }
 
 TEST_CASE("the LSTM agent and many actor threads run end to end", "[cli][train][slow]") {

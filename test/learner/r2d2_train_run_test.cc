@@ -54,7 +54,7 @@ TEST_CASE("an r2d2 run reports replay and evaluation metrics and resumes", "[cli
   RunResult ev = run_seedrl({"eval", "--checkpoint", dir + "/checkpoint.pt", "--episodes", "3", "--greedy"});
   INFO(ev.output);
   CHECK(ev.status == 0);
-  CHECK_THAT(ev.output, Catch::Contains("mean return"));
+  CHECK_THAT(ev.output, Catch::Contains(" episodes | return "));
   RunResult pl = run_seedrl({"play", "--env", "cartpole", "--policy", "checkpoint:" + dir + "/checkpoint.pt",
                              "--episodes", "3", "--seed", "2", "--json"});
   INFO(pl.output);

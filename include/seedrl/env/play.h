@@ -12,6 +12,7 @@
 namespace seedrl {
 
 struct PlayStats {
+  std::string env;  // the env's name
   int episodes = 0;
   double return_mean = 0, return_std = 0, length_mean = 0;
 };
