@@ -61,6 +61,9 @@ CommandRunner add_train_command(CLI::App& app) {
       ->check(non_negative());
   cmd->add_flag("--resume", c.resume, "Continue from the checkpoint in --logdir");
   cmd->add_option("--log-interval-s", c.log_interval_s, "Seconds between metrics lines")->check(positive());
+  cmd->add_option("--report-every-s", c.report_every_s,
+                  "Seconds between refreshes of LOGDIR/report.html (seedrl report; 0: only at the end)")
+      ->check(non_negative());
   cmd->add_option("--remote-actors", c.remote_actors,
                   "Also serve `seedrl actor` processes on HOST:PORT (PORT alone: loopback only)");
   cmd->add_option("--max-remote-envs", c.max_remote_envs, "Env slots reserved for remote actors")

@@ -26,7 +26,8 @@ namespace {
 bool belongs_to_run(const fs::path& file) {
   const std::string name = file.filename().string();
   return name == "checkpoint.pt" || name == "replay.bin" || name == "metrics.jsonl" || name == "metrics.csv" ||
-         name == "summary.json" || name == "config.toml" || name.rfind("events.out.tfevents.", 0) == 0;
+         name == "summary.json" || name == "config.toml" || name == "report.html" ||
+         name.rfind("events.out.tfevents.", 0) == 0;
 }
 
 std::string timestamp() {

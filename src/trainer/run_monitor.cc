@@ -7,6 +7,10 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "seedrl/report/report.h"
+#include "seedrl/util/error_text.h"
 
 namespace seedrl {
 
@@ -65,7 +69,7 @@ void RunMonitor::progress(double fps) {
 }
 
 void RunMonitor::watch_until(const std::function<bool()>& stop, std::atomic<bool>& checkpoint_due) {
-  auto last_log = t0_, last_ckpt = t0_, last_draw = t0_;
+  auto last_log = t0_, last_ckpt = t0_, last_draw = t0_, last_report = t0_;
   std::int64_t last_frames = start_frames_;
   while (frames_.load() < config_.max_frames && !stop()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -87,6 +91,24 @@ void RunMonitor::watch_until(const std::function<bool()>& stop, std::atomic<bool
       last_ckpt = now;
       checkpoint_due.store(true);
     }
+    if (config_.report_every_s > 0 && seconds_between(last_report, now) >= config_.report_every_s) {
+      write_report();
+      last_report = SteadyClock::now();  // a slow report does not make the next one due at once
+    }
+  }
+}
+
+// From this thread, between metrics lines: it reads the files the monitor
+// writes, and never blocks on the run's other threads.
+void RunMonitor::write_report() {
+  const std::string path = report::default_report_path({config_.logdir});
+  try {
+    report::write_report({config_.logdir}, path);
+    report_warning_.clear();
+  } catch (const std::exception& e) {
+    const std::string why = error_text(e);
+    if (why != report_warning_) spdlog::warn("{} not written: {} (training goes on)", path, why);
+    report_warning_ = why;
   }
 }
 
@@ -99,6 +121,7 @@ Scalars RunMonitor::finish() {
   final_scalars["completed"] = frames_.load() >= config_.max_frames ? 1 : 0;
   metrics_.write_summary(final_scalars);
   metrics_.close();
+  if (config_.report_every_s >= 0) write_report();
   return final_scalars;
 }
 

@@ -144,7 +144,7 @@ int train(TrainConfig config) {
   };
   // Opens metrics.jsonl before any thread starts, so a bad --logdir fails cleanly.
   RunMonitor monitor({config.logdir, max_frames, config.log_interval_s, config.checkpoint_every_s,
-                      atari_frames_per_step(config)},
+                      atari_frames_per_step(config), config.report_every_s},
                      frames,
                      learner_thread.steps(), episodes, add_scalars);
 

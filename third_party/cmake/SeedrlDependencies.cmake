@@ -115,6 +115,18 @@ if(NOT SEEDRL_ATARI_ROM_DIR AND EXISTS "${PROJECT_SOURCE_DIR}/../shared/ale/roms
   get_filename_component(SEEDRL_ATARI_ROM_DIR "${PROJECT_SOURCE_DIR}/../shared/ale/roms" ABSOLUTE)
 endif()
 
+# dygraphs (libjs-dygraphs), the charts `seedrl report` inlines into its
+# pages; read at run time (src/report/dygraphs_assets.cc), which also looks in
+# /usr/share/javascript/dygraphs when it was not found here.
+find_file(SEEDRL_DYGRAPHS_JS dygraph.min.js PATHS /usr/share /usr/local/share PATH_SUFFIXES javascript/dygraphs
+          NO_CMAKE_FIND_ROOT_PATH)
+set(SEEDRL_DYGRAPHS_DIR "")
+if(SEEDRL_DYGRAPHS_JS)
+  get_filename_component(SEEDRL_DYGRAPHS_DIR "${SEEDRL_DYGRAPHS_JS}" DIRECTORY)
+else()
+  message(STATUS "libjs-dygraphs not found: `seedrl report` needs it at run time (apt-get install libjs-dygraphs)")
+endif()
+
 if(SEEDRL_BUILD_TESTS)
   find_package(Catch2 2 REQUIRED)
   include(Catch)

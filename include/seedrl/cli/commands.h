@@ -19,5 +19,6 @@ CommandRunner add_envs_command(CLI::App& app);
 CommandRunner add_play_command(CLI::App& app);
 CommandRunner add_bench_command(CLI::App& app);
 CommandRunner add_actor_command(CLI::App& app);
+CommandRunner add_report_command(CLI::App& app);
 
 }  // namespace seedrl

@@ -2,7 +2,8 @@
 // R2D2 trainers: a metrics line (metrics.jsonl and TensorBoard) every
 // --log-interval seconds, the live progress line, and a checkpoint request to
 // the learner every --checkpoint-every seconds; at the end, the final metrics
-// line and the run summary.
+// line and the run summary; and logdir/report.html (seedrl report) every
+// --report-every-s seconds and at the end.
 #pragma once
 
 #include <atomic>
@@ -28,6 +29,9 @@ struct RunMonitorConfig {
   double log_interval_s = 5;
   double checkpoint_every_s = 0;  // 0: never
   int atari_frames_per_frame = 0;  // > 0: also report atari_frames, frames x this
+  // logdir/report.html: < 0 never, 0 at the end only, else also every this
+  // many seconds. A report that fails is a warning; the run goes on.
+  double report_every_s = -1;
 };
 
 class RunMonitor {
@@ -55,6 +59,7 @@ class RunMonitor {
   Scalars scalars(double fps) const;
   void watch_until(const std::function<bool()>& stop, std::atomic<bool>& checkpoint_due);
   void progress(double fps);
+  void write_report();
 
   RunMonitorConfig config_;
   const std::atomic<std::int64_t>& frames_;
@@ -66,6 +71,7 @@ class RunMonitor {
   SteadyClock::time_point t0_;
   std::int64_t start_frames_;
   std::int64_t start_episodes_;  // episodes of the run before this process (a resume)
+  std::string report_warning_;   // the last report failure logged, not repeated
 };
 
 // One line for the log: "N frames in T s (F fps), E episodes, mean return

@@ -60,6 +60,7 @@ struct TrainConfig {
   bool checkpoint_replay = true;  // R2D2: save the replay with each checkpoint (trainer/replay_checkpoint.h)
   bool resume = false;
   double log_interval_s = 5;
+  double report_every_s = 60;  // logdir/report.html: seconds between refreshes (0: at the end only)
   int torch_threads = 1;
   // remote actors (seedrl actor --connect): off while remote_actors is empty
   std::string remote_actors;        // HOST:PORT to listen on; PORT alone means loopback
