@@ -109,6 +109,13 @@ std::string toml_text(const toml::node& v) {
   return out.str();
 }
 
+// Settings that change where and how often a run writes, not what it
+// learns: runs differing only in these (and the seed) are seeds of one setting.
+bool output_only(const std::string& name) {
+  return name == "logdir" || name == "report-every-s" || name == "log-interval-s" || name == "checkpoint-every-s" ||
+         name == "checkpoint-replay";
+}
+
 void load_config(const std::string& path, RunData& run) {
   const std::string text = read_regular_file(path, "config file", kMaxSmallFileBytes);
   toml::table table;
@@ -123,7 +130,7 @@ void load_config(const std::string& path, RunData& run) {
     run.config.emplace_back(name, toml_text(value));
     std::replace(name.begin(), name.end(), '_', '-');
     if (name == "seed") run.seed = toml_text(value);
-    else if (name != "logdir") identity.insert_or_assign(name, value);
+    else if (!output_only(name)) identity.insert_or_assign(name, value);
   }
   std::ostringstream canonical;
   canonical << identity;
