@@ -71,11 +71,17 @@ void RunMonitor::progress(double fps) {
 void RunMonitor::watch_until(const std::function<bool()>& stop, std::atomic<bool>& checkpoint_due) {
   auto last_log = t0_, last_ckpt = t0_, last_draw = t0_, last_report = t0_;
   std::int64_t last_frames = start_frames_;
+  // The first metrics row goes out as soon as an episode has ended, not a
+  // log interval in: with the last row at the end, even a run of a few
+  // seconds has a curve of at least two points.
+  bool first_row = true;
   while (frames_.load() < config_.max_frames && !stop()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     const auto now = SteadyClock::now();
     const double since_log = seconds_between(last_log, now);
-    if (since_log >= config_.log_interval_s) {
+    const bool first_due = first_row && episodes_.summary().episodes > start_episodes_;
+    if (since_log >= config_.log_interval_s || first_due) {
+      first_row = false;
       const std::int64_t f = frames_.load();
       const double fps = static_cast<double>(f - last_frames) / since_log;
       last_frames = f;

@@ -4,6 +4,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -143,4 +144,20 @@ TEST_CASE("a truncated checkpoint is refused with a clear error", "[cli][train]"
   INFO(again.output);
   CHECK(again.status == 2);
   CHECK_THAT(again.output, Catch::Contains("truncated") && Catch::Contains(path));
+}
+
+TEST_CASE("a run of a few seconds writes a curve: the first metrics row as soon as an episode ends", "[cli][train]") {
+  // 1M CartPole frames take seconds; the log interval (5 s by default) may
+  // never come round before the end.
+  const std::string dir = temp_dir("train_first_row");
+  const RunResult r = run_seedrl({"train", "--env", "cartpole", "--max-frames", "1000000", "--actors", "8",
+                                  "--logdir", dir, "--log-interval-s", "3600", "--seed", "2"});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  std::ifstream in(dir + "/metrics.jsonl");
+  std::vector<nlohmann::json> rows;
+  for (std::string line; std::getline(in, line);) rows.push_back(nlohmann::json::parse(line));
+  REQUIRE(rows.size() == 2);  // the first row, then the last
+  CHECK_FALSE(rows.front()["episode_return_mean"].is_null());
+  CHECK(rows.front()["frames"].get<double>() < rows.back()["frames"].get<double>());
 }
