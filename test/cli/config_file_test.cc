@@ -69,8 +69,9 @@ std::string error_for(const std::string& text) {
 struct Train {
   CLI::App app;
   CLI::App* cmd;
+  seedrl::CommandRunner runner;  // owns the variables the flags write into
   explicit Train(const std::string& args = "") {
-    seedrl::add_train_command(app);
+    runner = seedrl::add_train_command(app);
     app.parse("train " + args);
     cmd = app.get_subcommand("train");
   }
@@ -216,7 +217,7 @@ TEST_CASE("every shipped config is read by train without error", "[cli]") {
     if (entry.path().extension() != ".toml") continue;
     INFO(entry.path());
     CLI::App app;
-    seedrl::add_train_command(app);
+    const auto runner = seedrl::add_train_command(app);  // owns the variables the flags write into
     app.parse(std::string("train"));
     CHECK_NOTHROW(seedrl::apply_config_file(*app.get_subcommand("train"), entry.path().string()));
     ++n;

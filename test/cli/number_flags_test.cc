@@ -17,21 +17,18 @@ using namespace seedrl::test;
 
 namespace {
 
-// Every command's flags, as `seedrl` registers them.
-void add_all_commands(CLI::App& app) {
-  seedrl::add_train_command(app);
-  seedrl::add_eval_command(app);
-  seedrl::add_envs_command(app);
-  seedrl::add_play_command(app);
-  seedrl::add_bench_command(app);
-  seedrl::add_actor_command(app);
+// Every command's flags, as `seedrl` registers them. The runners own the
+// variables the flags write into: keep them as long as the app.
+[[nodiscard]] std::vector<seedrl::CommandRunner> add_all_commands(CLI::App& app) {
+  return {seedrl::add_train_command(app), seedrl::add_eval_command(app), seedrl::add_envs_command(app),
+          seedrl::add_play_command(app),  seedrl::add_bench_command(app), seedrl::add_actor_command(app)};
 }
 
 // Calls `visit(command, flag)` for every option of every command whose type
 // name (INT, UINT, FLOAT) starts with `type`.
 void for_each_option(const std::string& type, const std::function<void(const std::string&, const std::string&)>& visit) {
   CLI::App app;
-  add_all_commands(app);
+  const auto runners = add_all_commands(app);
   for (CLI::App* sub : app.get_subcommands({})) {
     for (const CLI::Option* opt : sub->get_options()) {
       const std::string name = opt->get_type_name();
@@ -46,7 +43,7 @@ void for_each_option(const std::string& type, const std::function<void(const std
 // "--flag -inf": CLI11 takes "-inf" for short flags.
 std::string refusal(const std::string& command, const std::string& args) {
   CLI::App app;
-  add_all_commands(app);
+  const auto runners = add_all_commands(app);
   // Parse only: a command line that passes must not run the command in this
   // process (a bench here started CUDA work and crashed the CUDA build's test).
   for (CLI::App* sub : app.get_subcommands({})) sub->callback(nullptr);

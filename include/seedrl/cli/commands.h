@@ -10,15 +10,16 @@ class App;
 
 namespace seedrl {
 
-// Runs after a successful parse; returns the process exit status.
+// Runs after a successful parse; returns the process exit status. It owns the
+// variables the command's flags write into: keep it as long as the app.
 using CommandRunner = std::function<int()>;
 
-CommandRunner add_train_command(CLI::App& app);
-CommandRunner add_eval_command(CLI::App& app);
-CommandRunner add_envs_command(CLI::App& app);
-CommandRunner add_play_command(CLI::App& app);
-CommandRunner add_bench_command(CLI::App& app);
-CommandRunner add_actor_command(CLI::App& app);
-CommandRunner add_report_command(CLI::App& app);
+[[nodiscard]] CommandRunner add_train_command(CLI::App& app);
+[[nodiscard]] CommandRunner add_eval_command(CLI::App& app);
+[[nodiscard]] CommandRunner add_envs_command(CLI::App& app);
+[[nodiscard]] CommandRunner add_play_command(CLI::App& app);
+[[nodiscard]] CommandRunner add_bench_command(CLI::App& app);
+[[nodiscard]] CommandRunner add_actor_command(CLI::App& app);
+[[nodiscard]] CommandRunner add_report_command(CLI::App& app);
 
 }  // namespace seedrl
