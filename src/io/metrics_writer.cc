@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "seedrl/io/replace_file.h"
+
 #include <nlohmann/json.hpp>
 
 namespace seedrl {
@@ -83,21 +85,9 @@ void MetricsWriter::write(const Scalars& scalars, double wall_time_seconds) {
 }
 
 void MetricsWriter::write_summary(const Scalars& scalars) {
-  const auto path = std::filesystem::path(logdir_) / "summary.json";
-  const std::string tmp = path.string() + ".tmp";
-  try {
-    OutputFile out(tmp, OutputFile::Mode::kTruncate);
-    out.write(to_json(scalars).dump(2) + '\n');
-    out.sync();
-    out.close();
-  } catch (...) {
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
-    throw;
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw std::system_error(ec, "cannot replace " + path.string() + " with " + tmp);
+  // Only one writer: a fixed temporary name.
+  const std::string path = (std::filesystem::path(logdir_) / "summary.json").string();
+  replace_file_via(path, path + ".tmp", to_json(scalars).dump(2) + '\n');
 }
 
 void MetricsWriter::close() {

@@ -12,7 +12,10 @@ namespace seedrl {
 void replace_file(const std::string& path, std::string_view contents) {
   // The process id: two writers of one file (a run and `seedrl report`) do
   // not share a temporary file.
-  const std::string tmp = path + ".tmp" + std::to_string(::getpid());
+  replace_file_via(path, path + ".tmp" + std::to_string(::getpid()), contents);
+}
+
+void replace_file_via(const std::string& path, const std::string& tmp, std::string_view contents) {
   try {
     OutputFile out(tmp, OutputFile::Mode::kTruncate);
     out.write(contents);
