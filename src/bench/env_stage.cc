@@ -22,7 +22,7 @@ namespace {
 // `n` threads that each run body(index, ready, failed): the body makes what it
 // steps, calls ready(), and only then steps. release() returns once every
 // thread is ready (or has failed), and lets them all go at once, so that
-// making envs (an ALE instance takes ~60 ms, mostly ALE's colour palette)
+// making envs (slow for ALE, mostly its colour palette: docs/atari.md)
 // stays out of the measured window.
 class ThreadsStartedTogether {
  public:
