@@ -19,7 +19,7 @@ namespace seedrl::bench {
 
 namespace {
 
-// `n` threads that each run body(index, ready, failed): the body makes what it
+// `n` threads that each run body(index, ready): the body makes what it
 // steps, calls ready(), and only then steps. release() returns once every
 // thread is ready (or has failed), and lets them all go at once, so that
 // making envs (slow for ALE, mostly its colour palette: docs/atari.md)
