@@ -47,7 +47,7 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
       ->check(in_range(0, 1 << 20));
 
   cmd.add_option("--model", c.model.torso,
-                 "Torso: auto | mlp | minatar | impala (auto: images up to 16x16 minatar, larger impala, vectors mlp)");
+                 "Torso: auto | mlp | minatar | impala | impala-shallow | nature (auto: images up to 16x16 minatar, larger impala, vectors mlp)");
   cmd.add_option("--hidden", c.model.hidden, "MLP torso layer widths")->check(in_range(1, 1 << 16));
   cmd.add_option("--activation", c.model.activation, "MLP torso nonlinearity: relu | tanh")
       ->check(CLI::IsMember({"relu", "tanh"}));
@@ -56,7 +56,7 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
   cmd.add_flag("--lstm,!--no-lstm", c.model.lstm, "Add an LSTM core (state kept centrally per environment)");
   cmd.add_option("--lstm-size", c.model.lstm_size, "LSTM width")->check(in_range(1, 1 << 16));
   cmd.add_option("--precision", c.model.precision,
-                 "fp32 | bf16: bf16 runs the image torsos (minatar, impala) in bfloat16 with float32 weights, for "
+                 "fp32 | bf16: bf16 runs the image torsos in bfloat16 with float32 weights, for "
                  "GPUs with bfloat16 tensor cores")
       ->check(CLI::IsMember({"fp32", "bf16"}));
   cmd.add_flag("--normalize-obs,!--no-normalize-obs", c.model.normalize_obs,

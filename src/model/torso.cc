@@ -55,7 +55,7 @@ Torso make_torso(const ArraySpec& observation, const ModelConfig& config) {
       throw std::invalid_argument("--activation: unknown '" + config.activation + "' (valid: relu, tanh)");
     if (torso_dtype(config.precision) != torch::kFloat32)
       throw std::invalid_argument("--precision " + config.precision +
-                                  ": only the image torsos (minatar, impala) compute in bfloat16; this model's "
+                                  ": only the image torsos compute in bfloat16; this model's "
                                   "torso is the MLP");
     const bool tanh = config.activation == "tanh";
     return Torso{torch::nn::AnyModule(MlpTorso(static_cast<std::int64_t>(observation.numel()), config.hidden, tanh)),
@@ -63,7 +63,10 @@ Torso make_torso(const ArraySpec& observation, const ModelConfig& config) {
   }
   if (kind == "minatar") return make_minatar_torso(observation, config.precision);
   if (kind == "impala") return make_impala_torso(observation, config.precision);
-  throw std::invalid_argument("--model: unknown torso '" + config.torso + "' (valid: auto, mlp, minatar, impala)");
+  if (kind == "impala-shallow") return make_impala_shallow_torso(observation, config.precision);
+  if (kind == "nature") return make_nature_torso(observation, config.precision);
+  throw std::invalid_argument("--model: unknown torso '" + config.torso +
+                              "' (valid: auto, mlp, minatar, impala, impala-shallow, nature)");
 }
 
 }  // namespace seedrl

@@ -1,8 +1,10 @@
 #include "seedrl/trainer/memory_budget.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -66,6 +68,23 @@ TorsoSize torso_size(const ArraySpec& obs, const ModelConfig& m) {
     t.params += linear(h * w * in, 256);
     t.activations += 2 * 256;
     t.features = 256;
+  } else if (kind == "impala-shallow" || kind == "nature") {  // strided convs (no padding), fc
+    struct Layer {
+      double channels, kernel, stride;
+    };
+    const bool shallow = kind == "impala-shallow";
+    const std::vector<Layer> layers =
+        shallow ? std::vector<Layer>{{16, 8, 4}, {32, 4, 2}} : std::vector<Layer>{{32, 8, 4}, {64, 4, 2}, {64, 3, 1}};
+    double in = c;
+    for (const Layer& l : layers) {
+      t.params += in * l.channels * l.kernel * l.kernel + l.channels;
+      h = std::floor((h - l.kernel) / l.stride) + 1, w = std::floor((w - l.kernel) / l.stride) + 1;
+      t.activations += 2 * l.channels * h * w;  // before and after the ReLU
+      in = l.channels;
+    }
+    t.features = shallow ? 256 : 512;
+    t.params += linear(h * w * in, t.features);
+    t.activations += 2 * t.features;
   }
   return t;
 }

@@ -202,13 +202,13 @@ static void check_bf16_torso(const std::string& name, torch::Device device) {
 }
 
 TEST_CASE("bf16 image torsos compute in bfloat16 and train float32 weights", "[model][torso]") {
-  check_bf16_torso(GENERATE(as<std::string>{}, "minatar", "impala"), torch::kCPU);
+  check_bf16_torso(GENERATE(as<std::string>{}, "minatar", "impala", "impala-shallow", "nature"), torch::kCPU);
 }
 
 // Hidden (bench/cuda/run-on-gpu.sh): the same on the GPU's bfloat16 kernels.
 TEST_CASE("bf16 image torsos on CUDA compute in bfloat16 and train float32 weights", "[.gpu][model][torso]") {
   REQUIRE(torch::cuda::is_available());
-  check_bf16_torso(GENERATE(as<std::string>{}, "minatar", "impala"), torch::Device(torch::kCUDA, 0));
+  check_bf16_torso(GENERATE(as<std::string>{}, "minatar", "impala", "impala-shallow", "nature"), torch::Device(torch::kCUDA, 0));
 }
 
 TEST_CASE("precision bf16 is refused for the MLP torso, and unknown precisions, naming --precision", "[model][torso]") {

@@ -74,6 +74,10 @@ TEST_CASE("the parameter count matches the models as built", "[trainer][memory]"
   cases.push_back({"minatar:breakout", c});
   c = TrainConfig{};
   cases.push_back({"synthetic:atari", c});  // the IMPALA torso
+  c.model.torso = "impala-shallow";
+  cases.push_back({"synthetic:atari", c});
+  c.model.torso = "nature";
+  cases.push_back({"synthetic:atari", c});
   c = TrainConfig{};
   c.algo = "r2d2";
   c.model.lstm = true;
@@ -82,7 +86,7 @@ TEST_CASE("the parameter count matches the models as built", "[trainer][memory]"
   c.model.lstm = false;
   cases.push_back({"minatar:space_invaders", c});
   for (const auto& k : cases) {
-    INFO(k.env << " " << k.config.algo << " lstm " << k.config.model.lstm);
+    INFO(k.env << " " << k.config.algo << " " << k.config.model.torso << " lstm " << k.config.model.lstm);
     const EnvSpec spec = spec_of(k.env);
     CHECK(parameter_count(k.config, spec) == built_parameters(k.config, spec));
   }

@@ -8,7 +8,7 @@
 namespace seedrl {
 
 struct ModelConfig {
-  std::string torso = "auto";        // auto | mlp | minatar | impala (torso.h)
+  std::string torso = "auto";        // auto | mlp | minatar | impala | impala-shallow | nature (torso.h)
   std::vector<int> hidden = {64, 64};  // MLP torso widths
   std::string activation = "relu";   // MLP torso nonlinearity: relu | tanh
   // A second torso of its own for the value head (V-trace, no LSTM), as

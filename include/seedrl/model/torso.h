@@ -7,6 +7,10 @@
 //   impala   image [H, W, C] (uint8, HWC, scaled by 1/255): the IMPALA deep
 //            ResNet (Espeholt et al. 2018, fig. 3): three stacks of 16/32/32
 //            channels, then ReLU, fully connected 256, ReLU.
+//   impala-shallow  image: IMPALA's shallow net (fig. 3 left): conv 8x8/4 x16,
+//            conv 4x4/2 x32, fully connected 256, ReLU after each.
+//   nature   image: the DQN net (Mnih et al. 2015): conv 8x8/4 x32, 4x4/2 x64,
+//            3x3/1 x64, fully connected 512, ReLU after each.
 // Image torsos convert HWC to NCHW float inside the module, so environments
 // and the batcher keep their native layout.
 #pragma once
@@ -39,5 +43,7 @@ Torso make_torso(const ArraySpec& observation, const ModelConfig& config);
 // in `precision` (fp32 | bf16; see ModelConfig::precision).
 Torso make_minatar_torso(const ArraySpec& observation, const std::string& precision = "fp32");
 Torso make_impala_torso(const ArraySpec& observation, const std::string& precision = "fp32");
+Torso make_impala_shallow_torso(const ArraySpec& observation, const std::string& precision = "fp32");
+Torso make_nature_torso(const ArraySpec& observation, const std::string& precision = "fp32");
 
 }  // namespace seedrl

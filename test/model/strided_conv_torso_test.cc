@@ -1,0 +1,94 @@
+// The IMPALA shallow and Nature DQN torsos against their published layer
+// sizes and against the network written out op by op in double precision.
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "seedrl/model/torso.h"
+
+using namespace seedrl;
+
+namespace {
+
+ModelConfig with_torso(const std::string& name) {
+  ModelConfig c;
+  c.torso = name;
+  return c;
+}
+
+std::int64_t count_parameters(const Torso& t) {
+  std::int64_t n = 0;
+  for (const auto& p : t.module.ptr()->parameters()) n += p.numel();
+  return n;
+}
+
+std::int64_t conv(std::int64_t in, std::int64_t out, std::int64_t k) { return in * out * k * k + out; }
+
+}  // namespace
+
+TEST_CASE("impala-shallow torso has the paper's sizes on 84x84x4 frames", "[model][torso]") {
+  Torso t = make_torso(ArraySpec{{84, 84, 4}, DType::kUInt8}, with_torso("impala-shallow"));
+  CHECK(t.features == 256);
+  // 84 -> (84 - 8) / 4 + 1 = 20 -> (20 - 4) / 2 + 1 = 9: 9 x 9 x 32 into fc 256.
+  CHECK(count_parameters(t) == conv(4, 16, 8) + conv(16, 32, 4) + 9 * 9 * 32 * 256 + 256);
+  CHECK(count_parameters(t) == 676144);
+}
+
+TEST_CASE("nature torso has the DQN paper's sizes on 84x84x4 frames", "[model][torso]") {
+  Torso t = make_torso(ArraySpec{{84, 84, 4}, DType::kUInt8}, with_torso("nature"));
+  CHECK(t.features == 512);
+  // 84 -> 20 -> 9 -> 7: 7 x 7 x 64 = 3136 into fc 512 (Mnih et al. 2015).
+  CHECK(count_parameters(t) == conv(4, 32, 8) + conv(32, 64, 4) + conv(64, 64, 3) + 3136 * 512 + 512);
+  CHECK(count_parameters(t) == 1684128);  // with an 18-action output layer: the 1,693,362 often quoted
+}
+
+TEST_CASE("strided conv torsos compute their networks checked in double precision", "[model][torso]") {
+  const std::string name = GENERATE(as<std::string>{}, "impala-shallow", "nature");
+  INFO(name);
+  struct Layer {
+    int stride;
+  };
+  const std::vector<Layer> layers = name == "nature" ? std::vector<Layer>{{4}, {2}, {1}} : std::vector<Layer>{{4}, {2}};
+  torch::manual_seed(9);
+  const ArraySpec spec{{36, 40, 3}, DType::kUInt8};
+  Torso t = make_torso(spec, with_torso(name));
+  auto params = t.module.ptr()->named_parameters();
+  {
+    torch::NoGradGuard no_grad;  // small random biases, so that a missing ReLU shows
+    for (auto& p : params)
+      if (p.key().find("bias") != std::string::npos) p.value().uniform_(-0.2, 0.2);
+  }
+  auto w = [&](const std::string& n) { return params[n].detach().to(torch::kFloat64); };
+  namespace F = torch::nn::functional;
+  const auto obs = torch::randint(0, 256, {2, 36, 40, 3}, torch::kUInt8);
+  auto x = obs.to(torch::kFloat64).permute({0, 3, 1, 2}) / 255.0;
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const std::string c = "conv" + std::to_string(i);
+    x = torch::relu(F::conv2d(x, w(c + ".weight"), F::Conv2dFuncOptions().bias(w(c + ".bias")).stride(layers[i].stride)));
+  }
+  const auto want = torch::relu(F::linear(x.flatten(1), w("fc.weight"), w("fc.bias")));
+  torch::Tensor got;
+  {
+    torch::NoGradGuard no_grad;
+    got = t.module.forward(obs).to(torch::kFloat64);
+  }
+  REQUIRE(got.sizes() == want.sizes());
+  CHECK(want.abs().max().item<double>() > 0.01);
+  CHECK((got - want).abs().max().item<double>() < 1e-4);
+}
+
+TEST_CASE("strided conv torsos refuse frames smaller than their kernels, naming --model", "[model][torso]") {
+  using Catch::Matchers::Contains;
+  // The shallow net needs (4 - 1) * 4 + 8 = 20 pixels a side.
+  CHECK_THROWS_WITH(make_torso(ArraySpec{{19, 40, 4}, DType::kUInt8}, with_torso("impala-shallow")),
+                    Contains("--model") && Contains("H,W >= 20"));
+  CHECK(make_torso(ArraySpec{{20, 20, 4}, DType::kUInt8}, with_torso("impala-shallow")).features == 256);
+  // Nature: ((3 - 1) * 2 + 4 - 1) * 4 + 8 = 36.
+  CHECK_THROWS_WITH(make_torso(ArraySpec{{40, 35, 4}, DType::kUInt8}, with_torso("nature")),
+                    Contains("--model") && Contains("H,W >= 36"));
+  CHECK(make_torso(ArraySpec{{36, 36, 1}, DType::kUInt8}, with_torso("nature")).features == 512);
+  CHECK_THROWS_WITH(make_torso(ArraySpec{{4}, DType::kFloat32}, with_torso("nature")), Contains("--model"));
+}
