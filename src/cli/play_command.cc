@@ -38,8 +38,9 @@ CommandRunner add_play_command(CLI::App& app) {
   cmd->add_flag("--greedy", o->greedy, "With a checkpoint: take the most likely action instead of sampling");
   cmd->add_flag("--json", o->json, "Print one JSON object instead of a line");
   cmd->add_flag("--render", o->render,
-                "Draw every observation as text (images: one letter per cell, the highest channel set) "
-                "with the action and reward, on stderr");
+                "Draw every observation as text on stderr, after a legend (images: one letter per cell "
+                "for the highest channel set, or shades; vectors: named values), with the action by name "
+                "and the reward");
   check_number_options(*cmd);
   return [cmd, o, env_opt]() -> int {
     if (!cmd->parsed()) return -1;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <memory>
 #include <ostream>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -12,17 +13,31 @@
 
 namespace seedrl {
 
-void render_observation(const ArraySpec& spec, const void* obs, std::ostream& out) {
+namespace {
+
+// MinAtar's observations: channels of 0s and 1s. Atari's are shades.
+bool is_channel_image(const ArraySpec& spec, const void* obs) {
+  if (spec.shape.size() != 3 || spec.dtype != DType::kUInt8) return false;
+  const auto* px = static_cast<const std::uint8_t*>(obs);
+  return std::none_of(px, px + spec.numel(), [](std::uint8_t v) { return v > 1; });
+}
+
+constexpr char kShades[] = " .:-=+*#%@";  // dark to bright
+
+char channel_letter(std::int64_t c) { return static_cast<char>(c < 26 ? 'a' + c : '#'); }
+
+}  // namespace
+
+void render_observation(const EnvSpec& env, const void* obs, std::ostream& out) {
+  const ArraySpec& spec = env.observation;
   const auto& s = spec.shape;
   if (s.size() == 3 && spec.dtype == DType::kUInt8) {
     const auto* px = static_cast<const std::uint8_t*>(obs);
-    const std::size_t n = spec.numel();
-    if (std::any_of(px, px + n, [](std::uint8_t v) { return v > 1; })) {
+    if (!is_channel_image(spec, obs)) {
       // Grayscale (Atari): the last channel, the newest frame of a stack,
       // one character per pixel from dark to bright.
-      static constexpr char kRamp[] = " .:-=+*#%@";
       for (std::int64_t y = 0; y < s[0]; ++y) {
-        for (std::int64_t x = 0; x < s[1]; ++x) out << kRamp[px[(y * s[1] + x) * s[2] + s[2] - 1] * 10 / 256];
+        for (std::int64_t x = 0; x < s[1]; ++x) out << kShades[px[(y * s[1] + x) * s[2] + s[2] - 1] * 10 / 256];
         out << '\n';
       }
       return;
@@ -31,7 +46,7 @@ void render_observation(const ArraySpec& spec, const void* obs, std::ostream& ou
       for (std::int64_t x = 0; x < s[1]; ++x) {
         char cell = '.';
         for (std::int64_t c = 0; c < s[2]; ++c)
-          if (px[(y * s[1] + x) * s[2] + c]) cell = static_cast<char>(c < 26 ? 'a' + c : '#');
+          if (px[(y * s[1] + x) * s[2] + c]) cell = channel_letter(c);
         out << cell;
       }
       out << '\n';
@@ -39,12 +54,47 @@ void render_observation(const ArraySpec& spec, const void* obs, std::ostream& ou
     return;
   }
   const auto n = static_cast<std::int64_t>(spec.numel());
+  const bool named = env.observation_names.size() == static_cast<std::size_t>(n);
   for (std::int64_t i = 0; i < n; ++i) {
     if (i) out << ' ';
+    if (named) out << env.observation_names[static_cast<std::size_t>(i)] << '=';
     if (spec.dtype == DType::kUInt8) out << static_cast<int>(static_cast<const std::uint8_t*>(obs)[i]);
     else out << static_cast<const float*>(obs)[i];
   }
   out << '\n';
+}
+
+void render_legend(const EnvSpec& env, const void* obs, std::ostream& out) {
+  const ArraySpec& spec = env.observation;
+  if (spec.shape.size() != 3 || spec.dtype != DType::kUInt8) return;
+  const std::int64_t channels = spec.shape[2];
+  const auto& names = env.observation_names;
+  const bool named = names.size() == static_cast<std::size_t>(channels);
+  if (is_channel_image(spec, obs)) {
+    out << "legend: '.' empty";
+    for (std::int64_t c = 0; c < channels; ++c) {
+      out << ", " << channel_letter(c) << ' ';
+      if (named) out << names[static_cast<std::size_t>(c)];
+      else out << "channel " << c;
+    }
+    out << " (where several are set, the last listed)\n";
+    return;
+  }
+  out << "legend: " << (named ? names.back() : "channel " + std::to_string(channels - 1)) << " in shades '"
+      << kShades << "' from dark (0) to bright (255)\n";
+}
+
+std::string action_label(const EnvSpec& env, const float* action) {
+  if (env.action.is_discrete()) {
+    const auto a = std::lround(action[0]);
+    std::string label = std::to_string(a);
+    if (a >= 0 && static_cast<std::size_t>(a) < env.action_names.size())
+      label += " (" + env.action_names[static_cast<std::size_t>(a)] + ")";
+    return label;
+  }
+  std::ostringstream out;
+  for (int i = 0; i < env.action.width(); ++i) out << (i ? " " : "") << action[i];
+  return out.str();
 }
 
 PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::uint64_t seed,
@@ -58,19 +108,20 @@ PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::u
     double ret = 0;
     bool first = true;
     float reward = 0.f;
+    bool first_step = true;
     for (;;) {
       policy(obs.data(), first, reward, action.data());
       first = false;
       if (trace) {
+        if (e == 0 && first_step) render_legend(spec, obs.data(), *trace);
         *trace << "episode " << e << " step " << static_cast<std::int64_t>(length) << "\n";
-        render_observation(spec.observation, obs.data(), *trace);
+        render_observation(spec, obs.data(), *trace);
       }
+      first_step = false;
       const StepResult r =
           env.step(Action{static_cast<std::int32_t>(std::lround(action[0])), action.data()}, obs.data());
       if (trace) {
-        *trace << "action";
-        for (float a : action) *trace << ' ' << a;
-        *trace << " reward " << r.reward << (r.terminated ? " terminated" : r.truncated ? " truncated" : "")
+        *trace << "action " << action_label(spec, action.data()) << " reward " << r.reward << (r.terminated ? " terminated" : r.truncated ? " truncated" : "")
                << "\n";
       }
       reward = r.reward;

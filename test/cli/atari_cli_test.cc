@@ -2,6 +2,7 @@
 // a learner fed by `seedrl actor --env atari:pong` over loopback. Compiled
 // only when CMake found ALE and the ROMs (SEEDRL_TEST_ATARI_ROMS).
 #include <catch2/catch.hpp>
+#include <sstream>
 
 #include <string>
 #include <thread>
@@ -51,6 +52,24 @@ TEST_CASE("play --render draws atari:pong's preprocessed frames", "[cli][atari][
   INFO(r.output.substr(0, 4000));
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, !Catch::Contains("A.L.E"));
+  CHECK_THAT(r.output, Catch::Contains("legend: gray(t) in shades"));
+  // Every action taken is named as Gymnasium's get_action_meanings() names
+  // the full action set.
+  const std::vector<std::string> meanings = {
+      "NOOP",   "FIRE",      "UP",       "RIGHT",    "LEFT",        "DOWN",       "UPRIGHT",      "UPLEFT",
+      "DOWNRIGHT", "DOWNLEFT", "UPFIRE", "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE", "UPRIGHTFIRE", "UPLEFTFIRE",
+      "DOWNRIGHTFIRE", "DOWNLEFTFIRE"};
+  int named = 0;
+  for (auto at = r.output.find("\naction "); at != std::string::npos; at = r.output.find("\naction ", at + 1)) {
+    std::istringstream line(r.output.substr(at + 8, r.output.find('\n', at + 1) - at - 8));
+    std::size_t index = 0;
+    std::string label;
+    line >> index >> label;
+    REQUIRE(index < meanings.size());
+    CHECK(label == "(" + meanings[index] + ")");
+    ++named;
+  }
+  CHECK(named >= 90);
   // Frames of 84 rows of 84 shades.
   const auto at = r.output.find("episode 0 step 1\n");
   REQUIRE(at != std::string::npos);

@@ -44,8 +44,10 @@ TEST_CASE("play --render draws every observation with its action and reward", "[
                             "--seed", "2", "--json", "--render"});
   INFO(r.output);
   REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("legend: '.' empty, a paddle, b ball, c trail, d brick"));
   CHECK_THAT(r.output, Catch::Contains("episode 0 step 0\n..........\ndddddddddd\ndddddddddd\ndddddddddd\n"));
-  CHECK_THAT(r.output, Catch::Contains("....a.....\naction 0 reward 0"));
+  // The reference's action_map: 0 'n', 1 'l', 2 'u', 3 'r', 4 'd', 5 'f'.
+  CHECK_THAT(r.output, Catch::Contains("....a.....\naction 0 (noop) reward 0"));
   CHECK_THAT(r.output, Catch::Contains("terminated"));
   // One drawn frame per step.
   std::size_t frames = 0;
@@ -56,4 +58,18 @@ TEST_CASE("play --render draws every observation with its action and reward", "[
   REQUIRE(json_at != std::string::npos);
   auto j = nlohmann::json::parse(r.output.substr(json_at, r.output.find('\n', json_at) - json_at));
   CHECK(static_cast<double>(frames) == j["episode_length_mean"].get<double>());
+}
+
+TEST_CASE("play --render names CartPole's observation entries and actions", "[cli][play]") {
+  // Gymnasium's CartPole: observation (cart position, cart velocity, pole
+  // angle, pole angular velocity); action 0 pushes left, 1 right.
+  RunResult r = run_seedrl({"play", "--env", "cartpole", "--policy", "const:1", "--episodes", "1", "--seed", "3",
+                            "--render"});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("episode 0 step 0\ncart_position="));
+  CHECK_THAT(r.output, Catch::Contains(" cart_velocity=") && Catch::Contains(" pole_angle=") &&
+                           Catch::Contains(" pole_angular_velocity="));
+  CHECK_THAT(r.output, Catch::Contains("action 1 (push_right) reward 1"));
+  CHECK_THAT(r.output, !Catch::Contains("legend"));  // vectors carry their names inline
 }

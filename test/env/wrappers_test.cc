@@ -16,6 +16,7 @@ class Counter final : public Env {
     spec_.name = "counter";
     spec_.observation = ArraySpec{{2, 1, 2}, DType::kUInt8};
     spec_.action = ActionSpec::discrete(2);
+    spec_.observation_names = {"even", "odd"};  // channel 0 holds 10 t, channel 1 10 t + 1
   }
   const EnvSpec& spec() const override { return spec_; }
   void reset(std::optional<std::uint64_t>, void* obs) override {
@@ -74,6 +75,10 @@ TEST_CASE("frame stack interleaves the last k frames on the last axis", "[env][w
       CHECK(obs[p * 6 + j * 2] == 10 * (j + 1));
       CHECK(obs[p * 6 + j * 2 + 1] == 10 * (j + 1) + 1);
     }
+  // The names follow the same layout: entry j * 2 + c is channel c of the
+  // frame k - 1 - j steps old.
+  CHECK(env.spec().observation_names ==
+        std::vector<std::string>{"even(t-2)", "odd(t-2)", "even(t-1)", "odd(t-1)", "even(t)", "odd(t)"});
 }
 
 TEST_CASE("frame stack of one-byte pixels (Atari's grayscale) interleaves the same way", "[env][wrappers]") {

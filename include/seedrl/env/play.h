@@ -24,8 +24,9 @@ using PlayPolicy = std::function<void(const void* obs, bool first, float reward,
 
 // Seeds the env once with `seed`, then lets its stream continue episode to
 // episode (like Gymnasium's reset(seed=S) followed by reset()). With `trace`,
-// every observation is drawn there (render_observation) with the action taken
-// and the reward it brought.
+// a legend (render_legend) and then every observation is drawn there
+// (render_observation) with the action taken, by name where the env names
+// its actions, and the reward it brought.
 PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::uint64_t seed,
                         std::ostream* trace = nullptr);
 
@@ -33,8 +34,18 @@ PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::u
 // (MinAtar) becomes H rows of W characters: '.' for an empty cell, else the
 // letter of the highest channel set ('a' = channel 0); any other uint8 image
 // (Atari's grayscale) shows its last channel, the newest frame of a stack,
-// in ten shades from ' ' to '@'. Anything else is printed as its values in a row.
-void render_observation(const ArraySpec& spec, const void* obs, std::ostream& out);
+// in ten shades from ' ' to '@'. Anything else is printed as its values in a
+// row, each after its name where the spec names them ("pole_angle=0.01").
+void render_observation(const EnvSpec& spec, const void* obs, std::ostream& out);
+
+// One line saying what render_observation's characters mean for `obs` (the
+// first observation: whether an image is drawn as channels or as shades
+// depends on its values), e.g. "legend: '.' empty, a paddle, b ball, ...".
+// Prints nothing for vectors, which carry their names inline.
+void render_legend(const EnvSpec& spec, const void* obs, std::ostream& out);
+
+// "3 (right)" for a discrete action the env names, else the values.
+std::string action_label(const EnvSpec& spec, const float* action);
 
 // "random" or "const:K" (K an action index, or a value for every dimension of
 // a continuous action). Throws std::invalid_argument naming --policy.

@@ -49,6 +49,12 @@ struct EnvSpec {
   ArraySpec observation;
   ActionSpec action;
   int max_episode_steps = 0;  // 0: no time limit
+  // Labels for people (play --render, videos); learning never reads them.
+  // Empty where an env has none. action_names: one per discrete action.
+  // observation_names: one per entry of the observation's last axis (a
+  // vector's components, an image's channels).
+  std::vector<std::string> action_names;
+  std::vector<std::string> observation_names;
 };
 
 }  // namespace seedrl

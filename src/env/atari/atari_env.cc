@@ -84,6 +84,13 @@ AtariEnv::AtariEnv(const AtariConfig& config) : config_(config) {
   spec_.name = "atari:" + config_.game;
   spec_.observation = ArraySpec{{kScreenSize, kScreenSize, 1}, DType::kUInt8};
   spec_.action = ActionSpec::discrete(kNumActions);
+  // ALE's names ("PLAYER_A_UPFIRE") without the player: Gymnasium's meanings.
+  for (int a = 0; a < kNumActions; ++a) {
+    std::string name = ale::action_to_string(static_cast<ale::Action>(a));
+    if (name.rfind("PLAYER_A_", 0) == 0) name.erase(0, 9);
+    spec_.action_names.push_back(std::move(name));
+  }
+  spec_.observation_names = {"gray"};
   spec_.max_episode_steps =
       config_.max_episode_frames > 0 ? (config_.max_episode_frames + config_.frame_skip - 1) / config_.frame_skip : 0;
 }

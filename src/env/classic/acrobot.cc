@@ -19,6 +19,8 @@ Acrobot::Acrobot() {
   spec_.name = "acrobot";
   spec_.observation = ArraySpec{{6}, DType::kFloat32};
   spec_.action = ActionSpec::discrete(3);
+  spec_.action_names = {"torque_-1", "torque_0", "torque_+1"};
+  spec_.observation_names = {"cos_theta1", "sin_theta1", "cos_theta2", "sin_theta2", "theta1_velocity", "theta2_velocity"};
 }
 
 void Acrobot::set_state(const double s[4]) {

@@ -8,6 +8,8 @@ CartPole::CartPole() {
   spec_.name = "cartpole";
   spec_.observation = ArraySpec{{4}, DType::kFloat32};
   spec_.action = ActionSpec::discrete(2);
+  spec_.action_names = {"push_left", "push_right"};
+  spec_.observation_names = {"cart_position", "cart_velocity", "pole_angle", "pole_angular_velocity"};
 }
 
 void CartPole::set_state(const double s[4]) {

@@ -8,6 +8,8 @@ MountainCar::MountainCar() {
   spec_.name = "mountaincar";
   spec_.observation = ArraySpec{{2}, DType::kFloat32};
   spec_.action = ActionSpec::discrete(3);
+  spec_.action_names = {"accelerate_left", "no_acceleration", "accelerate_right"};
+  spec_.observation_names = {"position", "velocity"};
 }
 
 StepResult MountainCar::step(const Action& action, void* obs) {

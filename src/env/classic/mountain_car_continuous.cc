@@ -9,6 +9,7 @@ MountainCarContinuous::MountainCarContinuous() {
   spec_.name = "mountaincar-continuous";
   spec_.observation = ArraySpec{{2}, DType::kFloat32};
   spec_.action = ActionSpec::box({static_cast<float>(kMinAction)}, {static_cast<float>(kMaxAction)});
+  spec_.observation_names = {"position", "velocity"};
 }
 
 StepResult MountainCarContinuous::step(const Action& action, void* obs) {

@@ -9,6 +9,7 @@ Pendulum::Pendulum() {
   spec_.name = "pendulum";
   spec_.observation = ArraySpec{{3}, DType::kFloat32};
   spec_.action = ActionSpec::box({static_cast<float>(-kMaxTorque)}, {static_cast<float>(kMaxTorque)});
+  spec_.observation_names = {"cos_theta", "sin_theta", "angular_velocity"};
 }
 
 void Pendulum::set_state(const double s[2]) {

@@ -2,7 +2,7 @@
 
 namespace seedrl::minatar {
 
-Asterix::Asterix(const EnvOptions& options) : Game("minatar:asterix", kChannels, options) {}
+Asterix::Asterix(const EnvOptions& options) : Game("minatar:asterix", {"player", "enemy", "trail", "gold"}, options) {}
 
 void Asterix::reset_game() { s_ = State{}; }
 

@@ -21,7 +21,7 @@ bool any_brick(const Breakout::State& s) {
 }
 }  // namespace
 
-Breakout::Breakout(const EnvOptions& options) : Game("minatar:breakout", kChannels, options) {}
+Breakout::Breakout(const EnvOptions& options) : Game("minatar:breakout", {"paddle", "ball", "trail", "brick"}, options) {}
 
 void Breakout::reset_game() {
   s_ = State{};

@@ -5,12 +5,15 @@
 
 namespace seedrl::minatar {
 
-Game::Game(std::string name, int channels, const EnvOptions& options)
+Game::Game(std::string name, std::vector<std::string> channels, const EnvOptions& options)
     // < 0: not set, the reference's 0.1.
     : sticky_prob_(options.sticky_action_prob < 0 ? 0.1 : options.sticky_action_prob), ramping_(options.difficulty_ramping) {
   spec_.name = std::move(name);
-  spec_.observation = ArraySpec{{kGridSize, kGridSize, channels}, DType::kUInt8};
+  spec_.observation = ArraySpec{{kGridSize, kGridSize, static_cast<std::int64_t>(channels.size())}, DType::kUInt8};
   spec_.action = ActionSpec::discrete(kNumActions);
+  // The reference's action_map ['n','l','u','r','d','f'], spelled out.
+  spec_.action_names = {"noop", "left", "up", "right", "down", "fire"};
+  spec_.observation_names = std::move(channels);
 }
 
 void Game::reset(std::optional<std::uint64_t> seed, void* obs) {

@@ -22,7 +22,10 @@ void erase_at(std::vector<T>& list, int i) {
 }
 }  // namespace
 
-Seaquest::Seaquest(const EnvOptions& options) : Game("minatar:seaquest", kChannels, options) {
+Seaquest::Seaquest(const EnvOptions& options) : Game("minatar:seaquest",
+           {"sub_front", "sub_back", "friendly_bullet", "trail", "enemy_bullet", "enemy_fish", "enemy_sub",
+            "oxygen_gauge", "diver_gauge", "diver"},
+           options) {
   for (auto* v : {&s_.f_bullets, &s_.e_bullets}) v->reserve(16);
   for (auto* v : {&s_.fish, &s_.subs, &s_.divers}) v->reserve(16);
 }

@@ -36,7 +36,7 @@ void roll_sideways(Grid& g, int dir) {
 }  // namespace
 
 SpaceInvaders::SpaceInvaders(const EnvOptions& options)
-    : Game("minatar:space_invaders", kChannels, options) {}
+    : Game("minatar:space_invaders", {"cannon", "alien", "alien_left", "alien_right", "friendly_bullet", "enemy_bullet"}, options) {}
 
 void SpaceInvaders::fill_wave(Grid& aliens) {
   for (int y = 0; y < 4; ++y)

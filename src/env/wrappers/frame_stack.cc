@@ -14,6 +14,15 @@ FrameStack::FrameStack(EnvPtr inner, int k) : inner_(std::move(inner)), spec_(in
   channels_ = static_cast<std::size_t>(o.shape.back());
   pixels_ = o.numel() / channels_;
   spec_.observation.shape.back() *= k;
+  // Names follow the interleaved layout below: each pixel's channels of the
+  // oldest frame first ("gray(t-3)" ... "gray(t)").
+  if (k > 1 && !spec_.observation_names.empty()) {
+    std::vector<std::string> names;
+    for (int j = k - 1; j >= 0; --j)
+      for (const std::string& n : inner_->spec().observation_names)
+        names.push_back(n + (j == 0 ? "(t)" : "(t-" + std::to_string(j) + ")"));
+    spec_.observation_names = std::move(names);
+  }
   ring_.resize(frame_bytes_ * k);
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "seedrl/env/env.h"
 #include "seedrl/env/registry.h"
@@ -43,8 +44,9 @@ struct Outcome {
 
 class Game : public Env {
  public:
-  // `name` is the registered name ("minatar:breakout"), `channels` the C of the obs.
-  Game(std::string name, int channels, const EnvOptions& options);
+  // `name` is the registered name ("minatar:breakout"); `channels` names the
+  // observation's channels as the reference's channels dict does, in order.
+  Game(std::string name, std::vector<std::string> channels, const EnvOptions& options);
 
   const EnvSpec& spec() const override { return spec_; }
   void reset(std::optional<std::uint64_t> seed, void* obs) final;
