@@ -4,7 +4,9 @@
 # target, with the wall time. Runs one at a time, so each has the machine.
 #   bench/reproduce-results.sh                  # every config (~1 h on 2 cores)
 #   bench/reproduce-results.sh minatar-breakout pendulum   # some of them
-# SEEDRL: the binary (default build/seedrl); SEED: passed as --seed if set.
+#   ROMS=../shared/ale/roms bench/reproduce-results.sh atari-pong   # Atari: hours on 2 cores
+# SEEDRL: the binary (default build/seedrl); SEED: passed as --seed if set;
+# ROMS: passed as --rom-dir if set (the Atari configs are not in the default list).
 # Exit status 1 if a run failed or missed its target.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +19,7 @@ declare -A target=(
   [minatar-asterix]=17 [minatar-seaquest]=10
   [r2d2-minatar-breakout]=15 [r2d2-minatar-space_invaders]=100
   [pendulum]=-250 [mujoco-halfcheetah]=3000
+  [atari-pong]=18 [r2d2-atari-pong]=15
 )
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(cartpole pendulum minatar-freeway minatar-space_invaders minatar-seaquest
@@ -32,6 +35,7 @@ for name in "${names[@]}"; do
   fi
   seed=()
   [ -n "${SEED:-}" ] && seed=(--seed "$SEED")
+  [ -n "${ROMS:-}" ] && seed+=(--rom-dir "$ROMS")
   line=$("$bin" train --config "configs/$name.toml" "${seed[@]}" --logdir "$logdir/$name" 2>&1 | grep 'done:')
   if [ -z "$line" ]; then
     echo "$name: FAILED (no final line)"
