@@ -72,8 +72,7 @@ AgentNetImpl::AgentNetImpl(const EnvSpec& env, const ModelConfig& config, int po
 
 CoreState AgentNetImpl::initial_state(std::int64_t batch, torch::Device device) const {
   if (!has_core()) return {};
-  auto opts = torch::TensorOptions().dtype(torch::kFloat32).device(device);
-  return {torch::zeros({batch, config_.lstm_size}, opts), torch::zeros({batch, config_.lstm_size}, opts)};
+  return zero_core_state(batch, config_.lstm_size, device);
 }
 
 NetOutput AgentNetImpl::forward(const torch::Tensor& obs, const torch::Tensor& first, CoreState state) {
@@ -83,21 +82,7 @@ NetOutput AgentNetImpl::forward(const torch::Tensor& obs, const torch::Tensor& f
   auto features = torso_.forward(x);  // [T*B, F]
   auto value_features = value_torso_.is_empty() ? features : value_torso_.forward(x);
   if (has_core()) {
-    features = features.view({T, B, -1});
-    auto keep = (1 - first.to(torch::kFloat32)).unsqueeze(-1);  // [T, B, 1]
-    std::vector<torch::Tensor> outs;
-    outs.reserve(T);
-    auto h = state.h, c = state.c;
-    for (int64_t t = 0; t < T; ++t) {
-      h = h * keep[t];
-      c = c * keep[t];
-      auto hc = lstm_->forward(features[t], std::make_tuple(h, c));
-      h = std::get<0>(hc);
-      c = std::get<1>(hc);
-      outs.push_back(h);
-    }
-    state = {h, c};
-    features = torch::stack(outs).flatten(0, 1);
+    features = unroll_lstm(lstm_, features.view({T, B, -1}), first, state).flatten(0, 1);
     value_features = features;
   }
   NetOutput out;

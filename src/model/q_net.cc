@@ -30,8 +30,7 @@ QNetImpl::QNetImpl(const EnvSpec& env, const ModelConfig& config) : config_(conf
 
 CoreState QNetImpl::initial_state(std::int64_t batch, torch::Device device) const {
   if (!has_core()) return {};
-  auto opts = torch::TensorOptions().dtype(torch::kFloat32).device(device);
-  return {torch::zeros({batch, config_.lstm_size}, opts), torch::zeros({batch, config_.lstm_size}, opts)};
+  return zero_core_state(batch, config_.lstm_size, device);
 }
 
 QOutput QNetImpl::forward(const torch::Tensor& obs, const torch::Tensor& first, const torch::Tensor& prev_action,
@@ -46,19 +45,7 @@ QOutput QNetImpl::forward(const torch::Tensor& obs, const torch::Tensor& first, 
     auto onehot = torch::one_hot(a.clamp_min(0), num_actions_).to(torch::kFloat32) * valid * keep;
     auto r = prev_reward.to(torch::kFloat32).unsqueeze(-1) * keep;
     auto x = torch::cat({features.view({T, B, -1}), onehot, r}, -1);
-    std::vector<torch::Tensor> outs;
-    outs.reserve(T);
-    auto h = state.h, c = state.c;
-    for (int64_t t = 0; t < T; ++t) {
-      h = h * keep[t];
-      c = c * keep[t];
-      auto hc = lstm_->forward(x[t], std::make_tuple(h, c));
-      h = std::get<0>(hc);
-      c = std::get<1>(hc);
-      outs.push_back(h);
-    }
-    state = {h, c};
-    features = torch::stack(outs).flatten(0, 1);
+    features = unroll_lstm(lstm_, x, first, state).flatten(0, 1);
   }
   auto v = value_->forward(features);
   auto adv = advantage_->forward(features);

@@ -13,16 +13,11 @@
 #include <torch/nn/pimpl.h>
 
 #include "seedrl/env/spec.h"
+#include "seedrl/model/lstm_core.h"
 #include "seedrl/model/model_config.h"
 #include "seedrl/model/obs_normalizer.h"
 
 namespace seedrl {
-
-// LSTM state, each [B, H]; undefined tensors when the model has no core.
-struct CoreState {
-  torch::Tensor h, c;
-  bool defined() const { return h.defined(); }
-};
 
 struct NetOutput {
   torch::Tensor policy;  // [T, B, P] distribution parameters
