@@ -8,7 +8,9 @@
 #include "seedrl/cli/play_output.h"
 #include "seedrl/cli/validators.h"
 #include "seedrl/trainer/trainer.h"
+#include "seedrl/env/registry.h"
 #include "seedrl/util/signal_watcher.h"
+#include "seedrl/video/gif_recorder.h"
 
 namespace seedrl {
 
@@ -20,6 +22,8 @@ CommandRunner add_eval_command(CLI::App& app) {
     bool greedy = false;
     std::string rom_dir;
     bool json = false;
+    std::string record;
+    long record_max_frames = kDefaultRecordMaxFrames;
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("eval", "Play episodes with a checkpoint's policy and print the mean return");
@@ -35,11 +39,28 @@ CommandRunner add_eval_command(CLI::App& app) {
   cmd->add_flag("--json", o->json, "Print the statistics as one JSON object");
   cmd->add_option("--rom-dir", o->rom_dir,
                   "Atari ROM directory on this machine (pong.bin, ...; default: $SEEDRL_ATARI_ROMS, else the build's)");
+  cmd->add_option("--record", o->record,
+                  "Write the episodes as an animated GIF to this file (MinAtar, classic control, Atari)");
+  cmd->add_option("--record-max-frames", o->record_max_frames,
+                  "Frames --record keeps at most (later ones are played, not recorded)")
+      ->check(in_range(1L, 1L << 30));
   check_number_options(*cmd);
   return [cmd, o]() -> int {
     if (!cmd->parsed()) return -1;
     SignalWatcher stop_watcher(exit_on_stop_signal);
-    print_play_stats(evaluate(o->checkpoint, o->episodes, o->seed, o->greedy, o->rom_dir), o->json);
+    if (o->record.empty()) {
+      print_play_stats(evaluate(o->checkpoint, o->episodes, o->seed, o->greedy, o->rom_dir), o->json);
+      return 0;
+    }
+    // evaluate() with a recorder: the path is checked before the checkpoint loads.
+    GifRecorder recorder(o->record, o->record_max_frames);
+    CheckpointPolicy p = load_checkpoint_policy(o->checkpoint, o->seed, o->greedy);
+    EnvOptions env_options = p.config.env_options;
+    env_options.rom_dir = o->rom_dir;
+    auto env = EnvRegistry::builtin().make(p.config.env, env_options);
+    const PlayStats s = play_episodes(*env, p.policy, o->episodes, o->seed, nullptr, recorder.sink());
+    recorder.finish();
+    print_play_stats(s, o->json);
     return 0;
   };
 }

@@ -12,6 +12,7 @@
 #include "seedrl/cli/validators.h"
 #include "seedrl/trainer/trainer.h"
 #include "seedrl/util/signal_watcher.h"
+#include "seedrl/video/gif_recorder.h"
 
 namespace seedrl {
 
@@ -25,6 +26,8 @@ CommandRunner add_play_command(CLI::App& app) {
     bool json = false;
     bool greedy = false;
     bool render = false;
+    std::string record;
+    long record_max_frames = kDefaultRecordMaxFrames;
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("play", "Run episodes without training and print return statistics");
@@ -41,6 +44,11 @@ CommandRunner add_play_command(CLI::App& app) {
                 "Draw every observation as text on stderr, after a legend (images: one letter per cell "
                 "for the highest channel set, or shades; vectors: named values), with the action by name "
                 "and the reward");
+  cmd->add_option("--record", o->record,
+                  "Write the episodes as an animated GIF to this file (MinAtar, classic control, Atari)");
+  cmd->add_option("--record-max-frames", o->record_max_frames,
+                  "Frames --record keeps at most (later ones are played, not recorded)")
+      ->check(in_range(1L, 1L << 30));
   check_number_options(*cmd);
   return [cmd, o, env_opt]() -> int {
     if (!cmd->parsed()) return -1;
@@ -66,7 +74,11 @@ CommandRunner add_play_command(CLI::App& app) {
       env = EnvRegistry::builtin().make(o->env, o->env_options);
       policy = make_simple_policy(o->policy, env->spec().action, o->seed);
     }
-    const PlayStats s = play_episodes(*env, policy, o->episodes, o->seed, o->render ? &std::cerr : nullptr);
+    std::unique_ptr<GifRecorder> recorder;
+    if (!o->record.empty()) recorder = std::make_unique<GifRecorder>(o->record, o->record_max_frames);
+    const PlayStats s = play_episodes(*env, policy, o->episodes, o->seed, o->render ? &std::cerr : nullptr,
+                                      recorder ? recorder->sink() : FrameSink{});
+    if (recorder) recorder->finish();
     print_play_stats(s, o->json);
     return 0;
   };

@@ -64,6 +64,10 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_option("--report-every-s", c.report_every_s,
                   "Seconds between refreshes of LOGDIR/report.html (seedrl report; 0: only at the end)")
       ->check(non_negative());
+  cmd->add_option("--record-every-s", c.record_every_s,
+                  "Seconds between videos of the latest checkpoint's policy in LOGDIR/video.gif, one more at the "
+                  "end (0: off)")
+      ->check(non_negative());
   cmd->add_option("--remote-actors", c.remote_actors,
                   "Also serve `seedrl actor` processes on HOST:PORT (PORT alone: loopback only)");
   cmd->add_option("--max-remote-envs", c.max_remote_envs, "Env slots reserved for remote actors")

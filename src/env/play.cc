@@ -1,5 +1,7 @@
 #include "seedrl/env/play.h"
 
+#include "seedrl/env/play_frames.h"
+
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -99,12 +101,18 @@ std::string action_label(const EnvSpec& env, const float* action) {
 
 PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::uint64_t seed,
                         std::ostream* trace) {
+  return play_episodes(env, policy, episodes, seed, trace, FrameSink{});
+}
+
+PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::uint64_t seed, std::ostream* trace,
+                        const FrameSink& frames) {
   const EnvSpec& spec = env.spec();
   std::vector<std::uint8_t> obs(spec.observation.bytes());
   std::vector<float> action(spec.action.width());
   double sum = 0, sum_sq = 0, length = 0;
   for (int e = 0; e < episodes; ++e) {
     env.reset(e == 0 ? std::optional<std::uint64_t>(seed) : std::nullopt, obs.data());
+    if (frames) frames(env);
     double ret = 0;
     bool first = true;
     float reward = 0.f;
@@ -124,6 +132,7 @@ PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::u
         *trace << "action " << action_label(spec, action.data()) << " reward " << r.reward << (r.terminated ? " terminated" : r.truncated ? " truncated" : "")
                << "\n";
       }
+      if (frames) frames(env);
       reward = r.reward;
       ret += r.reward;
       length += 1;

@@ -60,6 +60,7 @@ constexpr const char* kStyle = R"CSS(
 body { font-family: sans-serif; margin: 1.5em; color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.5em; } h3 { font-size: 1em; }
 .chart { width: 100%; max-width: 1000px; height: 360px; margin-bottom: 2.5em; }
+img.video { max-width: 100%; image-rendering: pixelated; border: 1px solid #ccc; }
 .grid { display: flex; flex-wrap: wrap; gap: 1em 2em; }
 .small { width: 460px; height: 240px; margin-bottom: 2.5em; }
 .empty { color: #888; height: auto; }
@@ -130,7 +131,8 @@ std::string render_html(const ReportPage& page, const DygraphsAssets& dygraphs) 
   }
   body += "<h2>Runs</h2>\n";
   for (const RunTables& run : page.runs) {
-    body += "<h3>" + html_escape(run.name) + "</h3>\n<p>" + html_escape(run.logdir) + "</p>\n<div class=\"tables\">\n";
+    body += "<h3>" + html_escape(run.name) + "</h3>\n<p>" + html_escape(run.logdir) + "</p>\n" + run.video_html +
+            "<div class=\"tables\">\n";
     body += run.has_config ? table_html(run.config, "config.toml") : "<p class=\"note\">no config.toml</p>\n";
     body += run.summary.empty() ? "<p class=\"note\">no summary.json (the run has not ended)</p>\n"
                                 : table_html(run.summary, "summary.json");

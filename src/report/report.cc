@@ -13,6 +13,7 @@
 #include "seedrl/report/report_charts.h"
 #include "seedrl/report/run_groups.h"
 #include "seedrl/report/text.h"
+#include "seedrl/report/video_embed.h"
 
 namespace seedrl::report {
 
@@ -46,7 +47,8 @@ std::string build_report(const std::vector<std::string>& logdirs, const std::str
   if (names.size() > 6) page.title += ", …";
   add_charts(runs, group_by_config(runs), names, page);
   for (std::size_t i = 0; i < runs.size(); ++i)
-    page.runs.push_back({names[i], runs[i].logdir, runs[i].has_config, runs[i].config, runs[i].summary});
+    page.runs.push_back({names[i], runs[i].logdir, runs[i].has_config, runs[i].config, runs[i].summary,
+                         video_html(runs[i].logdir)});
   if (!bench_path.empty()) {
     page.bench_path = bench_path;
     page.bench = load_bench(bench_path);

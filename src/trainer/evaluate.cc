@@ -99,7 +99,8 @@ CheckpointPolicy q_policy(const std::string& checkpoint, CheckpointPolicy out, c
 
 }  // namespace
 
-CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint64_t seed, bool greedy) {
+CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint64_t seed, bool greedy,
+                                        bool seed_torch) {
   CheckpointPolicy out;
   const LoadedCheckpoint header = read_checkpoint_header(checkpoint);
   out.config = from_checkpoint(checkpoint, "its run config", [&] { return train_config_from_json(header.config_json); });
@@ -117,7 +118,7 @@ CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint
   // the checkpoint was trained on (its tensors load onto that device).
   model->to(torch::kCPU);
   model->eval();
-  torch::manual_seed(seed);
+  if (seed_torch) torch::manual_seed(seed);
 
   struct State {
     AgentNet model{nullptr};

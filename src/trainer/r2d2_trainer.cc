@@ -34,6 +34,7 @@
 #include "seedrl/trainer/run_shutdown.h"
 #include "seedrl/util/clock.h"
 #include "seedrl/util/torch_runtime.h"
+#include "seedrl/video/checkpoint_video.h"
 #include "seedrl/util/error_text.h"
 
 namespace seedrl {
@@ -82,6 +83,11 @@ int train_r2d2(TrainConfig config) {
   if (config.resume && finished_before(counters.frames, config.learner.max_frames)) return 0;
   ReplayCheckpoint replay_checkpoint(config, replay);
   replay_checkpoint.resume(config.resume && std::filesystem::exists(checkpoint.path()), counters.learner_steps);
+  // train --record-every-s: videos of the latest checkpoint, on a thread of their own
+  // (refuses an env without renderer here, before the first log line).
+  std::optional<CheckpointVideo> video;
+  if (config.record_every_s > 0)
+    video.emplace(checkpoint.path(), config.logdir, config.record_every_s, config.env, config.env_options, config.seed);
   // Only now, so that a refused --resume (or --model) is the one line a user sees.
   spdlog::info("cpus: {}", cores.description);
   spdlog::info("replay: {} sequences of {} steps, {:.1f} MiB ({} bytes per observation, {})", rc.replay_capacity,
@@ -240,6 +246,8 @@ int train_r2d2(TrainConfig config) {
   // must not cost the run's last weights.
   const int status =
       finish_run(failed.load() || learner_thread.failed(), signal_received.load(), save, checkpoint.path(), frames.load());
+  // Before the final report, which shows it; not when the user asked to stop.
+  if (video && signal_received.load() == 0) video->final_video();
   spdlog::info("done: {}", describe_run(monitor.finish()));
   if (eval_envs > 0) spdlog::info("eval envs: {} episodes, mean return {:.2f}", eval_episodes.summary().episodes,
                                   eval_episodes.summary().return_mean);

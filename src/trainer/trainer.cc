@@ -28,6 +28,7 @@
 #include "seedrl/trainer/run_monitor.h"
 #include "seedrl/trainer/run_shutdown.h"
 #include "seedrl/util/torch_runtime.h"
+#include "seedrl/video/checkpoint_video.h"
 
 namespace seedrl {
 
@@ -83,6 +84,11 @@ int train(TrainConfig config) {
 
   RunCheckpoint checkpoint(config, learner);
   const CheckpointCounters counters = checkpoint.resume(config.resume);
+  // train --record-every-s: videos of the latest checkpoint, on a thread of their own
+  // (refuses an env without renderer here, before the first log line).
+  std::optional<CheckpointVideo> video;
+  if (config.record_every_s > 0)
+    video.emplace(checkpoint.path(), config.logdir, config.record_every_s, config.env, config.env_options, config.seed);
   // Only now, so that a refused --resume (or --model) is the one line a user sees.
   spdlog::info("cpus: {}", cores.description);
   spdlog::info("devices: {}", placement.describe());
@@ -172,6 +178,8 @@ int train(TrainConfig config) {
   // The checkpoint before the summary: a summary that cannot be written
   // must not cost the run's last weights.
   const int status = finish_run(learner_thread.failed(), signal_received.load(), save, checkpoint.path(), frames.load());
+  // Before the final report, which shows it; not when the user asked to stop.
+  if (video && signal_received.load() == 0) video->final_video();
   spdlog::info("done: {}", describe_run(monitor.finish()));
   return status;
 }

@@ -10,6 +10,7 @@
 #include <boost/asio.hpp>
 #include <nlohmann/json.hpp>
 
+#include "../video/gif_decode.h"
 #include "one_line_error.h"
 #include "run_binary.h"
 
@@ -123,4 +124,18 @@ TEST_CASE("seedrl actor --env atari:pong feeds a learner over loopback", "[cli][
   const std::string empty = temp_dir("atari_eval_no_roms");
   const RunResult missing = check_one_line_error({"eval", "--checkpoint", ckpt, "--rom-dir", empty}, "--rom-dir");
   CHECK_THAT(missing.output, Catch::Contains(empty));
+}
+
+TEST_CASE("play --record on an Atari game writes ALE's 210x160 screens", "[cli][atari][record]") {
+  const std::string path = temp_dir("atari_record") + "/pong.gif";
+  RunResult r = run_seedrl({"play", "--env", "atari:pong", "--rom-dir", kRoms, "--episodes", "1", "--json",
+                            "--max-episode-frames", "400", "--record", path});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.output);
+  const auto frames = decode_gif(path);
+  CHECK(static_cast<int>(frames.size()) == 1 + static_cast<int>(j["episode_length_mean"].get<double>()));
+  CHECK(frames.front().image.height == 210);
+  CHECK(frames.front().image.width == 160);
+  CHECK(frames.front().delay_cs == 7);  // 60 Hz over a frame skip of 4
 }

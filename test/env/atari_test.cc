@@ -365,3 +365,23 @@ TEST_CASE("atari: a step allocates nothing, through the frame stack too", "[env]
   CHECK(in_steps == 0);
   CHECK(ends >= 5);  // lost lives and game overs included
 }
+
+TEST_CASE("atari: the recorded picture is ALE's RGB screen of the step's last frame", "[env][atari][render]") {
+  atari::AtariConfig c = config("breakout");
+  AtariEnv env(c);
+  std::vector<std::uint8_t> obs(kObs);
+  env.reset(11, obs.data());
+  Rng rng(3);
+  for (int t = 0; t < 60; ++t) {
+    RgbImage img;
+    REQUIRE(env.render_rgb(img));
+    std::vector<unsigned char> want;
+    env.ale().getScreenRGB(want);
+    REQUIRE(img.height == 210);
+    REQUIRE(img.width == 160);
+    REQUIRE(img.rgb.size() == want.size());
+    REQUIRE(std::equal(want.begin(), want.end(), img.rgb.begin()));
+    if (env.step(Action{static_cast<int>(rng.below(18)), nullptr}, obs.data()).terminated) env.reset(std::nullopt, obs.data());
+  }
+  CHECK(env.render_fps() == 15);  // 60 Hz over the default frame skip of 4
+}

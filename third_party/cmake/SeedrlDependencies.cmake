@@ -9,6 +9,8 @@ find_package(CLI11 REQUIRED)
 find_package(nlohmann_json REQUIRED)
 find_package(Boost 1.74 REQUIRED)
 find_package(tomlplusplus 3 REQUIRED)
+# giflib (libgif-dev): the animated GIFs of `--record` (src/video/).
+find_package(GIF 5 REQUIRED)
 
 set(SEEDRL_TORCH_BUNDLES_FMT OFF)
 foreach(_dir IN LISTS TORCH_INCLUDE_DIRS)

@@ -28,6 +28,7 @@ struct RunTables {
   std::string name, logdir;
   bool has_config = false;
   Table config, summary;
+  std::string video_html;  // its video.gif inlined, or a note (report/video_embed.h); "" without one
 };
 
 struct ReportPage {

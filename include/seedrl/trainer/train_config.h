@@ -61,6 +61,7 @@ struct TrainConfig {
   bool resume = false;
   double log_interval_s = 5;
   double report_every_s = 60;  // logdir/report.html: seconds between refreshes (0: at the end only)
+  double record_every_s = 0;   // logdir/video.gif from the latest checkpoint: seconds between (0: off)
   int torch_threads = 1;
   // remote actors (seedrl actor --connect): off while remote_actors is empty
   std::string remote_actors;        // HOST:PORT to listen on; PORT alone means loopback

@@ -156,6 +156,15 @@ StepResult AtariEnv::step(const Action& action, void* obs) {
   return r;
 }
 
+bool AtariEnv::render_rgb(RgbImage& out) {
+  const auto& screen = ale_->getScreen();
+  out.height = static_cast<int>(screen.height());
+  out.width = static_cast<int>(screen.width());
+  out.rgb.resize(static_cast<std::size_t>(out.height) * out.width * 3);
+  ale_->getScreenRGB(out.rgb);
+  return true;
+}
+
 #endif  // SEEDRL_WITH_ALE; without ALE nothing builds an AtariEnv (see register.cc)
 
 }  // namespace seedrl::atari

@@ -1,5 +1,7 @@
 #include "seedrl/env/classic/acrobot.h"
 
+#include "seedrl/env/render/classic_draw.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -91,5 +93,12 @@ StepResult Acrobot::step(const Action& action, void* obs) {
   r.reward = r.terminated ? 0.0f : -1.0f;
   return r;
 }
+
+bool Acrobot::render_rgb(RgbImage& out) {
+  classic_draw::acrobot(state_[0], state_[1], out);
+  return true;
+}
+
+double Acrobot::render_fps() const { return classic_draw::kAcrobotFps; }
 
 }  // namespace seedrl

@@ -1,5 +1,7 @@
 #include "seedrl/env/classic/cartpole.h"
 
+#include "seedrl/env/render/classic_draw.h"
+
 #include <cmath>
 
 namespace seedrl {
@@ -51,5 +53,12 @@ StepResult CartPole::step(const Action& action, void* obs) {
   r.reward = 1.0f;  // Gymnasium rewards the terminating step too
   return r;
 }
+
+bool CartPole::render_rgb(RgbImage& out) {
+  classic_draw::cartpole(state_[0], state_[2], out);
+  return true;
+}
+
+double CartPole::render_fps() const { return classic_draw::kCartPoleFps; }
 
 }  // namespace seedrl

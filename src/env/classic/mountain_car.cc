@@ -1,5 +1,7 @@
 #include "seedrl/env/classic/mountain_car.h"
 
+#include "seedrl/env/render/classic_draw.h"
+
 #include <cmath>
 
 namespace seedrl {
@@ -19,5 +21,12 @@ StepResult MountainCar::step(const Action& action, void* obs) {
   r.reward = -1.0f;
   return r;
 }
+
+bool MountainCar::render_rgb(RgbImage& out) {
+  classic_draw::mountain_car(position(), kGoalPosition, out);
+  return true;
+}
+
+double MountainCar::render_fps() const { return classic_draw::kMountainCarFps; }
 
 }  // namespace seedrl

@@ -1,5 +1,7 @@
 #include "seedrl/env/classic/mountain_car_continuous.h"
 
+#include "seedrl/env/render/classic_draw.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -22,5 +24,12 @@ StepResult MountainCarContinuous::step(const Action& action, void* obs) {
   r.reward = static_cast<float>((r.terminated ? 100.0 : 0.0) - a * a * 0.1);
   return r;
 }
+
+bool MountainCarContinuous::render_rgb(RgbImage& out) {
+  classic_draw::mountain_car(position(), kGoalPosition, out);
+  return true;
+}
+
+double MountainCarContinuous::render_fps() const { return classic_draw::kMountainCarFps; }
 
 }  // namespace seedrl

@@ -1,5 +1,7 @@
 #include "seedrl/env/classic/pendulum.h"
 
+#include "seedrl/env/render/classic_draw.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -54,5 +56,12 @@ StepResult Pendulum::step(const Action& action, void* obs) {
   r.reward = static_cast<float>(-cost);
   return r;
 }
+
+bool Pendulum::render_rgb(RgbImage& out) {
+  classic_draw::pendulum(state_[0], out);
+  return true;
+}
+
+double Pendulum::render_fps() const { return classic_draw::kPendulumFps; }
 
 }  // namespace seedrl

@@ -3,6 +3,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "seedrl/env/render/minatar_draw.h"
+
 namespace seedrl::minatar {
 
 Game::Game(std::string name, std::vector<std::string> channels, const EnvOptions& options)
@@ -54,5 +56,14 @@ void Game::write_obs(void* obs) const {
   Frame frame(static_cast<std::uint8_t*>(obs), static_cast<int>(spec_.observation.shape[2]));
   draw(frame);
 }
+
+bool Game::render_rgb(RgbImage& out) {
+  picture_obs_.resize(spec_.observation.bytes());
+  write_obs(picture_obs_.data());
+  minatar_draw::draw(picture_obs_.data(), kGridSize, static_cast<int>(spec_.observation.shape[2]), out);
+  return true;
+}
+
+double Game::render_fps() const { return minatar_draw::kFps; }
 
 }  // namespace seedrl::minatar

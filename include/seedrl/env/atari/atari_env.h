@@ -33,6 +33,7 @@
 #include "seedrl/env/atari/area_resize.h"
 #include "seedrl/env/env.h"
 #include "seedrl/env/registry.h"
+#include "seedrl/env/render.h"
 #include "seedrl/util/rng.h"
 
 namespace ale {
@@ -55,7 +56,7 @@ struct AtariConfig {
 // Throws std::invalid_argument with one line naming what is wrong.
 AtariConfig atari_config(const std::string& game, const EnvOptions& options);
 
-class AtariEnv final : public Env {
+class AtariEnv final : public Env, public RgbRenderable {
  public:
   static constexpr int kScreenSize = 84;
   static constexpr int kNumActions = 18;
@@ -67,6 +68,11 @@ class AtariEnv final : public Env {
   const EnvSpec& spec() const override { return spec_; }
   void reset(std::optional<std::uint64_t> seed, void* obs) override;
   StepResult step(const Action& action, void* obs) override;
+  // ALE's own RGB screen (getScreenRGB), 210x160: the last emulator frame
+  // of the step, not the max-pooled observation.
+  bool render_rgb(RgbImage& out) override;
+  // The console's 60 Hz over the frame skip.
+  double render_fps() const override { return 60.0 / config_.frame_skip; }
 
   const AtariConfig& config() const { return config_; }
   // The emulator, for tests and the benchmark's raw loop.

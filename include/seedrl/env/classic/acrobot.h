@@ -5,11 +5,12 @@
 #pragma once
 
 #include "seedrl/env/env.h"
+#include "seedrl/env/render.h"
 #include "seedrl/util/rng.h"
 
 namespace seedrl {
 
-class Acrobot final : public Env {
+class Acrobot final : public Env, public RgbRenderable {
  public:
   static constexpr double kPi = 3.14159265358979323846;
   static constexpr double kDt = 0.2;
@@ -29,6 +30,9 @@ class Acrobot final : public Env {
   const EnvSpec& spec() const override { return spec_; }
   void reset(std::optional<std::uint64_t> seed, void* obs) override;
   StepResult step(const Action& action, void* obs) override;
+  // As Gymnasium draws it (render/classic_draw.h).
+  bool render_rgb(RgbImage& out) override;
+  double render_fps() const override;
 
   // State access for tests: theta1, theta2, theta1_dot, theta2_dot.
   const double* state() const { return state_; }

@@ -3,11 +3,12 @@
 #pragma once
 
 #include "seedrl/env/env.h"
+#include "seedrl/env/render.h"
 #include "seedrl/util/rng.h"
 
 namespace seedrl {
 
-class CartPole final : public Env {
+class CartPole final : public Env, public RgbRenderable {
  public:
   static constexpr double kGravity = 9.8;
   static constexpr double kMassCart = 1.0;
@@ -25,6 +26,9 @@ class CartPole final : public Env {
   const EnvSpec& spec() const override { return spec_; }
   void reset(std::optional<std::uint64_t> seed, void* obs) override;
   StepResult step(const Action& action, void* obs) override;
+  // As Gymnasium draws it (render/classic_draw.h).
+  bool render_rgb(RgbImage& out) override;
+  double render_fps() const override;
 
   // State access for tests: x, x_dot, theta, theta_dot.
   const double* state() const { return state_; }

@@ -4,10 +4,11 @@
 #pragma once
 
 #include "seedrl/env/classic/mountain_car_physics.h"
+#include "seedrl/env/render.h"
 
 namespace seedrl {
 
-class MountainCar final : public MountainCarPhysics {
+class MountainCar final : public MountainCarPhysics, public RgbRenderable {
  public:
   static constexpr double kGoalPosition = 0.5;
   static constexpr double kForce = 0.001;
@@ -15,6 +16,9 @@ class MountainCar final : public MountainCarPhysics {
 
   MountainCar();
   StepResult step(const Action& action, void* obs) override;
+  // As Gymnasium draws it (render/classic_draw.h), the flag at kGoalPosition.
+  bool render_rgb(RgbImage& out) override;
+  double render_fps() const override;
 };
 
 }  // namespace seedrl

@@ -4,10 +4,11 @@
 #pragma once
 
 #include "seedrl/env/classic/mountain_car_physics.h"
+#include "seedrl/env/render.h"
 
 namespace seedrl {
 
-class MountainCarContinuous final : public MountainCarPhysics {
+class MountainCarContinuous final : public MountainCarPhysics, public RgbRenderable {
  public:
   static constexpr double kMinAction = -1.0;
   static constexpr double kMaxAction = 1.0;
@@ -18,6 +19,9 @@ class MountainCarContinuous final : public MountainCarPhysics {
   MountainCarContinuous();
   // Reads action.values[0].
   StepResult step(const Action& action, void* obs) override;
+  // As Gymnasium draws it (render/classic_draw.h), the flag at kGoalPosition.
+  bool render_rgb(RgbImage& out) override;
+  double render_fps() const override;
 };
 
 }  // namespace seedrl

@@ -4,11 +4,12 @@
 #pragma once
 
 #include "seedrl/env/env.h"
+#include "seedrl/env/render.h"
 #include "seedrl/util/rng.h"
 
 namespace seedrl {
 
-class Pendulum final : public Env {
+class Pendulum final : public Env, public RgbRenderable {
  public:
   static constexpr double kPi = 3.14159265358979323846;
   static constexpr double kMaxSpeed = 8.0;
@@ -24,6 +25,9 @@ class Pendulum final : public Env {
   void reset(std::optional<std::uint64_t> seed, void* obs) override;
   // Reads action.values[0].
   StepResult step(const Action& action, void* obs) override;
+  // As Gymnasium draws it (render/classic_draw.h).
+  bool render_rgb(RgbImage& out) override;
+  double render_fps() const override;
 
   // State access for tests: theta (not wrapped; 0 is upright), theta_dot.
   const double* state() const { return state_; }

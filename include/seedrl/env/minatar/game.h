@@ -12,6 +12,7 @@
 
 #include "seedrl/env/env.h"
 #include "seedrl/env/registry.h"
+#include "seedrl/env/render.h"
 #include "seedrl/util/rng.h"
 
 namespace seedrl::minatar {
@@ -42,7 +43,7 @@ struct Outcome {
   bool terminal = false;
 };
 
-class Game : public Env {
+class Game : public Env, public RgbRenderable {
  public:
   // `name` is the registered name ("minatar:breakout"); `channels` names the
   // observation's channels as the reference's channels dict does, in order.
@@ -59,6 +60,9 @@ class Game : public Env {
   bool difficulty_ramping() const { return ramping_; }
   // Draws the current state into `obs` (spec().observation.bytes() bytes).
   void write_obs(void* obs) const;
+  // The reference GUI's colours (render/minatar_draw.h).
+  bool render_rgb(RgbImage& out) override;
+  double render_fps() const override;
 
  protected:
   // Puts the game in its start state, drawing from rng().
@@ -77,6 +81,7 @@ class Game : public Env {
   bool ramping_;
   int last_action_ = kNoop;
   bool terminal_ = false;
+  std::vector<std::uint8_t> picture_obs_;  // render_rgb's scratch observation
 };
 
 }  // namespace seedrl::minatar

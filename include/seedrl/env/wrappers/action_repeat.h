@@ -3,15 +3,19 @@
 #pragma once
 
 #include "seedrl/env/env.h"
+#include "seedrl/env/render.h"
 
 namespace seedrl {
 
-class ActionRepeat final : public Env {
+class ActionRepeat final : public Env, public RgbRenderable {
  public:
   ActionRepeat(EnvPtr inner, int repeat);
   const EnvSpec& spec() const override { return inner_->spec(); }
   void reset(std::optional<std::uint64_t> seed, void* obs) override { inner_->reset(seed, obs); }
   StepResult step(const Action& action, void* obs) override;
+  // The wrapped env's picture; `repeat` of its frames pass in one step.
+  bool render_rgb(RgbImage& out) override { return seedrl::render_rgb(*inner_, out); }
+  double render_fps() const override { return seedrl::render_fps(*inner_) / repeat_; }
 
  private:
   EnvPtr inner_;

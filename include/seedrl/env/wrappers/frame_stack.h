@@ -7,15 +7,19 @@
 #include <vector>
 
 #include "seedrl/env/env.h"
+#include "seedrl/env/render.h"
 
 namespace seedrl {
 
-class FrameStack final : public Env {
+class FrameStack final : public Env, public RgbRenderable {
  public:
   FrameStack(EnvPtr inner, int k);
   const EnvSpec& spec() const override { return spec_; }
   void reset(std::optional<std::uint64_t> seed, void* obs) override;
   StepResult step(const Action& action, void* obs) override;
+  // The wrapped env's picture.
+  bool render_rgb(RgbImage& out) override { return seedrl::render_rgb(*inner_, out); }
+  double render_fps() const override { return seedrl::render_fps(*inner_); }
 
  private:
   void write(void* obs) const;

@@ -3,15 +3,19 @@
 #pragma once
 
 #include "seedrl/env/env.h"
+#include "seedrl/env/render.h"
 
 namespace seedrl {
 
-class TimeLimit final : public Env {
+class TimeLimit final : public Env, public RgbRenderable {
  public:
   TimeLimit(EnvPtr inner, int max_steps);
   const EnvSpec& spec() const override { return spec_; }
   void reset(std::optional<std::uint64_t> seed, void* obs) override;
   StepResult step(const Action& action, void* obs) override;
+  // The wrapped env's picture.
+  bool render_rgb(RgbImage& out) override { return seedrl::render_rgb(*inner_, out); }
+  double render_fps() const override { return seedrl::render_fps(*inner_); }
 
  private:
   EnvPtr inner_;
