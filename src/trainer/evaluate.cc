@@ -10,6 +10,7 @@
 #include "seedrl/model/policy_distribution.h"
 #include "seedrl/model/q_net.h"
 #include "seedrl/model/torso.h"
+#include "seedrl/trainer/agent_policy.h"
 #include "seedrl/trainer/trainer.h"
 #include "seedrl/util/error_text.h"
 
@@ -118,30 +119,7 @@ CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint
   model->to(torch::kCPU);
   model->eval();
   torch::manual_seed(seed);
-
-  struct State {
-    AgentNet model{nullptr};
-    CoreState core;
-    torch::Tensor obs;
-  };
-  auto st = std::make_shared<State>();
-  st->model = model;
-  st->obs = obs_tensor(spec);
-  const std::size_t obs_bytes = spec.observation.bytes();
-  const int width = spec.action.width();
-  const ActionSpec action_spec = spec.action;
-  out.policy = [st, dist, greedy, obs_bytes, width, action_spec](const void* obs, bool first, float, float* action) {
-    c10::InferenceMode guard;
-    std::memcpy(st->obs.data_ptr(), obs, obs_bytes);
-    if (first) st->core = st->model->initial_state(1);
-    auto first_t = torch::full({1, 1}, first ? 1 : 0, torch::kUInt8);
-    NetOutput net = st->model->forward(st->obs, first_t, st->core);
-    st->core = net.state;
-    auto params = net.policy[0];
-    auto a = (greedy ? dist->mode(params) : dist->sample(params)).contiguous();
-    std::memcpy(action, a.data_ptr<float>(), sizeof(float) * width);
-    if (!action_spec.is_discrete()) clip_to_box(action_spec, action);  // as the actors do
-  };
+  out.policy = agent_play_policy(model, spec, greedy);
   return out;
 }
 
