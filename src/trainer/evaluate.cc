@@ -11,6 +11,7 @@
 #include "seedrl/model/q_net.h"
 #include "seedrl/model/torso.h"
 #include "seedrl/trainer/agent_policy.h"
+#include "seedrl/trainer/checkpoint_model.h"
 #include "seedrl/trainer/trainer.h"
 #include "seedrl/util/error_text.h"
 
@@ -120,6 +121,31 @@ CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint
   model->eval();
   torch::manual_seed(seed);
   out.policy = agent_play_policy(model, spec, greedy);
+  return out;
+}
+
+CheckpointModel load_checkpoint_model(const std::string& checkpoint) {
+  CheckpointModel out;
+  const LoadedCheckpoint header = read_checkpoint_header(checkpoint);
+  out.counters = header.counters;
+  out.config = from_checkpoint(checkpoint, "its run config", [&] { return train_config_from_json(header.config_json); });
+  out.spec = from_checkpoint(checkpoint, "its environment", [&] {
+    return EnvRegistry::builtin().make(out.config.env, out.config.env_options)->spec();
+  });
+  check_widths(checkpoint, header, out.spec, out.config.model);
+  if (out.config.algo == "r2d2") {
+    QNet model = from_checkpoint(checkpoint, "its model", [&] { return QNet(out.spec, out.config.model); });
+    out.module = model.ptr();
+  } else {
+    const int policy_size = from_checkpoint(checkpoint, "its action space",
+                                            [&] { return make_policy_distribution(out.spec.action)->param_size(); });
+    AgentNet model =
+        from_checkpoint(checkpoint, "its model", [&] { return AgentNet(out.spec, out.config.model, policy_size); });
+    out.module = model.ptr();
+  }
+  load_checkpoint(checkpoint, *out.module, nullptr);
+  out.module->to(torch::kCPU);
+  out.module->eval();
   return out;
 }
 
