@@ -119,8 +119,7 @@ CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint
   // the checkpoint was trained on (its tensors load onto that device).
   model->to(torch::kCPU);
   model->eval();
-  torch::manual_seed(seed);
-  out.policy = agent_play_policy(model, spec, greedy);
+  out.policy = agent_play_policy(model, spec, greedy, seed);
   return out;
 }
 

@@ -56,7 +56,7 @@ PeriodicEval::PeriodicEval(const TrainConfig& config, const EnvSpec& spec, int p
   model_->to(torch::kCPU);
   model_->eval();
   env_ = EnvRegistry::builtin().make(config.env, config.env_options);
-  policy_ = agent_play_policy(model_, spec, config.eval_greedy);
+  spec_ = spec;
 }
 
 PeriodicEval::~PeriodicEval() {
@@ -115,9 +115,11 @@ bool PeriodicEval::evaluate_once(const std::function<bool()>& stop) {
   const std::int64_t frames = frames_.load();
   have_version_ = publisher_.sync(*model_, have_version_);
   if (have_version_ < 0 || have_version_ == evaluated_version_) return true;  // nothing new to evaluate
-  const PlayPolicy guarded = [this, &stop](const void* obs, bool first, float reward, float* action) {
+  // Its sampling stream starts at the seed each time, as `seedrl eval --seed` does.
+  const PlayPolicy policy = agent_play_policy(model_, spec_, config_.eval_greedy, seed_);
+  const PlayPolicy guarded = [&policy, &stop](const void* obs, bool first, float reward, float* action) {
     if (stop()) throw Stopped{};
-    policy_(obs, first, reward, action);
+    policy(obs, first, reward, action);
   };
   PlayStats stats;
   try {

@@ -123,10 +123,12 @@ TEST_CASE("train --eval-every-s writes eval rows and a best.pt whose score repla
 
 TEST_CASE("a finished run evaluates its final weights; --resume keeps the best so far", "[cli][train][eval]") {
   const std::string dir = temp_dir("train_eval_final");
-  // An evaluation period longer than the run: the only evaluation is the final one.
-  std::vector<std::string> args{"train",           "--env",   "cartpole", "--max-frames", "20000", "--actors", "4",
-                                "--logdir",        dir,       "--seed",   "9",            "--eval-every-s",
-                                "1000000",         "--eval-episodes", "2", "--eval-greedy"};
+  // An evaluation period longer than the run: the only evaluation is the
+  // final one. Sampled, as by default: its actions come from a stream of its
+  // own that the seed replays, not from the one inference shares.
+  std::vector<std::string> args{"train",    "--env", "cartpole", "--max-frames",   "20000",  "--actors",
+                                "4",        "--logdir", dir,     "--seed",         "9",      "--eval-every-s",
+                                "1000000",  "--eval-episodes", "5"};
   RunResult r = run_seedrl(args);
   INFO(r.output);
   REQUIRE(r.status == 0);
@@ -136,6 +138,15 @@ TEST_CASE("a finished run evaluates its final weights; --resume keeps the best s
   const auto first = read_best_eval(dir + "/best.pt");
   REQUIRE(first);
   CHECK(first->return_mean == rows[0]["eval_return_mean"].get<double>());
+  CHECK_FALSE(first->greedy);
+  const PlayStats again = replay(dir + "/best.pt", *first);
+  CHECK(again.return_mean == first->return_mean);
+  CHECK(again.return_std == first->return_std);
+  // Sampled play differs from greedy play on the same seed (a check that
+  // the replay above did sample).
+  EvalResult greedy = *first;
+  greedy.greedy = true;
+  CHECK(replay(dir + "/best.pt", greedy).return_mean != first->return_mean);
   CHECK(summary(dir)["eval_best_return_mean"].get<double>() == first->return_mean);
 
   // A best no evaluation can beat: the resumed run must read it back and keep it.

@@ -11,9 +11,10 @@
 namespace seedrl {
 
 // `model` must be on the CPU and stay unchanged while the policy plays.
-// Samples actions from the process's torch generator, or takes the most
-// likely with `greedy`; continuous actions are clipped to the box, as the
-// actors do.
-PlayPolicy agent_play_policy(AgentNet model, const EnvSpec& spec, bool greedy);
+// Samples actions from a torch generator of its own seeded with `seed` (so
+// that one seed replays the same actions, whatever other threads draw), or
+// takes the most likely with `greedy`; continuous actions are clipped to
+// the box, as the actors do.
+PlayPolicy agent_play_policy(AgentNet model, const EnvSpec& spec, bool greedy, std::uint64_t seed);
 
 }  // namespace seedrl

@@ -8,12 +8,11 @@
 // and one that beats the best so far is saved as logdir/best.pt
 // (trainer/best_checkpoint.h).
 //
-// Every evaluation resets its env with the same seed, derived from --seed
-// apart from the actors' seeds: the evaluations compare weights on the same
-// episode starts, and `seedrl eval --checkpoint best.pt --seed S` (S from
-// the log) replays best.pt's score exactly with --eval-greedy. Sampled
-// actions come from the process's torch generator, which inference shares,
-// so sampled scores are not replayed exactly.
+// Every evaluation plays from the same seed, derived from --seed apart from
+// the actors' seeds, for its env and for a sampling stream of its own: the
+// evaluations compare weights on the same episode starts, and `seedrl eval
+// --checkpoint best.pt --seed S` (S from the log; --greedy with
+// --eval-greedy) replays best.pt's score exactly.
 #pragma once
 
 #include <atomic>
@@ -85,7 +84,7 @@ class PeriodicEval {
   std::uint64_t seed_ = 0;
   AgentNet model_{nullptr};
   EnvPtr env_;
-  PlayPolicy policy_;
+  EnvSpec spec_;
   std::int64_t have_version_ = -1;  // the weights model_ holds
   std::int64_t evaluated_version_ = -1;
   std::string save_warning_;  // the last best.pt failure logged, not repeated
