@@ -103,6 +103,7 @@ void PeriodicEval::loop() {
 
 void PeriodicEval::evaluate_final(const std::function<bool()>& stop) {
   if (!enabled_) return;
+  spdlog::info("evaluation: the final weights, {} episodes (Ctrl-C skips it)", config_.eval_episodes);
   try {
     evaluate_once(stop);
   } catch (const std::exception& e) {
