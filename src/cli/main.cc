@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
   std::vector<seedrl::CommandRunner> commands{
       seedrl::add_train_command(app), seedrl::add_eval_command(app), seedrl::add_envs_command(app),
       seedrl::add_play_command(app), seedrl::add_bench_command(app), seedrl::add_actor_command(app),
-      seedrl::add_report_command(app)};
+      seedrl::add_report_command(app), seedrl::add_export_command(app)};
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;
     std::string valid;

@@ -68,6 +68,14 @@ CommandRunner add_train_command(CLI::App& app) {
                   "Seconds between videos of the latest checkpoint's policy in LOGDIR/video.gif, one more at the "
                   "end (0: off)")
       ->check(non_negative());
+  cmd->add_option("--eval-every-s", c.eval_every_s,
+                  "V-trace: seconds between evaluations of the latest weights on an env of their own, and one "
+                  "at the end; the best is kept as LOGDIR/best.pt (0: off)")
+      ->check(in_range(0.0, 1e9));
+  cmd->add_option("--eval-episodes", c.eval_episodes, "V-trace: whole episodes per evaluation (--eval-every-s)")
+      ->check(in_range(1, 1 << 20));
+  cmd->add_flag("--eval-greedy,!--no-eval-greedy", c.eval_greedy,
+                "V-trace evaluations take the most likely action (default: sample, as training does)");
   cmd->add_option("--remote-actors", c.remote_actors,
                   "Also serve `seedrl actor` processes on HOST:PORT (PORT alone: loopback only)");
   cmd->add_option("--max-remote-envs", c.max_remote_envs, "Env slots reserved for remote actors")

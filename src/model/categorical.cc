@@ -12,15 +12,15 @@ class Categorical final : public PolicyDistribution {
   int param_size() const override { return n_; }
 
   torch::Tensor sample(const torch::Tensor& logits) const override {
-    // Gumbel-max: argmax(logits + Gumbel noise) is an exact categorical sample
-    // and works on any leading shape in one pass.
     torch::Tensor u;
     {
       auto lock = lock_cuda_rng(logits);
       u = torch::rand_like(logits);
     }
-    u.clamp_(1e-20, 1.0);
-    return (logits - torch::log(-torch::log(u))).argmax(-1, /*keepdim=*/true).to(torch::kFloat32);
+    return gumbel_max(logits, u);
+  }
+  torch::Tensor sample(const torch::Tensor& logits, at::Generator& generator) const override {
+    return gumbel_max(logits, torch::rand(logits.sizes(), generator, logits.options()));
   }
   torch::Tensor mode(const torch::Tensor& logits) const override {
     return logits.argmax(-1, true).to(torch::kFloat32);
@@ -35,6 +35,12 @@ class Categorical final : public PolicyDistribution {
   }
 
  private:
+  // Gumbel-max: argmax(logits + Gumbel noise) is an exact categorical sample
+  // and works on any leading shape in one pass. `u`: uniform in [0, 1).
+  static torch::Tensor gumbel_max(const torch::Tensor& logits, torch::Tensor u) {
+    u.clamp_(1e-20, 1.0);
+    return (logits - torch::log(-torch::log(u))).argmax(-1, /*keepdim=*/true).to(torch::kFloat32);
+  }
   static torch::Tensor entropy_of(const torch::Tensor& logp) { return -(logp.exp() * logp).sum(-1); }
   int n_;
 };

@@ -30,6 +30,10 @@ class Gaussian final : public PolicyDistribution {
     }
     return mean + log_std.exp() * noise;
   }
+  torch::Tensor sample(const torch::Tensor& params, at::Generator& generator) const override {
+    auto mean = params.narrow(-1, 0, dim_), log_std = params.narrow(-1, dim_, dim_);
+    return mean + log_std.exp() * torch::randn(mean.sizes(), generator, mean.options());
+  }
   torch::Tensor mode(const torch::Tensor& params) const override { return params.narrow(-1, 0, dim_).clone(); }
   torch::Tensor log_prob(const torch::Tensor& params, const torch::Tensor& actions) const override {
     auto mean = params.narrow(-1, 0, dim_), log_std = params.narrow(-1, dim_, dim_);

@@ -20,11 +20,11 @@ constexpr const char* kWall = "wall_seconds";
 
 // The order metric charts come in; other keys follow in name order.
 const std::vector<std::string> kFirstMetrics = {
-    "fps",        "episode_length_mean", "total_loss",         "pg_loss",     "baseline_loss",
+    "eval_return_mean", "fps", "episode_length_mean", "total_loss", "pg_loss", "baseline_loss",
     "entropy",    "policy_lag",          "queue_size",         "inference_batch_mean", "grad_norm",
     "learning_rate"};
 // Keys that are an axis, or charted above the metrics.
-const std::set<std::string> kNotMetrics = {kReturn, kWall, "atari_frames"};
+const std::set<std::string> kNotMetrics = {kReturn, kWall, "atari_frames", "eval_episodes", "eval_frames"};
 
 // A series of (x, y) with a value, at most kMaxPointsPerSeries of them
 // (evenly spaced, the last one kept).

@@ -10,6 +10,8 @@
 #include "seedrl/model/policy_distribution.h"
 #include "seedrl/model/q_net.h"
 #include "seedrl/model/torso.h"
+#include "seedrl/trainer/agent_policy.h"
+#include "seedrl/trainer/checkpoint_model.h"
 #include "seedrl/trainer/trainer.h"
 #include "seedrl/util/error_text.h"
 
@@ -99,8 +101,7 @@ CheckpointPolicy q_policy(const std::string& checkpoint, CheckpointPolicy out, c
 
 }  // namespace
 
-CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint64_t seed, bool greedy,
-                                        bool seed_torch) {
+CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint64_t seed, bool greedy) {
   CheckpointPolicy out;
   const LoadedCheckpoint header = read_checkpoint_header(checkpoint);
   out.config = from_checkpoint(checkpoint, "its run config", [&] { return train_config_from_json(header.config_json); });
@@ -118,31 +119,32 @@ CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint
   // the checkpoint was trained on (its tensors load onto that device).
   model->to(torch::kCPU);
   model->eval();
-  if (seed_torch) torch::manual_seed(seed);
+  out.policy = agent_play_policy(model, spec, greedy, seed);
+  return out;
+}
 
-  struct State {
-    AgentNet model{nullptr};
-    CoreState core;
-    torch::Tensor obs;
-  };
-  auto st = std::make_shared<State>();
-  st->model = model;
-  st->obs = obs_tensor(spec);
-  const std::size_t obs_bytes = spec.observation.bytes();
-  const int width = spec.action.width();
-  const ActionSpec action_spec = spec.action;
-  out.policy = [st, dist, greedy, obs_bytes, width, action_spec](const void* obs, bool first, float, float* action) {
-    c10::InferenceMode guard;
-    std::memcpy(st->obs.data_ptr(), obs, obs_bytes);
-    if (first) st->core = st->model->initial_state(1);
-    auto first_t = torch::full({1, 1}, first ? 1 : 0, torch::kUInt8);
-    NetOutput net = st->model->forward(st->obs, first_t, st->core);
-    st->core = net.state;
-    auto params = net.policy[0];
-    auto a = (greedy ? dist->mode(params) : dist->sample(params)).contiguous();
-    std::memcpy(action, a.data_ptr<float>(), sizeof(float) * width);
-    if (!action_spec.is_discrete()) clip_to_box(action_spec, action);  // as the actors do
-  };
+CheckpointModel load_checkpoint_model(const std::string& checkpoint) {
+  CheckpointModel out;
+  const LoadedCheckpoint header = read_checkpoint_header(checkpoint);
+  out.counters = header.counters;
+  out.config = from_checkpoint(checkpoint, "its run config", [&] { return train_config_from_json(header.config_json); });
+  out.spec = from_checkpoint(checkpoint, "its environment", [&] {
+    return EnvRegistry::builtin().make(out.config.env, out.config.env_options)->spec();
+  });
+  check_widths(checkpoint, header, out.spec, out.config.model);
+  if (out.config.algo == "r2d2") {
+    QNet model = from_checkpoint(checkpoint, "its model", [&] { return QNet(out.spec, out.config.model); });
+    out.module = model.ptr();
+  } else {
+    const int policy_size = from_checkpoint(checkpoint, "its action space",
+                                            [&] { return make_policy_distribution(out.spec.action)->param_size(); });
+    AgentNet model =
+        from_checkpoint(checkpoint, "its model", [&] { return AgentNet(out.spec, out.config.model, policy_size); });
+    out.module = model.ptr();
+  }
+  load_checkpoint(checkpoint, *out.module, nullptr);
+  out.module->to(torch::kCPU);
+  out.module->eval();
   return out;
 }
 

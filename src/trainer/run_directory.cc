@@ -22,11 +22,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A run's own files: its checkpoint, replay snapshot, metrics, summary and TensorBoard events.
+// A run's own files: its checkpoints (last and best), replay snapshot, metrics, summary and TensorBoard events.
 bool belongs_to_run(const fs::path& file) {
   const std::string name = file.filename().string();
-  return name == "checkpoint.pt" || name == "replay.bin" || name == "metrics.jsonl" || name == "metrics.csv" ||
-         name == "summary.json" || name == "config.toml" || name == "report.html" ||
+  return name == "checkpoint.pt" || name == "best.pt" || name == "replay.bin" || name == "metrics.jsonl" ||
+         name == "metrics.csv" || name == "summary.json" || name == "config.toml" || name == "report.html" ||
          name.rfind("events.out.tfevents.", 0) == 0;
 }
 

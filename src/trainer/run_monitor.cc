@@ -51,6 +51,22 @@ Scalars RunMonitor::scalars(double fps) const {
   return out;
 }
 
+void RunMonitor::add_rows_from(std::function<std::vector<Scalars>()> take_rows, AddScalars add_summary) {
+  take_rows_ = std::move(take_rows);
+  add_summary_ = std::move(add_summary);
+}
+
+// After the first of the monitor's own rows, whose keys are metrics.csv's
+// columns: a taken row has only a few of them.
+void RunMonitor::write_taken_rows() {
+  if (!take_rows_ || !wrote_row_) return;
+  for (Scalars row : take_rows_()) {
+    row["frames"] = static_cast<double>(frames_.load());
+    row["wall_seconds"] = elapsed_s();
+    metrics_.write(row, unix_now());
+  }
+}
+
 void RunMonitor::watch(const std::function<bool()>& stop, std::atomic<bool>& checkpoint_due) {
   t0_ = SteadyClock::now();
   start_frames_ = frames_.load();
@@ -87,8 +103,10 @@ void RunMonitor::watch_until(const std::function<bool()>& stop, std::atomic<bool
       last_frames = f;
       last_log = now;
       metrics_.write(scalars(fps), unix_now());
+      wrote_row_ = true;
       if (!progress_.interactive()) progress(fps);  // one plain line per interval
     }
+    write_taken_rows();
     if (progress_.interactive() && seconds_between(last_draw, now) >= 0.5) {
       last_draw = now;
       progress(static_cast<double>(frames_.load() - start_frames_) / std::max(1e-9, elapsed_s()));
@@ -124,6 +142,9 @@ Scalars RunMonitor::finish() {
   const double fps = static_cast<double>(frames_.load() - start_frames_) / std::max(1e-9, wall);
   Scalars final_scalars = scalars(fps);
   metrics_.write(final_scalars, unix_now());
+  wrote_row_ = true;
+  write_taken_rows();
+  if (add_summary_) add_summary_(final_scalars);
   final_scalars["completed"] = frames_.load() >= config_.max_frames ? 1 : 0;
   metrics_.write_summary(final_scalars);
   metrics_.close();

@@ -110,6 +110,7 @@ std::string to_json(const TrainConfig& c) {
   j["checkpoint_every_s"] = c.checkpoint_every_s;
   j["checkpoint_replay"] = c.checkpoint_replay;
   j["log_interval_s"] = c.log_interval_s;
+  j["eval"] = {{"every_s", c.eval_every_s}, {"episodes", c.eval_episodes}, {"greedy", c.eval_greedy}};
   return j.dump();
 }
 
@@ -199,6 +200,11 @@ TrainConfig train_config_from_json(const std::string& text) {
     c.checkpoint_every_s = j.at("checkpoint_every_s");
     c.checkpoint_replay = j.value("checkpoint_replay", c.checkpoint_replay);  // older checkpoints lack it
     c.log_interval_s = j.at("log_interval_s");
+    if (const auto e = j.find("eval"); e != j.end()) {  // older checkpoints lack it
+      c.eval_every_s = e->value("every_s", c.eval_every_s);
+      c.eval_episodes = e->value("episodes", c.eval_episodes);
+      c.eval_greedy = e->value("greedy", c.eval_greedy);
+    }
     return c;
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument(std::string("malformed run config: ") + e.what());

@@ -20,6 +20,7 @@
 #include "seedrl/trainer/learner_thread.h"
 #include "seedrl/trainer/memory_budget.h"
 #include "seedrl/trainer/r2d2_trainer.h"
+#include "seedrl/trainer/periodic_eval.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/util/heap_tuning.h"
 #include "seedrl/util/cpu_affinity.h"
@@ -46,6 +47,8 @@ UnrollLayout vtrace_unroll_layout(const TrainConfig& config, const EnvSpec& spec
 int train(TrainConfig config) {
   net::validate_remote_flags(config);
   check_train_memory(config);  // before anything is allocated
+  if (config.algo == "r2d2" && config.eval_every_s > 0)
+    throw std::invalid_argument("--eval-every-s: V-trace only; R2D2 evaluates all along with --eval-envs");
   if (config.algo == "r2d2") return train_r2d2(std::move(config));
   resolve_defaults(config);
   if (share_one_heap_arena_for(config.actors)) spdlog::info("{} actor threads: one heap arena", config.actors);
@@ -83,7 +86,11 @@ int train(TrainConfig config) {
                               dp_options);
 
   RunCheckpoint checkpoint(config, learner);
+  // A damaged best.pt, like a refused checkpoint, is the one line a user sees.
+  std::optional<EvalResult> best_so_far = resumed_best_eval(config);
   const CheckpointCounters counters = checkpoint.resume(config.resume);
+  std::atomic<std::int64_t> frames{counters.frames};
+  PeriodicEval evaluation(config, spec, layout.policy_size, publisher, frames, std::move(best_so_far));
   // train --record-every-s: videos of the latest checkpoint, on a thread of their own
   // (refuses an env without renderer here, before the first log line).
   std::optional<CheckpointVideo> video;
@@ -107,7 +114,6 @@ int train(TrainConfig config) {
                config.learner.optimizer.name, config.learner.optimizer.learning_rate, config.learner.max_frames,
                loss.discount, loss.entropy_cost, loss.reward_scale);
 
-  std::atomic<std::int64_t> frames{counters.frames};
   EpisodeStats episodes;
   episodes.set_base(counters.episodes);
   InferenceFleet inference(placement.inference, inference_fleet_config(config, spec.observation, num_envs - config.num_envs()),
@@ -144,6 +150,7 @@ int train(TrainConfig config) {
     out.merge(learner_scalars);
     const InferenceTotals is = inference.totals();
     const double batches = static_cast<double>(is.batches);
+    evaluation.add_columns(out);
     out.insert({{"queue_size", static_cast<double>(store.queued())},
                 {"inference_batch_mean", batches > 0 ? is.rows / batches : 0.0},
                 {"inference_timeouts", static_cast<double>(is.timeouts)}});
@@ -153,12 +160,14 @@ int train(TrainConfig config) {
                       atari_frames_per_step(config), config.report_every_s},
                      frames,
                      learner_thread.steps(), episodes, add_scalars);
+  monitor.add_rows_from([&] { return evaluation.take_rows(); }, [&](Scalars& out) { evaluation.add_summary(out); });
 
   // Shut down in dependency order: actors stop stepping, the store and the
   // batcher close (waking anyone blocked on them), then every thread joins.
   // On any exception from here on (a thread that cannot start, a metrics
   // file that cannot be written) too, before the exception leaves.
   RunShutdown shutdown([&] {
+    evaluation.request_stop();
     actors.request_stop();
     if (remote) remote->request_stop(frames.load() >= max_frames ? net::GoodbyeCode::kFinished : net::GoodbyeCode::kShutdown);
     store.close();
@@ -166,10 +175,12 @@ int train(TrainConfig config) {
     if (remote) remote->join();
     actors.join();
     learner_thread.join();
+    evaluation.join();
   });
   learner_thread.start();
   inference.start();
   actors.start();
+  evaluation.start();
 
   monitor.watch([&] { return signal_received.load() != 0 || learner_thread.failed(); },
                 learner_thread.checkpoint_due());
@@ -178,6 +189,8 @@ int train(TrainConfig config) {
   // The checkpoint before the summary: a summary that cannot be written
   // must not cost the run's last weights.
   const int status = finish_run(learner_thread.failed(), signal_received.load(), save, checkpoint.path(), frames.load());
+  // The final weights, once the checkpoint holds them; a Ctrl-C ends it.
+  if (status == 0) evaluation.evaluate_final([&] { return signal_received.load() != 0; });
   // Before the final report, which shows it; not when the user asked to stop.
   if (video && signal_received.load() == 0) video->final_video();
   spdlog::info("done: {}", describe_run(monitor.finish()));

@@ -68,7 +68,7 @@ void CheckpointVideo::record_if_new() {
   if (ec || (have_recorded_ && written == recorded_)) return;
   try {
     // Not seeding LibTorch's global generator: the actors sample from it.
-    CheckpointPolicy p = load_checkpoint_policy(checkpoint_, seed_, /*greedy=*/false, /*seed_torch=*/false);
+    CheckpointPolicy p = load_checkpoint_policy(checkpoint_, seed_, /*greedy=*/false);
     EnvOptions options = p.config.env_options;
     options.rom_dir = rom_dir_;
     EnvPtr env = EnvRegistry::builtin().make(p.config.env, options);

@@ -35,3 +35,21 @@ TEST_CASE("a checkpoint's config JSON gives back every model option", "[trainer]
   j["model"].erase("precision");
   CHECK(train_config_from_json(j.dump()).model.precision == "fp32");
 }
+
+TEST_CASE("a checkpoint's config JSON keeps the periodic evaluation settings", "[trainer][checkpoint][eval]") {
+  TrainConfig c;
+  c.eval_every_s = 12.5;
+  c.eval_episodes = 7;
+  c.eval_greedy = true;
+  const TrainConfig back = train_config_from_json(to_json(c));
+  CHECK(back.eval_every_s == 12.5);
+  CHECK(back.eval_episodes == 7);
+  CHECK(back.eval_greedy);
+  // A checkpoint written before --eval-every-s existed: evaluations off.
+  auto j = nlohmann::json::parse(to_json(c));
+  j.erase("eval");
+  const TrainConfig old = train_config_from_json(j.dump());
+  CHECK(old.eval_every_s == 0);
+  CHECK(old.eval_episodes == TrainConfig{}.eval_episodes);
+  CHECK_FALSE(old.eval_greedy);
+}

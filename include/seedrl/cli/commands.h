@@ -21,5 +21,6 @@ using CommandRunner = std::function<int()>;
 [[nodiscard]] CommandRunner add_bench_command(CLI::App& app);
 [[nodiscard]] CommandRunner add_actor_command(CLI::App& app);
 [[nodiscard]] CommandRunner add_report_command(CLI::App& app);
+[[nodiscard]] CommandRunner add_export_command(CLI::App& app);
 
 }  // namespace seedrl

@@ -32,6 +32,10 @@ class PolicyDistribution {
   virtual int param_size() const = 0;
   // params [..., P] -> actions [..., action_width] (float; discrete as indices).
   virtual torch::Tensor sample(const torch::Tensor& params) const = 0;
+  // The same from `generator` (on the params' device) instead of the
+  // process's generator, which every inference thread draws from: a stream
+  // that one seed replays (evaluation, trainer/agent_policy.h).
+  virtual torch::Tensor sample(const torch::Tensor& params, at::Generator& generator) const = 0;
   // Most likely action, for evaluation.
   virtual torch::Tensor mode(const torch::Tensor& params) const = 0;
   // params [..., P], actions [..., action_width] -> [...]

@@ -11,6 +11,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "seedrl/actor/episode_stats.h"
 #include "seedrl/io/metrics_writer.h"
@@ -53,6 +54,10 @@ class RunMonitor {
   // reached) and closes the files. Returns the summary's scalars; their fps
   // and wall_seconds are this process's part of the run.
   Scalars finish();
+  // Rows that another thread produced (V-trace's periodic evaluation): the
+  // monitor takes them between its own lines and writes each with the run's
+  // frames and wall_seconds. `add_summary` adds to summary.json only.
+  void add_rows_from(std::function<std::vector<Scalars>()> take_rows, AddScalars add_summary);
   double elapsed_s() const { return seconds_since(t0_); }
 
  private:
@@ -60,17 +65,21 @@ class RunMonitor {
   void watch_until(const std::function<bool()>& stop, std::atomic<bool>& checkpoint_due);
   void progress(double fps);
   void write_report();
+  void write_taken_rows();
 
   RunMonitorConfig config_;
   const std::atomic<std::int64_t>& frames_;
   const std::atomic<std::int64_t>& learner_steps_;
   const EpisodeStats& episodes_;
   AddScalars add_;
+  std::function<std::vector<Scalars>()> take_rows_;
+  AddScalars add_summary_;
   MetricsWriter metrics_;
   ProgressLine progress_;
   SteadyClock::time_point t0_;
   std::int64_t start_frames_;
   std::int64_t start_episodes_;  // episodes of the run before this process (a resume)
+  bool wrote_row_ = false;        // a row of the monitor's own scalars is in the metrics files
   std::string report_warning_;   // the last report failure logged, not repeated
 };
 

@@ -63,6 +63,12 @@ struct TrainConfig {
   double report_every_s = 60;  // logdir/report.html: seconds between refreshes (0: at the end only)
   double record_every_s = 0;   // logdir/video.gif from the latest checkpoint: seconds between (0: off)
   int torch_threads = 1;
+  // V-trace's periodic evaluation (trainer/periodic_eval.h): every this many
+  // seconds and at the end, eval_episodes whole episodes with the latest
+  // weights on an env of its own; logdir/best.pt keeps the best. 0: off.
+  double eval_every_s = 0;
+  int eval_episodes = 10;
+  bool eval_greedy = false;  // the most likely action instead of a sample
   // remote actors (seedrl actor --connect): off while remote_actors is empty
   std::string remote_actors;        // HOST:PORT to listen on; PORT alone means loopback
   int max_remote_envs = 256;        // env slots reserved for remote actors

@@ -24,16 +24,14 @@ UnrollLayout vtrace_unroll_layout(const TrainConfig& config, const EnvSpec& spec
 
 // A checkpoint's policy as a PlayPolicy, with the run config it was trained
 // with (env name, env options, model). Samples actions, or takes the most
-// likely with `greedy`. Throws CheckpointError naming the file. With
-// `seed_torch` it seeds LibTorch's global generator (which a sampling policy
-// draws from) with `seed`; a running trainer's recorder passes false, since
-// its actors draw from that generator too.
+// likely with `greedy`, from a random stream of its own seeded with `seed`
+// (never LibTorch's global one, which a running trainer's actors draw from).
+// Throws CheckpointError naming the file.
 struct CheckpointPolicy {
   TrainConfig config;
   PlayPolicy policy;
 };
-CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint64_t seed, bool greedy,
-                                        bool seed_torch = true);
+CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint64_t seed, bool greedy);
 
 // Plays `episodes` episodes of the checkpoint's environment with its policy.
 // `rom_dir`: Atari ROM directory on this machine (--rom-dir; empty: the

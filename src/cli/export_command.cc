@@ -1,0 +1,32 @@
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "seedrl/cli/commands.h"
+#include "seedrl/trainer/export_weights.h"
+
+namespace seedrl {
+
+CommandRunner add_export_command(CLI::App& app) {
+  struct Options {
+    std::string checkpoint, output;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "export", "Write a checkpoint's network weights as a dict that PyTorch's torch.load reads (docs/export.md)");
+  // ExistingFile: a directory would otherwise fail deep in the reader.
+  cmd->add_option("--checkpoint", o->checkpoint, "Checkpoint file (LOGDIR/checkpoint.pt or LOGDIR/best.pt)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("-o,--output", o->output, "File to write (e.g. weights.pt); replaced atomically")->required();
+  return [cmd, o]() -> int {
+    if (!cmd->parsed()) return -1;
+    export_weights(o->checkpoint, o->output);
+    fmt::print("{}: the weights of {} (torch.load gives a dict; docs/export.md)\n", o->output, o->checkpoint);
+    return 0;
+  };
+}
+
+}  // namespace seedrl
