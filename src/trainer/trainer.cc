@@ -25,6 +25,7 @@
 #include "seedrl/util/cpu_affinity.h"
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/trainer/run_ending.h"
+#include "seedrl/trainer/run_dashboard.h"
 #include "seedrl/trainer/run_monitor.h"
 #include "seedrl/trainer/run_shutdown.h"
 #include "seedrl/util/torch_runtime.h"
@@ -44,6 +45,7 @@ UnrollLayout vtrace_unroll_layout(const TrainConfig& config, const EnvSpec& spec
 
 int train(TrainConfig config) {
   net::validate_remote_flags(config);
+  validate_dashboard_flags(config);
   check_train_memory(config);  // before anything is allocated
   if (config.algo == "r2d2") return train_r2d2(std::move(config));
   resolve_defaults(config);
@@ -147,6 +149,7 @@ int train(TrainConfig config) {
                       atari_frames_per_step(config), config.report_every_s},
                      frames,
                      learner_thread.steps(), episodes, add_scalars);
+  const auto dashboard = start_dashboard(config);  // serves until the run returns
 
   // Shut down in dependency order: actors stop stepping, the store and the
   // batcher close (waking anyone blocked on them), then every thread joins.

@@ -62,6 +62,7 @@ struct TrainConfig {
   double log_interval_s = 5;
   double report_every_s = 60;  // logdir/report.html: seconds between refreshes (0: at the end only)
   int torch_threads = 1;
+  std::string dashboard;  // HOST:PORT (PORT alone: loopback) serving the report live; empty: off
   // remote actors (seedrl actor --connect): off while remote_actors is empty
   std::string remote_actors;        // HOST:PORT to listen on; PORT alone means loopback
   int max_remote_envs = 256;        // env slots reserved for remote actors
