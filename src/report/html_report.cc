@@ -76,12 +76,9 @@ constexpr const char* kDrawCharts = R"JS(
   function draw(chart) {
     var element = elementOf(chart);
     var graph = graphs[chart.id];
-    var band = 0;
-    chart.series.forEach(function (s) {
-      s.points.forEach(function (p) { if (chart.bars && p[1] !== p[3]) band++; });
-    });
+    var first_rows = state.charts[chart.id] ? state.charts[chart.id].first_rows : undefined;
     state.charts[chart.id] = {series: chart.series.map(function (s) { return s.points.length; }),
-                              rows: 0, bars: chart.bars, band: band};
+                              rows: 0, first_rows: first_rows, bars: false, band: 0};
     if (!chart.series.length) {
       if (!graph) {
         element.textContent = "no values yet";
@@ -109,7 +106,18 @@ constexpr const char* kDrawCharts = R"JS(
         animatedZooms: false
       });
     }
-    state.charts[chart.id].rows = graphs[chart.id].numRows();
+    // As the chart holds it: bars on, and the points whose band has a width.
+    graph = graphs[chart.id];
+    var drawn = state.charts[chart.id];
+    drawn.rows = graph.numRows();
+    drawn.bars = graph.getOption("customBars") === true;
+    for (var r = 0; r < drawn.rows; r++) {
+      for (var c = 1; c < graph.numColumns(); c++) {
+        var v = graph.getValue(r, c);
+        if (drawn.bars && Array.isArray(v) && v[0] !== v[2]) drawn.band++;
+      }
+    }
+    if (first_rows === undefined) drawn.first_rows = drawn.rows;
   }
   function apply(data) {
     data.charts.forEach(draw);

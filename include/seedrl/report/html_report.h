@@ -4,8 +4,9 @@
 //
 // The page's script also records what it drew in a hidden element,
 // #report-state, as JSON: {"ready", "updates", "errors", "charts": {id:
-// {"series": [points per series], "rows", "bars", "band"}}} (band: points
-// whose low and high differ), which the browser tests read.
+// {"series": [points per series], "rows", "first_rows", "bars", "band"}}}
+// (first_rows: rows when the chart was first drawn; band: points whose low
+// and high differ), which the browser tests read.
 #pragma once
 
 #include <string>
