@@ -132,6 +132,17 @@ TEST_CASE("the dashboard answers unknown paths, other methods and bad requests, 
   CHECK(http_get(port, "/data").status == 200);
 }
 
+TEST_CASE("the dashboard closes a connection that stalls mid-request", "[report][dashboard]") {
+  const std::string dir = make_run("dashboard_idle", 3);
+  report::DashboardConfig c = config_for(dir);
+  c.idle_timeout = std::chrono::milliseconds(200);
+  report::DashboardServer server(c);
+  const HttpResult stalled = http_raw(server.port(), "GET / HTTP/1.1\r\nHost: x\r\n");  // no blank line: unfinished
+  CHECK(stalled.status == 0);
+  CHECK_FALSE(stalled.timed_out);  // the server closed it, long before the client gave up
+  CHECK(http_get(server.port(), "/").status == 200);
+}
+
 TEST_CASE("with a token the dashboard answers only requests that carry it", "[report][dashboard]") {
   const std::string dir = make_run("dashboard_token", 3);
   report::DashboardConfig c = config_for(dir);
@@ -146,7 +157,7 @@ TEST_CASE("with a token the dashboard answers only requests that carry it", "[re
   CHECK(http_get(server.port(), "/data?x=1&token=s3cr%26t").status == 200);
 }
 
-TEST_CASE("--dashboard beyond loopback needs --token-file", "[report][dashboard]") {
+TEST_CASE("a dashboard beyond loopback needs --token-file", "[report][dashboard]") {
   TrainConfig c;
   c.dashboard = "8080";
   CHECK_NOTHROW(validate_dashboard_flags(c));

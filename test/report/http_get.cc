@@ -28,7 +28,11 @@ HttpResult exchange(std::uint16_t port, Send send) {
   parser.body_limit(256u << 20);
   beast::error_code ec;
   http::read(stream, buffer, parser, ec);
-  if (ec) return {};
+  if (ec) {
+    HttpResult closed;
+    closed.timed_out = ec == beast::error::timeout;
+    return closed;
+  }
   return {static_cast<int>(parser.get().result_int()), parser.get().body()};
 }
 

@@ -10,6 +10,7 @@ namespace seedrl::test {
 struct HttpResult {
   int status = 0;      // 0: the server closed the connection without a response
   std::string body;
+  bool timed_out = false;  // no response and no close within the (hang-catching) deadline
 };
 
 // GET `target` from 127.0.0.1:`port`.
