@@ -76,13 +76,15 @@ CommandRunner add_train_command(CLI::App& app) {
       ->check(in_range(1, 1 << 20));
   cmd->add_flag("--eval-greedy,!--no-eval-greedy", c.eval_greedy,
                 "V-trace evaluations take the most likely action (default: sample, as training does)");
+  cmd->add_option("--dashboard", c.dashboard,
+                  "Serve the report live on HOST:PORT (PORT alone: loopback; port 0: a free one, in LOGDIR/dashboard.url)");
   cmd->add_option("--remote-actors", c.remote_actors,
                   "Also serve `seedrl actor` processes on HOST:PORT (PORT alone: loopback only)");
   cmd->add_option("--max-remote-envs", c.max_remote_envs, "Env slots reserved for remote actors")
       ->check(in_range(1, 1 << 20));
   cmd->add_option("--max-remote-connections", c.max_remote_connections, "Open remote-actor connections at most")
       ->check(in_range(1, 1 << 16));
-  cmd->add_option("--token-file", c.token_file, "Shared secret remote actors must present (required beyond loopback)");
+  cmd->add_option("--token-file", c.token_file, "Shared secret remote actors and the dashboard's page URL (?token=) must present (required beyond loopback)");
   cmd->add_option("--remote-timeout-s", c.remote_timeout_s, "Silence that ends a remote actor's connection")
       ->check(in_range(0.1, 3600.0));
 

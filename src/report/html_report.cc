@@ -11,19 +11,40 @@ namespace seedrl::report {
 
 namespace {
 
-// Draws every chart from the data element. dygraphs wants one row per x with
+// Before anything else in <head>: collects the page's errors for
+// #report-state (and so for the browser tests).
+constexpr const char* kCatchErrors = R"JS(
+window.seedrlErrors = [];
+(function () {
+  "use strict";
+  function note(text) {
+    window.seedrlErrors.push(String(text));
+    if (window.seedrlPublish) window.seedrlPublish();
+  }
+  window.addEventListener("error", function (e) { note(e.message); });
+  window.addEventListener("unhandledrejection", function (e) { note(e.reason); });
+  var original = console.error;
+  console.error = function () {
+    note(Array.prototype.join.call(arguments, " "));
+    return original.apply(console, arguments);
+  };
+})();
+)JS";
+
+// Draws every chart from the data element; a live page then fetches new data
+// every few seconds and redraws in place. dygraphs wants one row per x with
 // a column per series (null where a series has no point there).
 constexpr const char* kDrawCharts = R"JS(
 (function () {
   "use strict";
-  var data = JSON.parse(document.getElementById("report-data").textContent);
-  data.charts.forEach(function (chart) {
-    var element = document.getElementById(chart.id);
-    if (!chart.series.length) {
-      element.textContent = "no values yet";
-      element.className += " empty";
-      return;
-    }
+  var state = {ready: false, updates: 0, errors: [], charts: {}};
+  var graphs = {};
+  var stateElement = document.getElementById("report-state");
+  window.seedrlPublish = function () {
+    state.errors = window.seedrlErrors;
+    stateElement.textContent = JSON.stringify(state);
+  };
+  function rowsOf(chart) {
     var xs = [];
     chart.series.forEach(function (s) { s.points.forEach(function (p) { xs.push(p[0]); }); });
     xs.sort(function (a, b) { return a - b; });
@@ -40,19 +61,90 @@ constexpr const char* kDrawCharts = R"JS(
         rows[row_of.get(p[0])][k + 1] = chart.bars ? [p[1], p[2], p[3]] : p[1];
       });
     });
+    return rows;
+  }
+  function elementOf(chart) {
+    var element = document.getElementById(chart.id);
+    if (!element) {  // a metric that got its first value after the page was drawn
+      element = document.createElement("div");
+      element.id = chart.id;
+      element.className = "small";
+      document.getElementById("metric-grid").appendChild(element);
+    }
+    return element;
+  }
+  function draw(chart) {
+    var element = elementOf(chart);
+    var graph = graphs[chart.id];
+    var first_rows = state.charts[chart.id] ? state.charts[chart.id].first_rows : undefined;
+    state.charts[chart.id] = {series: chart.series.map(function (s) { return s.points.length; }),
+                              rows: 0, first_rows: first_rows, bars: false, band: 0};
+    if (!chart.series.length) {
+      if (!graph) {
+        element.textContent = "no values yet";
+        element.classList.add("empty");
+      }
+      return;
+    }
+    var rows = rowsOf(chart);
     // Names arrive HTML-escaped: dygraphs writes labels into the legend as HTML.
-    new Dygraph(element, rows, {
-      labels: [chart.xlabel].concat(chart.series.map(function (s) { return s.name; })),
-      title: chart.title,
-      xlabel: chart.xlabel,
-      customBars: chart.bars,
-      connectSeparatedPoints: true,
-      legend: "always",
-      labelsSeparateLines: true,
-      labelsKMB: true,
-      animatedZooms: false
-    });
-  });
+    var labels = [chart.xlabel].concat(chart.series.map(function (s) { return s.name; }));
+    if (graph) {
+      graph.updateOptions({file: rows, labels: labels});
+    } else {
+      element.textContent = "";
+      element.classList.remove("empty");
+      graphs[chart.id] = new Dygraph(element, rows, {
+        labels: labels,
+        title: chart.title,
+        xlabel: chart.xlabel,
+        customBars: chart.bars,
+        connectSeparatedPoints: true,
+        legend: "always",
+        labelsSeparateLines: true,
+        labelsKMB: true,
+        animatedZooms: false
+      });
+    }
+    // As the chart holds it: bars on, and the points whose band has a width.
+    graph = graphs[chart.id];
+    var drawn = state.charts[chart.id];
+    drawn.rows = graph.numRows();
+    drawn.bars = graph.getOption("customBars") === true;
+    for (var r = 0; r < drawn.rows; r++) {
+      for (var c = 1; c < graph.numColumns(); c++) {
+        var v = graph.getValue(r, c);
+        if (drawn.bars && Array.isArray(v) && v[0] !== v[2]) drawn.band++;
+      }
+    }
+    if (first_rows === undefined) drawn.first_rows = drawn.rows;
+  }
+  function apply(data) {
+    data.charts.forEach(draw);
+    if (typeof data.runs_html === "string") document.getElementById("report-runs").innerHTML = data.runs_html;
+  }
+  apply(JSON.parse(document.getElementById("report-data").textContent));
+  state.ready = true;
+  window.seedrlPublish();
+
+  var poll_s = Number(document.body.getAttribute("data-live"));
+  if (!(poll_s > 0)) return;
+  var status = document.getElementById("live-status");
+  function poll() {
+    fetch("data" + location.search, {cache: "no-store"}).then(function (response) {
+      if (!response.ok) throw new Error("HTTP " + response.status);
+      return response.json();
+    }).then(function (data) {
+      apply(data);
+      state.updates++;
+      status.textContent = "live: updated " + new Date().toLocaleTimeString() + " (every " + poll_s + " s)";
+      window.seedrlPublish();
+    }, function (e) {
+      // The run ended or the network failed: the page keeps its last data.
+      status.textContent = "live: no update since " + new Date().toLocaleTimeString() + " (" + e.message + ")";
+    }).then(function () { setTimeout(poll, poll_s * 1000); });
+  }
+  setTimeout(poll, poll_s * 1000);
 })();
 )JS";
 
@@ -95,6 +187,20 @@ nlohmann::json chart_json(const Chart& chart, const std::string& id) {
           {"bars", chart.bars}, {"series", std::move(series)}};
 }
 
+std::string runs_html(const ReportPage& page) {
+  std::string out;
+  for (const RunTables& run : page.runs) {
+    out += "<h3>" + html_escape(run.name) + "</h3>\n<p>" + html_escape(run.logdir) + "</p>\n<div class=\"tables\">\n";
+    out += run.has_config ? table_html(run.config, "config.toml") : "<p class=\"note\">no config.toml</p>\n";
+    out += run.summary.empty() ? "<p class=\"note\">no summary.json (the run has not ended)</p>\n"
+                               : table_html(run.summary, "summary.json");
+    out += "</div>\n";
+  }
+  return out;
+}
+
+std::string chart_id(std::size_t index) { return fmt::format("chart{}", index); }
+
 }  // namespace
 
 std::string script_safe_json(std::string json) {
@@ -109,44 +215,50 @@ std::string script_safe_json(std::string json) {
   return out;
 }
 
-std::string render_html(const ReportPage& page, const DygraphsAssets& dygraphs) {
+nlohmann::json page_data(const ReportPage& page, bool with_tables) {
   nlohmann::json charts = nlohmann::json::array();
+  for (const Chart& c : page.return_charts) charts.push_back(chart_json(c, chart_id(charts.size())));
+  for (const Chart& c : page.metric_charts) charts.push_back(chart_json(c, chart_id(charts.size())));
+  nlohmann::json data = {{"charts", std::move(charts)}};
+  if (with_tables) data["runs_html"] = runs_html(page);
+  return data;
+}
+
+std::string render_html(const ReportPage& page, const DygraphsAssets& dygraphs, const RenderOptions& options) {
+  const bool live = options.live_poll_s > 0;
   std::string body;
-  body += "<h1>" + html_escape(page.title) + "</h1>\n<h2>Episode return</h2>\n";
-  int next_id = 0;
-  for (const Chart& c : page.return_charts) {
-    const std::string id = fmt::format("chart{}", next_id++);
-    body += "<div class=\"chart\" id=\"" + id + "\"></div>\n";
-    charts.push_back(chart_json(c, id));
-  }
+  body += "<h1>" + html_escape(page.title) + "</h1>\n";
+  if (live) body += "<p class=\"note\" id=\"live-status\">live: waiting for the first update</p>\n";
+  body += "<h2>Episode return</h2>\n";
+  std::size_t next_id = 0;
+  for (std::size_t i = 0; i < page.return_charts.size(); ++i)
+    body += "<div class=\"chart\" id=\"" + chart_id(next_id++) + "\"></div>\n";
   for (const std::string& note : page.notes) body += "<p class=\"note\">" + html_escape(note) + "</p>\n";
-  if (!page.metric_charts.empty()) {
-    body += "<h2>Metrics</h2>\n<div class=\"grid\">\n";
-    for (const Chart& c : page.metric_charts) {
-      const std::string id = fmt::format("chart{}", next_id++);
-      body += "<div class=\"small\" id=\"" + id + "\"></div>\n";
-      charts.push_back(chart_json(c, id));
-    }
-    body += "</div>\n";
-  }
-  body += "<h2>Runs</h2>\n";
-  for (const RunTables& run : page.runs) {
-    body += "<h3>" + html_escape(run.name) + "</h3>\n<p>" + html_escape(run.logdir) + "</p>\n" + run.video_html +
-            "<div class=\"tables\">\n";
-    body += run.has_config ? table_html(run.config, "config.toml") : "<p class=\"note\">no config.toml</p>\n";
-    body += run.summary.empty() ? "<p class=\"note\">no summary.json (the run has not ended)</p>\n"
-                                : table_html(run.summary, "summary.json");
-    body += "</div>\n";
-  }
+  // Always there: a live page adds the charts of metrics that get values later.
+  body += "<h2>Metrics</h2>\n<div class=\"grid\" id=\"metric-grid\">\n";
+  for (std::size_t i = 0; i < page.metric_charts.size(); ++i)
+    body += "<div class=\"small\" id=\"" + chart_id(next_id++) + "\"></div>\n";
+  body += "</div>\n";
+  // Videos stay out of the runs' tables, which a live page replaces every
+  // poll: a page load sends each video once.
+  std::string videos;
+  for (const RunTables& run : page.runs)
+    if (!run.video_html.empty()) videos += "<h3>" + html_escape(run.name) + "</h3>\n" + run.video_html;
+  if (!videos.empty()) body += "<h2>The agent playing</h2>\n" + videos;
+  body += "<h2>Runs</h2>\n<div id=\"report-runs\">\n" + runs_html(page) + "</div>\n";
   if (!page.bench_path.empty()) body += "<h2>Benchmark</h2>\n" + table_html(page.bench, page.bench_path);
 
-  const nlohmann::json data = {{"charts", std::move(charts)}};
+  const nlohmann::json data = page_data(page, false);
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
                      html_escape(page.title) + "</title>\n";
+  html += std::string("<script>") + kCatchErrors + "</script>\n";
   html += "<style>\n" + dygraphs.css + "\n</style>\n<style>" + kStyle + "</style>\n";
-  html += "<script>\n" + dygraphs.js + "\n</script>\n</head>\n<body>\n" + body;
+  html += "<script>\n" + dygraphs.js + "\n</script>\n</head>\n";
+  html += live ? fmt::format("<body data-live=\"{}\">\n", options.live_poll_s) : std::string("<body>\n");
+  html += body;
   html += "<script type=\"application/json\" id=\"report-data\">" +
           script_safe_json(data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) + "</script>\n";
+  html += "<div id=\"report-state\" hidden>{\"ready\":false}</div>\n";
   html += std::string("<script>") + kDrawCharts + "</script>\n</body>\n</html>\n";
   return html;
 }

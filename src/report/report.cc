@@ -33,10 +33,8 @@ Table load_bench(const std::string& path) {
 
 }  // namespace
 
-std::string build_report(const std::vector<std::string>& logdirs, const std::string& bench_path) {
+ReportPage build_page(const std::vector<std::string>& logdirs, const std::string& bench_path) {
   if (logdirs.empty()) throw std::invalid_argument("report: no run directory given");
-  // Before the runs: a machine without dygraphs learns so at once.
-  const DygraphsAssets dygraphs = load_dygraphs();
   std::vector<RunData> runs;
   for (const auto& dir : logdirs) runs.push_back(load_run(dir));
   const std::vector<std::string> names = run_names(runs);
@@ -53,7 +51,14 @@ std::string build_report(const std::vector<std::string>& logdirs, const std::str
     page.bench_path = bench_path;
     page.bench = load_bench(bench_path);
   }
-  return render_html(page, dygraphs);
+  return page;
+}
+
+std::string build_report(const std::vector<std::string>& logdirs, const std::string& bench_path) {
+  if (logdirs.empty()) throw std::invalid_argument("report: no run directory given");
+  // Before the runs: a machine without dygraphs learns so at once.
+  const DygraphsAssets dygraphs = load_dygraphs();
+  return render_html(build_page(logdirs, bench_path), dygraphs);
 }
 
 void write_report(const std::vector<std::string>& logdirs, const std::string& output, const std::string& bench_path) {

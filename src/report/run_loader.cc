@@ -112,7 +112,7 @@ std::string toml_text(const toml::node& v) {
 // Settings that change where and how often a run writes, not what it
 // learns: runs differing only in these (and the seed) are seeds of one setting.
 bool output_only(const std::string& name) {
-  return name == "logdir" || name == "report-every-s" || name == "log-interval-s" || name == "checkpoint-every-s" ||
+  return name == "logdir" || name == "report-every-s" || name == "dashboard" || name == "log-interval-s" || name == "checkpoint-every-s" ||
          name == "checkpoint-replay";
 }
 

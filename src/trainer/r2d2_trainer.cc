@@ -30,6 +30,7 @@
 #include "seedrl/trainer/learner_cores.h"
 #include "seedrl/trainer/learner_thread.h"
 #include "seedrl/trainer/run_ending.h"
+#include "seedrl/trainer/run_dashboard.h"
 #include "seedrl/trainer/run_monitor.h"
 #include "seedrl/trainer/run_shutdown.h"
 #include "seedrl/util/clock.h"
@@ -197,6 +198,7 @@ int train_r2d2(TrainConfig config) {
                       atari_frames_per_step(config), config.report_every_s},
                      frames,
                      learner_thread.steps(), episodes, add_scalars);
+  const auto dashboard = start_dashboard(config);  // serves until the run returns
 
   // Inserter: finished sequences from the store into replay (waits on the
   // replay's rate limiter, which back-pressures inference and the actors).

@@ -26,6 +26,7 @@
 #include "seedrl/util/cpu_affinity.h"
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/trainer/run_ending.h"
+#include "seedrl/trainer/run_dashboard.h"
 #include "seedrl/trainer/run_monitor.h"
 #include "seedrl/trainer/run_shutdown.h"
 #include "seedrl/util/torch_runtime.h"
@@ -46,6 +47,7 @@ UnrollLayout vtrace_unroll_layout(const TrainConfig& config, const EnvSpec& spec
 
 int train(TrainConfig config) {
   net::validate_remote_flags(config);
+  validate_dashboard_flags(config);
   check_train_memory(config);  // before anything is allocated
   if (config.algo == "r2d2" && config.eval_every_s > 0)
     throw std::invalid_argument("--eval-every-s: V-trace only; R2D2 evaluates all along with --eval-envs");
@@ -161,6 +163,7 @@ int train(TrainConfig config) {
                      frames,
                      learner_thread.steps(), episodes, add_scalars);
   monitor.add_rows_from([&] { return evaluation.take_rows(); }, [&](Scalars& out) { evaluation.add_summary(out); });
+  const auto dashboard = start_dashboard(config);  // serves until the run returns
 
   // Shut down in dependency order: actors stop stepping, the store and the
   // batcher close (waking anyone blocked on them), then every thread joins.

@@ -6,7 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "seedrl/report/report_page.h"
+
 namespace seedrl::report {
+
+// What the page shows for the runs in `logdirs` (and the bench JSON file at
+// `bench_path`, "" for none): the one source of both the report file and
+// the live dashboard's data. Bad input throws as build_report does.
+ReportPage build_page(const std::vector<std::string>& logdirs, const std::string& bench_path = "");
 
 // The page for the runs in `logdirs`, with a table of the bench JSON file
 // at `bench_path` ("" for none). Bad input throws std::invalid_argument, one

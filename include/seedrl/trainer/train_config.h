@@ -69,6 +69,7 @@ struct TrainConfig {
   double eval_every_s = 0;
   int eval_episodes = 10;
   bool eval_greedy = false;  // the most likely action instead of a sample
+  std::string dashboard;  // HOST:PORT (PORT alone: loopback) serving the report live; empty: off
   // remote actors (seedrl actor --connect): off while remote_actors is empty
   std::string remote_actors;        // HOST:PORT to listen on; PORT alone means loopback
   int max_remote_envs = 256;        // env slots reserved for remote actors

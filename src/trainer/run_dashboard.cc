@@ -1,0 +1,36 @@
+#include "seedrl/trainer/run_dashboard.h"
+
+#include <filesystem>
+#include <stdexcept>
+
+#include <spdlog/spdlog.h>
+
+#include "seedrl/io/replace_file.h"
+#include "seedrl/net/protocol.h"
+
+namespace seedrl {
+
+void validate_dashboard_flags(const TrainConfig& c) {
+  if (c.dashboard.empty()) return;
+  const net::HostPort hp = net::parse_host_port(c.dashboard, "--dashboard");
+  if (!net::is_loopback_host(hp.host) && c.token_file.empty())
+    throw std::invalid_argument("--dashboard: " + c.dashboard +
+                                " serves beyond loopback; give a secret the page URL must carry with --token-file");
+  if (!c.token_file.empty()) net::read_token_file(c.token_file, "--token-file");
+}
+
+std::unique_ptr<report::DashboardServer> start_dashboard(const TrainConfig& c) {
+  if (c.dashboard.empty()) return nullptr;
+  const net::HostPort hp = net::parse_host_port(c.dashboard, "--dashboard");
+  report::DashboardConfig dc;
+  dc.logdir = c.logdir;
+  dc.host = hp.host;
+  dc.port = hp.port;
+  if (!c.token_file.empty()) dc.token = net::read_token_file(c.token_file, "--token-file");
+  auto server = std::make_unique<report::DashboardServer>(dc);
+  spdlog::info("dashboard: {}{}", server->url(), dc.token.empty() ? "" : "?token=<the secret in --token-file>");
+  replace_file((std::filesystem::path(c.logdir) / "dashboard.url").string(), server->url() + "\n");
+  return server;
+}
+
+}  // namespace seedrl
