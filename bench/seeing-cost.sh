@@ -1,7 +1,9 @@
 #!/bin/bash
 # What seeing a run costs its training speed: the same training run without
-# (report at the end only, no videos, no evaluation) and with the report
-# refreshed, a video recorded and the policy evaluated every PERIOD seconds,
+# (report at the end only, no videos, no evaluation, no dashboard) and with
+# the report refreshed, a video recorded and the policy evaluated every
+# PERIOD seconds and the live dashboard served (unpolled: a page costs only
+# while open),
 # alternated back to back so both see the same machine. Prints each run's
 # frames/s (frames / wall seconds from summary.json), each arm's mean, and
 # the difference; the spread within an arm is the run-to-run noise.
@@ -27,9 +29,10 @@ run() {  # run NAME FLAGS... -> prints frames/s
 off=(); on=()
 for i in $(seq 1 "$pairs"); do
   a=$(run "off$i" "$@" --report-every-s 0)
-  b=$(run "on$i" "$@" --report-every-s "$period" --record-every-s "$period" --eval-every-s "$period" --eval-episodes 3)
+  b=$(run "on$i" "$@" --report-every-s "$period" --record-every-s "$period" --eval-every-s "$period" --eval-episodes 3 \
+        --dashboard 0)
   [ -s "$logdir/on$i/video.gif" ] || { echo "run on$i left no video.gif" >&2; exit 1; }
-  echo "pair $i: without $a frames/s | with report, video and evaluation every ${period}s $b frames/s"
+  echo "pair $i: without $a frames/s | with report, video, evaluation every ${period}s and dashboard $b frames/s"
   off+=("$a"); on+=("$b")
 done
 python3 - "${off[*]}" "${on[*]}" <<'PY'

@@ -10,7 +10,7 @@
 #include "seedrl/learner/data_parallel.h"
 #include "seedrl/net/remote_actor_runner.h"
 #include "seedrl/net/remote_actor_server.h"
-#include "seedrl/net/remote_training.h"
+#include "seedrl/trainer/remote_training.h"
 #include "seedrl/trainer/learner_cores.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/trainer.h"

@@ -11,7 +11,7 @@
 #include "seedrl/env/registry.h"
 #include "seedrl/learner/r2d2/replay.h"
 #include "seedrl/model/torso.h"
-#include "seedrl/net/remote_training.h"
+#include "seedrl/trainer/remote_training.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/r2d2_setup.h"
 #include "seedrl/trainer/trainer.h"

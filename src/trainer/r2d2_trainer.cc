@@ -20,7 +20,7 @@
 #include "seedrl/learner/r2d2/q_inference_server.h"
 #include "seedrl/learner/r2d2/r2d2_learner.h"
 #include "seedrl/learner/r2d2/replay.h"
-#include "seedrl/net/remote_training.h"
+#include "seedrl/trainer/remote_training.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/r2d2_setup.h"
 #include "seedrl/trainer/trainer.h"

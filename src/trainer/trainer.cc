@@ -15,7 +15,7 @@
 #include "seedrl/trainer/run_directory.h"
 #include "seedrl/learner/data_parallel.h"
 #include "seedrl/learner/vtrace_learner.h"
-#include "seedrl/net/remote_training.h"
+#include "seedrl/trainer/remote_training.h"
 #include "seedrl/trainer/learner_cores.h"
 #include "seedrl/trainer/learner_thread.h"
 #include "seedrl/trainer/memory_budget.h"

@@ -1,5 +1,7 @@
-// The train command's remote-actor glue: flag checks and building the server
-// from a TrainConfig, so the trainer only adds a few lines.
+// The trainer's remote-actor glue: flag checks and building the server
+// from a TrainConfig, so the trainer only adds a few lines. It lives in
+// trainer/, not net/: net/ serves actors and must not depend on the
+// trainer's config.
 #pragma once
 
 #include <atomic>

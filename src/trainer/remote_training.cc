@@ -1,4 +1,4 @@
-#include "seedrl/net/remote_training.h"
+#include "seedrl/trainer/remote_training.h"
 
 #include <stdexcept>
 
