@@ -39,11 +39,7 @@ CommandRunner add_eval_command(CLI::App& app) {
   cmd->add_flag("--json", o->json, "Print the statistics as one JSON object");
   cmd->add_option("--rom-dir", o->rom_dir,
                   "Atari ROM directory on this machine (pong.bin, ...; default: $SEEDRL_ATARI_ROMS, else the build's)");
-  cmd->add_option("--record", o->record,
-                  "Write the episodes as an animated GIF to this file (MinAtar, classic control, Atari)");
-  cmd->add_option("--record-max-frames", o->record_max_frames,
-                  "Frames --record keeps at most (later ones are played, not recorded)")
-      ->check(in_range(1L, 1L << 30));
+  add_record_flags(*cmd, o->record, o->record_max_frames);
   check_number_options(*cmd);
   return [cmd, o]() -> int {
     if (!cmd->parsed()) return -1;

@@ -44,11 +44,7 @@ CommandRunner add_play_command(CLI::App& app) {
                 "Draw every observation as text on stderr, after a legend (images: one letter per cell "
                 "for the highest channel set, or shades; vectors: named values), with the action by name "
                 "and the reward");
-  cmd->add_option("--record", o->record,
-                  "Write the episodes as an animated GIF to this file (MinAtar, classic control, Atari)");
-  cmd->add_option("--record-max-frames", o->record_max_frames,
-                  "Frames --record keeps at most (later ones are played, not recorded)")
-      ->check(in_range(1L, 1L << 30));
+  add_record_flags(*cmd, o->record, o->record_max_frames);
   check_number_options(*cmd);
   return [cmd, o, env_opt]() -> int {
     if (!cmd->parsed()) return -1;

@@ -1,7 +1,10 @@
 #include "seedrl/cli/play_output.h"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "seedrl/cli/validators.h"
 
 namespace seedrl {
 
@@ -17,6 +20,12 @@ void print_play_stats(const PlayStats& s, bool json) {
     fmt::print("{} | {} episodes | return {:.3f} ± {:.3f} (std) | mean length {:.2f}\n", s.env, s.episodes,
                s.return_mean, s.return_std, s.length_mean);
   }
+}
+
+void add_record_flags(CLI::App& cmd, std::string& file, long& max_frames) {
+  cmd.add_option("--record", file, "Write the episodes as an animated GIF to this file (MinAtar, classic control, Atari)");
+  cmd.add_option("--record-max-frames", max_frames, "Frames --record keeps at most (later ones are played, not recorded)")
+      ->check(in_range(1L, 1L << 30));
 }
 
 }  // namespace seedrl
