@@ -22,6 +22,6 @@ trap 'rm -rf "$profile"' EXIT
 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
   --disable-component-update --disable-sync --user-data-dir="$profile" --window-size=1100,1500 \
   --virtual-time-budget=5000 --screenshot="$PWD/docs/images/report-minatar-breakout.png" \
-  "file://$PWD/$runs/report.html" 2>/dev/null
+  "file://$(realpath "$runs/report.html")" 2>/dev/null
 "$bin" eval --checkpoint "$runs/breakout-s1/checkpoint.pt" --episodes 1 --seed 1 --record docs/images/minatar-breakout.gif
 ls -l docs/images/report-minatar-breakout.png docs/images/minatar-breakout.gif
