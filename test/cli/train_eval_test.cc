@@ -121,7 +121,7 @@ TEST_CASE("train --eval-every-s writes eval rows and a best.pt whose score repla
   CHECK(pl.status == 0);
 }
 
-TEST_CASE("a finished run evaluates its final weights; --resume keeps the best so far", "[cli][train][eval]") {
+TEST_CASE("a finished run evaluates its final weights and --resume keeps the best so far", "[cli][train][eval]") {
   const std::string dir = temp_dir("train_eval_final");
   // An evaluation period longer than the run: the only evaluation is the
   // final one. Sampled, as by default: its actions come from a stream of its

@@ -161,7 +161,7 @@ TEST_CASE("asterix gold pays +1 and enemies end the episode, before or after the
   CHECK(f.at(4, 5, Asterix::kTrail));
 }
 
-TEST_CASE("asterix player stays within columns 0-9 and rows 1-8; entities leave at the edge", "[minatar]") {
+TEST_CASE("asterix player stays within columns 0-9 and rows 1-8 and entities leave at the edge", "[minatar]") {
   Fixture f;
   State s = with_player(1, 3);
   s.entities[7] = Entity{true, 9, true, false};
