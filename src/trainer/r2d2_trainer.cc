@@ -15,7 +15,7 @@
 #include "seedrl/trainer/replay_checkpoint.h"
 #include "seedrl/trainer/run_checkpoint.h"
 #include "seedrl/trainer/run_directory.h"
-#include "seedrl/learner/r2d2/epsilon_greedy.h"
+#include "seedrl/inference/epsilon_greedy.h"
 #include "seedrl/inference/inference_fleet.h"
 #include "seedrl/learner/r2d2/q_inference_server.h"
 #include "seedrl/learner/r2d2/r2d2_learner.h"
