@@ -15,9 +15,9 @@
 #include "seedrl/trainer/replay_checkpoint.h"
 #include "seedrl/trainer/run_checkpoint.h"
 #include "seedrl/trainer/run_directory.h"
-#include "seedrl/learner/r2d2/epsilon_greedy.h"
+#include "seedrl/inference/epsilon_greedy.h"
 #include "seedrl/inference/inference_fleet.h"
-#include "seedrl/learner/r2d2/q_inference_server.h"
+#include "seedrl/inference/q_value_step.h"
 #include "seedrl/learner/r2d2/r2d2_learner.h"
 #include "seedrl/learner/r2d2/replay.h"
 #include "seedrl/trainer/remote_training.h"
@@ -117,9 +117,8 @@ int train_r2d2(TrainConfig config) {
     auto selector = std::make_unique<r2d2::EpsilonGreedySelector>(spec.action.num_actions, train_envs, eval_envs,
                                                                   rc.epsilon, rc.epsilon_alpha, rc.eval_epsilon,
                                                                   seed, train_envs - local_envs);
-    return std::make_unique<r2d2::QInferenceServer>(batcher, store, publisher, make_model, std::move(selector),
-                                                    train_envs, fleet_config.num_slots(), config.inference_threads,
-                                                    device);
+    return r2d2::make_q_inference_server(batcher, store, publisher, make_model, std::move(selector), train_envs,
+                                         fleet_config.num_slots(), config.inference_threads, device);
   });
   ActorPoolConfig actor_config = actor_pool_config(config);
   ActorPool actors(actor_config, inference.batchers(), episodes, frames);
