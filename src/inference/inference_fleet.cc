@@ -35,10 +35,11 @@ InferenceFleet::InferenceFleet(const std::vector<torch::Device>& devices, const 
 
 InferenceFleet::InferenceFleet(const std::vector<torch::Device>& devices, const InferenceFleetConfig& config,
                                TrajectoryStore* store, ParamPublisher& publisher,
-                               InferenceServer::ModelFactory make_model, const ActionSpec& action)
+                               ActorCriticStep::ModelFactory make_model, const ActionSpec& action)
     : InferenceFleet(devices, config, [&](RequestBatcher& batcher, torch::Device device) {
-        return std::make_unique<InferenceServer>(batcher, store, publisher, make_model, action, config.num_slots(),
-                                                 config.threads_per_device, device);
+        return std::make_unique<InferenceServer>(batcher, store, publisher,
+                                                 std::make_unique<ActorCriticStep>(make_model, action),
+                                                 config.num_slots(), config.threads_per_device, device);
       }) {}
 
 InferenceFleet::~InferenceFleet() { stop(); }

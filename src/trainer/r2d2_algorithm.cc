@@ -8,8 +8,8 @@
 #include <torch/torch.h>
 
 #include "seedrl/inference/inference_fleet.h"
-#include "seedrl/learner/r2d2/epsilon_greedy.h"
-#include "seedrl/learner/r2d2/q_inference_server.h"
+#include "seedrl/inference/epsilon_greedy.h"
+#include "seedrl/inference/q_value_step.h"
 #include "seedrl/learner/r2d2/replay.h"
 #include "seedrl/learner/r2d2/replay_inserter.h"
 #include "seedrl/trainer/learner_cores.h"
@@ -88,9 +88,8 @@ std::unique_ptr<DeviceInference> R2D2Algorithm::make_inference(RequestBatcher& b
                                                                 remote_envs_);
   const EnvSpec spec = *spec_;
   const ModelConfig model = config_.model;
-  return std::make_unique<r2d2::QInferenceServer>(batcher, *store_, *publisher_,
-                                                  [spec, model] { return QNet(spec, model); }, std::move(selector),
-                                                  train_envs_, num_slots, config_.inference_threads, device);
+  return r2d2::make_q_inference_server(batcher, *store_, *publisher_, [spec, model] { return QNet(spec, model); },
+                                       std::move(selector), train_envs_, num_slots, config_.inference_threads, device);
 }
 
 void R2D2Algorithm::release_slot(int slot, TrajectoryStore& store, InferenceFleet&) {

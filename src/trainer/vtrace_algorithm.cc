@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 #include <torch/torch.h>
 
+#include "seedrl/inference/actor_critic_step.h"
 #include "seedrl/inference/inference_fleet.h"
 #include "seedrl/inference/inference_server.h"
 #include "seedrl/learner/data_parallel.h"
@@ -88,9 +89,10 @@ std::unique_ptr<DeviceInference> VTraceAlgorithm::make_inference(RequestBatcher&
   const EnvSpec spec = *spec_;
   const ModelConfig model = config_.model;
   const int policy_size = policy_size_;
-  return std::make_unique<InferenceServer>(
-      batcher, store_, *publisher_, [spec, model, policy_size] { return AgentNet(spec, model, policy_size); },
-      spec.action, num_slots, config_.inference_threads, device);
+  auto step = std::make_unique<ActorCriticStep>(
+      [spec, model, policy_size] { return AgentNet(spec, model, policy_size); }, spec.action);
+  return std::make_unique<InferenceServer>(batcher, store_, *publisher_, std::move(step), num_slots,
+                                           config_.inference_threads, device);
 }
 
 void VTraceAlgorithm::release_slot(int slot, TrajectoryStore& store, InferenceFleet& inference) {

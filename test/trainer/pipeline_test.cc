@@ -11,6 +11,7 @@
 #include <torch/torch.h>
 
 #include "../util/wait_until.h"
+#include "seedrl/inference/actor_critic_step.h"
 #include "seedrl/inference/inference_fleet.h"
 #include "seedrl/inference/inference_server.h"
 #include "seedrl/inference/param_publisher.h"
@@ -62,8 +63,8 @@ class CountingAlgorithm final : public Algorithm {
   std::unique_ptr<DeviceInference> make_inference(RequestBatcher& batcher, torch::Device device,
                                                   int num_slots) override {
     note("make_inference");
-    return std::make_unique<InferenceServer>(batcher, store_, *publisher_, [this] { return make_net(); },
-                                             spec_.action, num_slots, 1, device);
+    auto step = std::make_unique<ActorCriticStep>([this] { return make_net(); }, spec_.action);
+    return std::make_unique<InferenceServer>(batcher, store_, *publisher_, std::move(step), num_slots, 1, device);
   }
   void release_slot(int, TrajectoryStore&, InferenceFleet&) override { note("release_slot"); }
   void start_stages() override { note("start_stages"); }

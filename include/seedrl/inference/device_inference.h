@@ -1,6 +1,6 @@
-// One inference device's server as the InferenceFleet sees it: V-trace's
-// InferenceServer and R2D2's QInferenceServer run different loops over their
-// device's RequestBatcher but start, stop and count the same way.
+// One inference device's server as the InferenceFleet sees it (the
+// InferenceServer, whichever algorithm's PolicyStep it runs): started,
+// stopped and counted the same way.
 #pragma once
 
 #include <atomic>

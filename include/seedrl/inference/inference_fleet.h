@@ -1,6 +1,6 @@
 // Central inference over several devices (--inference-devices cuda:0,cuda:1,
-// or cpu,cpu): one RequestBatcher and one inference server per device
-// (V-trace's InferenceServer, or R2D2's QInferenceServer). Each
+// or cpu,cpu): one RequestBatcher and one InferenceServer per device (with
+// V-trace's ActorCriticStep, or R2D2's QValueStep). Each
 // device holds its own copy of the weights; its inference threads refresh it
 // from the one ParamPublisher between batches, so every learner update
 // reaches every device. Local actor a submits to device a % N, so an env's
@@ -18,6 +18,7 @@
 
 #include <torch/types.h>
 
+#include "seedrl/inference/actor_critic_step.h"
 #include "seedrl/inference/inference_server.h"
 #include "seedrl/inference/request_batcher.h"
 
@@ -51,9 +52,9 @@ class InferenceFleet {
   using ServerFactory = std::function<std::unique_ptr<DeviceInference>(RequestBatcher& batcher, torch::Device device)>;
   InferenceFleet(const std::vector<torch::Device>& devices, const InferenceFleetConfig& config,
                  const ServerFactory& make_server);
-  // V-trace's: an InferenceServer per device.
+  // V-trace's: an InferenceServer with an ActorCriticStep per device.
   InferenceFleet(const std::vector<torch::Device>& devices, const InferenceFleetConfig& config,
-                 TrajectoryStore* store, ParamPublisher& publisher, InferenceServer::ModelFactory make_model,
+                 TrajectoryStore* store, ParamPublisher& publisher, ActorCriticStep::ModelFactory make_model,
                  const ActionSpec& action);
   ~InferenceFleet();
   InferenceFleet(const InferenceFleet&) = delete;

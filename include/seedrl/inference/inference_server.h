@@ -1,43 +1,41 @@
-// Central inference: threads that take batches from the RequestBatcher, run
-// the policy once per batch on the device, sample actions, keep each env's
-// recurrent state in a table indexed by slot, record every step into the
-// TrajectoryStore and hand each actor its action.
+// Central inference, the one loop of both algorithms: threads that take
+// batches from the RequestBatcher, refresh their copy of the model from the
+// ParamPublisher, run it once per batch on the device, keep each env's
+// recurrent state in a table indexed by slot, write every row's action, record
+// every step into the TrajectoryStore and answer the actors. What differs
+// between algorithms (model, extra inputs, action choice, record format,
+// recorded slots) comes from a PolicyStep (policy_step.h).
+//
+// Once the store refuses an append (it closed: shutting down), the batch's
+// remaining rows still get their actions but nothing more is recorded.
 #pragma once
 
-#include <functional>
 #include <memory>
 
 #include <torch/types.h>
 
-#include "seedrl/inference/action_selector.h"
 #include "seedrl/inference/core_state_table.h"
 #include "seedrl/inference/device_inference.h"
 #include "seedrl/inference/inference_threads.h"
 #include "seedrl/inference/param_publisher.h"
+#include "seedrl/inference/policy_step.h"
 #include "seedrl/inference/request_batcher.h"
-#include "seedrl/model/agent_net.h"
-#include "seedrl/model/policy_distribution.h"
 #include "seedrl/trajectory/trajectory_store.h"
 
 namespace seedrl {
 
 class InferenceServer final : public DeviceInference {
  public:
-  using ModelFactory = std::function<AgentNet()>;
-
+  // `store` may be null: nothing is recorded (the inference bench).
   InferenceServer(RequestBatcher& batcher, TrajectoryStore* store, ParamPublisher& publisher,
-                  ModelFactory make_model, const ActionSpec& action, int num_slots, int threads,
-                  torch::Device device);
+                  std::unique_ptr<PolicyStep> step, int num_slots, int threads, torch::Device device);
   ~InferenceServer();
 
   void start() override;
   // Closes the batcher and joins the threads.
   void stop() override;
   // Zeroes a slot's recurrent state (its actor went away).
-  void reset_slot(int slot) override;
-  // Replaces how actions are chosen from the policy output (before start());
-  // the default samples from the policy distribution.
-  void set_action_selector(std::unique_ptr<ActionSelector> selector) { selector_ = std::move(selector); }
+  void reset_slot(int slot) override { core_.reset(slot); }
 
   const InferenceStats& stats() const override { return stats_; }
 
@@ -47,10 +45,7 @@ class InferenceServer final : public DeviceInference {
   RequestBatcher& batcher_;
   TrajectoryStore* store_;
   ParamPublisher& publisher_;
-  ModelFactory make_model_;
-  std::unique_ptr<PolicyDistribution> dist_;
-  std::unique_ptr<ActionSelector> selector_;  // null: sample from dist_
-  int action_width_;
+  std::unique_ptr<PolicyStep> step_;
   int threads_;
   torch::Device device_;
   CoreStateTable core_;

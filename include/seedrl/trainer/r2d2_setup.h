@@ -15,7 +15,7 @@ void validate_r2d2_config(const TrainConfig& config);
 
 // A sequence of burn_in + unroll_length + 1 entries, a new one every
 // unroll_length - sequence_overlap steps; the policy field holds the previous
-// action and the acting Q-values (q_inference_server.h). Throws
+// action and the acting Q-values (inference/q_value_step.h). Throws
 // std::invalid_argument naming --algo for an env without discrete actions.
 UnrollLayout r2d2_sequence_layout(const TrainConfig& config, const EnvSpec& spec);
 

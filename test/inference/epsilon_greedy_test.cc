@@ -1,4 +1,4 @@
-// Ape-X epsilon schedule and the epsilon-greedy action selector.
+// Ape-X epsilon schedule and the epsilon-greedy action selector (R2D2 acting).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -7,11 +7,11 @@
 
 #include <torch/torch.h>
 
-#include "seedrl/learner/r2d2/epsilon_greedy.h"
+#include "seedrl/inference/epsilon_greedy.h"
 
 using namespace seedrl::r2d2;
 
-TEST_CASE("Ape-X epsilons follow eps^(1 + alpha i / (N - 1))", "[r2d2][epsilon]") {
+TEST_CASE("Ape-X epsilons follow eps^(1 + alpha i / (N - 1))", "[inference][r2d2][epsilon]") {
   CHECK(apex_epsilon(0, 8, 0.4, 7) == Approx(0.4));
   CHECK(apex_epsilon(7, 8, 0.4, 7) == Approx(std::pow(0.4, 8)));  // 6.5536e-4
   CHECK(apex_epsilon(3, 8, 0.4, 7) == Approx(0.0256));             // 0.4^4
@@ -20,7 +20,7 @@ TEST_CASE("Ape-X epsilons follow eps^(1 + alpha i / (N - 1))", "[r2d2][epsilon]"
   for (int i = 1; i < 256; ++i) CHECK(apex_epsilon(i, 256, 0.4, 7) < apex_epsilon(i - 1, 256, 0.4, 7));
 }
 
-TEST_CASE("remote slots spread over the Ape-X schedule whatever number of them is leased", "[r2d2][epsilon]") {
+TEST_CASE("remote slots spread over the Ape-X schedule whatever number of them is leased", "[inference][r2d2][epsilon]") {
   CHECK(van_der_corput(0) == 0.0);
   CHECK(van_der_corput(1) == 0.5);
   CHECK(van_der_corput(2) == 0.25);
@@ -41,7 +41,7 @@ TEST_CASE("remote slots spread over the Ape-X schedule whatever number of them i
   for (int j = 0; j < 16; ++j) CHECK(fractions[j] == Approx(j / 16.0).margin(1e-12));
 }
 
-TEST_CASE("epsilon-greedy acts randomly at each slot's rate and greedily otherwise", "[r2d2][epsilon]") {
+TEST_CASE("epsilon-greedy acts randomly at each slot's rate and greedily otherwise", "[inference][r2d2][epsilon]") {
   const int A = 3, train = 4, eval = 1;
   EpsilonGreedySelector sel(A, train, eval, 0.4, 7, 0.001, 11);
   CHECK(sel.epsilon(0) == Approx(0.4));

@@ -1,4 +1,4 @@
-#include "seedrl/learner/r2d2/epsilon_greedy.h"
+#include "seedrl/inference/epsilon_greedy.h"
 
 #include <cmath>
 #include <stdexcept>
