@@ -12,19 +12,20 @@
 #include "seedrl/util/futex_hash.h"
 
 #include "seedrl/actor/clip_action.h"
+#include "seedrl/env/registry.h"
 #include "seedrl/util/rng.h"
 #include "seedrl/util/error_text.h"
 
 namespace seedrl {
 
-ActorPool::ActorPool(const ActorPoolConfig& config, std::vector<RequestBatcher*> batchers, EpisodeStats& stats,
+ActorPool::ActorPool(const ActorPoolConfig& config, std::vector<ActionSource*> sources, EpisodeStats& stats,
                      std::atomic<std::int64_t>& frames)
     : config_(config),
-      batchers_(std::move(batchers)),
+      sources_(std::move(sources)),
       stats_(stats),
       frames_(frames),
       times_(std::max(0, config.actors)) {
-  if (batchers_.empty()) throw std::invalid_argument("ActorPool: no request batcher");
+  if (sources_.empty()) throw std::invalid_argument("ActorPool: no action source");
 }
 
 ActorPool::~ActorPool() {
@@ -72,7 +73,7 @@ void ActorPool::run(int actor) {
   if (config_.nice > 0) lower_actor_thread_priority(config_.nice);
   try {
     const int K = config_.envs_per_actor;
-    RequestBatcher& batcher = *batchers_[static_cast<std::size_t>(actor) % batchers_.size()];
+    ActionSource& source = *sources_[static_cast<std::size_t>(actor) % sources_.size()];
     const auto& registry = EnvRegistry::builtin();
     std::vector<EnvPtr> envs;
     for (int k = 0; k < K; ++k) envs.push_back(registry.make(config_.env, config_.env_options));
@@ -106,7 +107,7 @@ void ActorPool::run(int actor) {
     while (!stop_.load(std::memory_order_relaxed)) {
       if (max_frames > 0 && frames_.load(std::memory_order_relaxed) >= max_frames) break;
       const auto t_submit = Clock::now();
-      if (!batcher.submit(steps, completion)) break;
+      if (!source.submit(steps, completion)) break;
       const auto t_step = Clock::now();
       wait_total += ns(t_submit, t_step);
       times.wait_ns.store(wait_total, std::memory_order_relaxed);
