@@ -8,23 +8,22 @@
 
 #include <spdlog/spdlog.h>
 
+#include "seedrl/actor/env_stepper.h"
+#include "seedrl/actor/episode_tracker.h"
 #include "seedrl/util/actor_thread_priority.h"
-#include "seedrl/util/futex_hash.h"
-
-#include "seedrl/actor/clip_action.h"
-#include "seedrl/util/rng.h"
 #include "seedrl/util/error_text.h"
+#include "seedrl/util/futex_hash.h"
 
 namespace seedrl {
 
-ActorPool::ActorPool(const ActorPoolConfig& config, std::vector<RequestBatcher*> batchers, EpisodeStats& stats,
+ActorPool::ActorPool(const ActorPoolConfig& config, std::vector<ActionSource*> sources, EpisodeStats& stats,
                      std::atomic<std::int64_t>& frames)
     : config_(config),
-      batchers_(std::move(batchers)),
+      sources_(std::move(sources)),
       stats_(stats),
       frames_(frames),
       times_(std::max(0, config.actors)) {
-  if (batchers_.empty()) throw std::invalid_argument("ActorPool: no request batcher");
+  if (sources_.empty()) throw std::invalid_argument("ActorPool: no action source");
 }
 
 ActorPool::~ActorPool() {
@@ -72,30 +71,25 @@ void ActorPool::run(int actor) {
   if (config_.nice > 0) lower_actor_thread_priority(config_.nice);
   try {
     const int K = config_.envs_per_actor;
-    RequestBatcher& batcher = *batchers_[static_cast<std::size_t>(actor) % batchers_.size()];
-    const auto& registry = EnvRegistry::builtin();
-    std::vector<EnvPtr> envs;
-    for (int k = 0; k < K; ++k) envs.push_back(registry.make(config_.env, config_.env_options));
-    const EnvSpec& spec = envs[0]->spec();
-    const std::size_t obs_bytes = spec.observation.bytes();
-    const int width = spec.action.width();
-    const bool continuous = !spec.action.is_discrete();
-    // Everything this actor touches per step is allocated here, once.
+    ActionSource& source = *sources_[static_cast<std::size_t>(actor) % sources_.size()];
+    EpisodeTracker episodes(stats_);
+    EnvStepper envs(make_envs(config_.env, config_.env_options, K), &episodes);
+    const std::size_t obs_bytes = envs.spec().observation.bytes();
+    const std::size_t width = static_cast<std::size_t>(envs.spec().action.width());
+    // Everything this actor touches per step is allocated here, once: the
+    // envs write their observations into `obs`, which inference reads.
     std::vector<std::uint8_t> obs(obs_bytes * K);
-    std::vector<float> actions(static_cast<std::size_t>(width) * K);
+    std::vector<float> actions(width * K);
     std::vector<EnvStep> steps(K);
-    std::vector<double> returns(K, 0.0);
-    std::vector<std::int64_t> lengths(K, 0);
     Completion completion;
     for (int k = 0; k < K; ++k) {
-      const int slot = config_.first_slot + actor * K + k;
-      steps[k].slot = slot;
-      steps[k].obs = obs.data() + k * obs_bytes;
-      steps[k].action = actions.data() + k * width;
-      envs[k]->reset(derive_seed(config_.seed, slot), obs.data() + k * obs_bytes);
-      steps[k].flags = kFirst;
-      steps[k].reward = 0.f;
+      EnvStep& s = steps[k];
+      s.slot = config_.first_slot + actor * K + k;
+      s.obs = obs.data() + k * obs_bytes;
+      s.action = actions.data() + k * width;
+      envs.bind(k, EnvPort{obs.data() + k * obs_bytes, &s.reward, &s.flags, s.action});
     }
+    envs.begin(config_.seed, static_cast<std::uint64_t>(config_.first_slot + actor * K));
     const std::int64_t max_frames = config_.max_frames;
     using Clock = std::chrono::steady_clock;
     auto ns = [](Clock::time_point a, Clock::time_point b) {
@@ -106,40 +100,11 @@ void ActorPool::run(int actor) {
     while (!stop_.load(std::memory_order_relaxed)) {
       if (max_frames > 0 && frames_.load(std::memory_order_relaxed) >= max_frames) break;
       const auto t_submit = Clock::now();
-      if (!batcher.submit(steps, completion)) break;
+      if (!source.submit(steps, completion)) break;
       const auto t_step = Clock::now();
       wait_total += ns(t_submit, t_step);
       times.wait_ns.store(wait_total, std::memory_order_relaxed);
-      std::int64_t stepped = 0;
-      for (int k = 0; k < K; ++k) {
-        EnvStep& s = steps[k];
-        void* o = obs.data() + k * obs_bytes;
-        if (is_last(s.flags)) {
-          // The final observation was shown to inference (so a truncated
-          // episode can bootstrap from it); its action is ignored.
-          envs[k]->reset(std::nullopt, o);
-          s.flags = kFirst;
-          s.reward = 0.f;
-          continue;
-        }
-        // Continuous actions are sampled unbounded (the learner's log-probs
-        // are of the unclipped sample, which inference already recorded);
-        // the env gets them clipped to its box.
-        if (continuous) clip_to_box(spec.action, s.action);
-        Action a{static_cast<std::int32_t>(s.action[0]), s.action};
-        StepResult r = envs[k]->step(a, o);
-        ++stepped;
-        returns[k] += r.reward;
-        ++lengths[k];
-        s.reward = r.reward;
-        s.flags = static_cast<std::uint8_t>((r.terminated ? kTerminated : 0) | (r.truncated ? kTruncated : 0));
-        if (is_last(s.flags)) {
-          stats_.record(returns[k], lengths[k]);
-          returns[k] = 0;
-          lengths[k] = 0;
-        }
-      }
-      frames_.fetch_add(stepped, std::memory_order_relaxed);
+      frames_.fetch_add(envs.step(), std::memory_order_relaxed);
       step_total += ns(t_step, Clock::now());
       times.step_ns.store(step_total, std::memory_order_relaxed);
     }

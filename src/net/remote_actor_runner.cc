@@ -5,10 +5,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include "seedrl/actor/clip_action.h"
-#include "seedrl/inference/env_step.h"
+#include "seedrl/actor/env_stepper.h"
 #include "seedrl/net/remote_actor_client.h"
-#include "seedrl/util/rng.h"
 #include "seedrl/util/error_text.h"
 
 namespace seedrl::net {
@@ -40,18 +38,14 @@ void RemoteActorRunner::sleep_backoff(std::chrono::milliseconds d) const {
 void RemoteActorRunner::run(int actor) {
   try {
     const int K = config_.envs_per_actor;
-    std::vector<EnvPtr> envs;
-    for (int k = 0; k < K; ++k) envs.push_back(EnvRegistry::builtin().make(config_.env, config_.env_options));
+    // Episodes are counted by the learner's session; the actor keeps none.
+    EnvStepper envs(make_envs(config_.env, config_.env_options, K));
     ClientConfig cc;
     cc.host = config_.host;
     cc.port = config_.port;
     cc.token = config_.token;
     cc.env_name = config_.env;
-    cc.spec = envs[0]->spec();
-    // Continuous actions arrive as sampled, unbounded; the env gets them
-    // clipped to its box, as local actors do.
-    const ActionSpec& action_spec = cc.spec.action;
-    std::vector<float> clipped(action_spec.is_discrete() ? 0 : action_spec.dim);
+    cc.spec = envs.spec();
     cc.num_envs = K;
     cc.timeout = config_.timeout;
     cc.stop = &stop_;
@@ -73,37 +67,17 @@ void RemoteActorRunner::run(int actor) {
         unreachable_since = std::chrono::steady_clock::time_point::max();
         // The learner keeps nothing of an earlier connection: start fresh
         // episodes (each env's random stream continues after the first seed).
+        // The envs write into the STEP frame and read the last ACTIONS in
+        // place (the connection's buffers stay put until it closes).
         auto rewards = conn.rewards();
         auto flags = conn.flags();
-        for (int k = 0; k < K; ++k) {
-          envs[k]->reset(seeded ? std::nullopt : std::optional<std::uint64_t>(derive_seed(config_.seed, actor * K + k)),
-                         conn.obs(k));
-          flags[k] = kFirst;
-          rewards[k] = 0.f;
-        }
+        for (int k = 0; k < K; ++k) envs.bind(k, EnvPort{conn.obs(k), &rewards[k], &flags[k], conn.actions(k)});
+        envs.begin(seeded ? std::nullopt : std::optional<std::uint64_t>(config_.seed),
+                   static_cast<std::uint64_t>(actor) * static_cast<std::uint64_t>(K));
         seeded = true;
         for (;;) {
           conn.step();
-          std::uint64_t stepped = 0;
-          for (int k = 0; k < K; ++k) {
-            if (is_last(flags[k])) {
-              envs[k]->reset(std::nullopt, conn.obs(k));
-              flags[k] = kFirst;
-              rewards[k] = 0.f;
-              continue;
-            }
-            const float* a = conn.actions(k);
-            if (!clipped.empty()) {
-              std::copy_n(a, clipped.size(), clipped.data());
-              clip_to_box(action_spec, clipped.data());
-              a = clipped.data();
-            }
-            const StepResult r = envs[k]->step(Action{static_cast<std::int32_t>(a[0]), a}, conn.obs(k));
-            rewards[k] = r.reward;
-            flags[k] = static_cast<std::uint8_t>((r.terminated ? kTerminated : 0) | (r.truncated ? kTruncated : 0));
-            ++stepped;
-          }
-          steps_.fetch_add(stepped, std::memory_order_relaxed);
+          steps_.fetch_add(static_cast<std::uint64_t>(envs.step()), std::memory_order_relaxed);
         }
       } catch (const Stopped&) {
         break;

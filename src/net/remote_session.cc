@@ -10,7 +10,7 @@ using tcp = asio::ip::tcp;
 
 RemoteSession::RemoteSession(SessionHost& host, tcp::socket socket, std::string peer)
     : host_(host), socket_(std::move(socket)), deadline_(socket_.get_executor()),
-      heartbeat_(socket_.get_executor()), peer_(std::move(peer)) {
+      heartbeat_(socket_.get_executor()), peer_(std::move(peer)), episodes_(host.episodes) {
   encode_heartbeat(heartbeat_frame_);
 }
 

@@ -24,11 +24,11 @@
 
 #include <boost/asio.hpp>
 
+#include "seedrl/actor/episode_tracker.h"
 #include "seedrl/inference/env_step.h"
 #include "seedrl/inference/request_batcher.h"
 #include "seedrl/net/protocol.h"
 
-#include "episode_accounting.h"
 #include "session_host.h"
 
 namespace seedrl::net {
@@ -97,7 +97,7 @@ class RemoteSession : public std::enable_shared_from_this<RemoteSession> {
   int device_ = -1;  // the inference device serving every slot of the session
   std::vector<EnvStep> steps_;
   std::vector<float> actions_;
-  EpisodeAccounting episodes_;
+  EpisodeTracker episodes_;  // records into host_.episodes
   Completion completion_;
   std::atomic<std::uint32_t> state_{kIdle};
   std::atomic<bool> ran_{false};        // past the handshake (read off the strand by remove())

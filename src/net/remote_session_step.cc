@@ -16,7 +16,7 @@ namespace asio = boost::asio;
 
 void RemoteSession::on_step() {
   if (auto bad = check_step(rx_.data(), steps_, host_.obs_floats, episodes_); !bad.empty()) return protocol_error(bad);
-  const std::int64_t stepped = episodes_.add(steps_, host_.episodes);
+  const std::int64_t stepped = episodes_.add(steps_);
   host_.frames.fetch_add(stepped, std::memory_order_relaxed);
   host_.counters.steps.fetch_add(static_cast<std::uint64_t>(stepped), std::memory_order_relaxed);
   {

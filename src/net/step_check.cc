@@ -24,7 +24,7 @@ bool all_finite(const std::uint8_t* p, std::size_t n) {
 }  // namespace
 
 std::string check_step(const std::uint8_t* body, std::span<EnvStep> steps, std::size_t obs_floats,
-                       EpisodeAccounting& episodes) {
+                       const EpisodeTracker& episodes) {
   const std::size_t K = steps.size();
   const std::uint8_t* flags = body + K * sizeof(float);
   for (std::size_t k = 0; k < K; ++k) {
@@ -38,7 +38,6 @@ std::string check_step(const std::uint8_t* body, std::span<EnvStep> steps, std::
       return spdlog::fmt_lib::format("env {}: non-finite observation", k);
     steps[k].flags = flags[k];
     steps[k].reward = reward;
-    episodes.saw(k, flags[k]);
   }
   return {};
 }

@@ -9,9 +9,8 @@
 #include <span>
 #include <string>
 
+#include "seedrl/actor/episode_tracker.h"
 #include "seedrl/inference/env_step.h"
-
-#include "episode_accounting.h"
 
 namespace seedrl::net {
 
@@ -19,9 +18,10 @@ namespace seedrl::net {
 // observations, which steps[k].obs already points at). Checks each env's
 // flags (FIRST where `episodes` expects it), its reward and, when
 // `obs_floats` > 0 (float32 observations of that many floats), that its
-// observation is finite; fills in each EnvStep's flags and reward and tells
-// `episodes` what it saw. Returns the protocol error, or an empty string.
+// observation is finite; fills in each EnvStep's flags and reward (the
+// caller then adds them to `episodes`). Returns the protocol error, or an
+// empty string.
 std::string check_step(const std::uint8_t* body, std::span<EnvStep> steps, std::size_t obs_floats,
-                       EpisodeAccounting& episodes);
+                       const EpisodeTracker& episodes);
 
 }  // namespace seedrl::net

@@ -1,20 +1,20 @@
 // Local actors: N threads, each stepping K environments. An actor holds no
-// model: it hands its K observations to a RequestBatcher and sleeps until
-// their actions come back. With several batchers (one per inference device)
-// actor a uses batchers[a % N]. Environment `slot` ids are first_slot + a*K + k,
+// model: it hands its K observations to an ActionSource (central inference's
+// RequestBatcher) and sleeps until their actions come back. With several
+// sources (one per inference device) actor a uses sources[a % N]. Environment `slot` ids are first_slot + a*K + k,
 // and each env gets its own random stream derived from --seed and its slot.
 #pragma once
 
 #include <atomic>
+#include <concepts>
 #include <cstdint>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "seedrl/actor/action_source.h"
 #include "seedrl/actor/actor_pool_config.h"
 #include "seedrl/actor/episode_stats.h"
-#include "seedrl/env/registry.h"
-#include "seedrl/inference/request_batcher.h"
 
 namespace seedrl {
 
@@ -29,11 +29,16 @@ struct alignas(64) ActorTimes {
 class ActorPool {
  public:
   // `frames` is the run-wide environment-step counter (resumes keep counting).
-  ActorPool(const ActorPoolConfig& config, std::vector<RequestBatcher*> batchers, EpisodeStats& stats,
+  ActorPool(const ActorPoolConfig& config, std::vector<ActionSource*> sources, EpisodeStats& stats,
             std::atomic<std::int64_t>& frames);
-  ActorPool(const ActorPoolConfig& config, RequestBatcher& batcher, EpisodeStats& stats,
+  // One source per inference device, e.g. InferenceFleet::batchers().
+  template <std::derived_from<ActionSource> Source>
+  ActorPool(const ActorPoolConfig& config, const std::vector<Source*>& sources, EpisodeStats& stats,
             std::atomic<std::int64_t>& frames)
-      : ActorPool(config, std::vector<RequestBatcher*>{&batcher}, stats, frames) {}
+      : ActorPool(config, std::vector<ActionSource*>(sources.begin(), sources.end()), stats, frames) {}
+  ActorPool(const ActorPoolConfig& config, ActionSource& source, EpisodeStats& stats,
+            std::atomic<std::int64_t>& frames)
+      : ActorPool(config, std::vector<ActionSource*>{&source}, stats, frames) {}
   ~ActorPool();
 
   void start();
@@ -48,7 +53,7 @@ class ActorPool {
   void run(int actor);
 
   ActorPoolConfig config_;
-  std::vector<RequestBatcher*> batchers_;
+  std::vector<ActionSource*> sources_;
   EpisodeStats& stats_;
   std::atomic<std::int64_t>& frames_;
   std::atomic<bool> stop_{false};

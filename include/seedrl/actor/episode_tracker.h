@@ -1,0 +1,63 @@
+// Episodes slot by slot, read off the (reward, flags) stream an actor hands
+// to inference: a FIRST step begins an episode, every other step adds its
+// reward and one to the length, and a terminated or truncated step ends it,
+// recording its return and length into the run's EpisodeStats. Used by the
+// local actor threads and by the learner's session of each remote actor, so
+// both count episodes and frames the same way. Sized once; add() allocates
+// nothing. Not thread-safe: one per actor thread or connection.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "seedrl/actor/episode_stats.h"
+#include "seedrl/inference/env_step.h"
+
+namespace seedrl {
+
+class EpisodeTracker {
+ public:
+  explicit EpisodeTracker(EpisodeStats& stats, std::size_t slots = 0) : stats_(stats) { reset(slots); }
+
+  // `slots` slots, each expecting a FIRST step, with no episode under way.
+  void reset(std::size_t slots);
+  std::size_t size() const { return returns_.size(); }
+
+  // Whether slot k's next step must carry the FIRST flag: its first step, or
+  // the one after an episode ended.
+  bool first_due(std::size_t k) const { return first_due_[k] != 0; }
+
+  // Slot k's step. A FIRST step is a reset, not an env step: it starts a new
+  // episode (dropping any unfinished one) and its reward is not counted.
+  // Returns whether it was an env step (a frame).
+  bool add(std::size_t k, float reward, std::uint8_t flags) {
+    first_due_[k] = is_last(flags);
+    if (flags & kFirst) {
+      returns_[k] = 0;
+      lengths_[k] = 0;
+      return false;
+    }
+    returns_[k] += reward;
+    ++lengths_[k];
+    if (is_last(flags)) finish(k);
+    return true;
+  }
+  // Steps of slots 0..steps.size()-1; returns how many were env steps.
+  std::int64_t add(std::span<const EnvStep> steps);
+
+  // The episode under way in slot k.
+  double episode_return(std::size_t k) const { return returns_[k]; }
+  std::int64_t episode_length(std::size_t k) const { return lengths_[k]; }
+
+ private:
+  void finish(std::size_t k);  // records slot k's episode and clears it
+
+  EpisodeStats& stats_;
+  std::vector<double> returns_;
+  std::vector<std::int64_t> lengths_;
+  std::vector<std::uint8_t> first_due_;
+};
+
+}  // namespace seedrl

@@ -1,0 +1,87 @@
+// The episode tracker against hand-computed episodes: what each slot's
+// (reward, flags) stream adds to EpisodeStats, and which steps are frames.
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include "seedrl/actor/episode_tracker.h"
+
+using namespace seedrl;
+
+TEST_CASE("the episode tracker records each slot's episodes across resets", "[actor][episodes]") {
+  EpisodeStats stats;
+  EpisodeTracker t(stats, 2);
+  CHECK(t.first_due(0));
+  CHECK(t.first_due(1));
+  // Slot 0: FIRST, 1, 2, 3 (terminated): return 6 over 3 steps.
+  // Slot 1: FIRST, 0.5, 0.5 (truncated): return 1 over 2 steps.
+  CHECK_FALSE(t.add(0, 7.f, kFirst));  // a reset: its reward is no part of the episode
+  CHECK_FALSE(t.add(1, 0.f, kFirst));
+  CHECK_FALSE(t.first_due(0));
+  CHECK(t.add(0, 1.f, 0));
+  CHECK(t.add(1, 0.5f, 0));
+  CHECK(t.add(0, 2.f, 0));
+  CHECK(t.episode_return(0) == 3.0);
+  CHECK(t.episode_length(0) == 2);
+  CHECK(t.add(1, 0.5f, kTruncated));
+  CHECK(t.first_due(1));
+  CHECK(stats.summary().episodes == 1);
+  CHECK(stats.summary().return_mean == Approx(1.0));
+  CHECK(stats.summary().length_mean == Approx(2.0));
+  CHECK(t.add(0, 3.f, kTerminated));
+  CHECK(t.first_due(0));
+  CHECK(t.episode_return(0) == 0.0);
+  CHECK(t.episode_length(0) == 0);
+  auto s = stats.summary();
+  CHECK(s.episodes == 2);
+  CHECK(s.return_mean == Approx((6.0 + 1.0) / 2));
+  CHECK(s.length_mean == Approx((3.0 + 2.0) / 2));
+
+  // Slot 0's next episode starts from zero: FIRST, -1 (terminated).
+  CHECK_FALSE(t.add(0, 0.f, kFirst));
+  CHECK(t.add(0, -1.f, kTerminated));
+  s = stats.summary();
+  CHECK(s.episodes == 3);
+  CHECK(s.return_mean == Approx((6.0 + 1.0 - 1.0) / 3));
+  CHECK(s.length_mean == Approx((3.0 + 2.0 + 1.0) / 3));
+}
+
+TEST_CASE("the episode tracker counts frames of a whole step and drops an episode cut short by a reset",
+          "[actor][episodes]") {
+  EpisodeStats stats;
+  EpisodeTracker t(stats, 3);
+  std::vector<EnvStep> steps(3);
+  for (auto& s : steps) s.flags = kFirst;
+  CHECK(t.add(steps) == 0);  // resets are not frames
+  steps[0] = {0, 0, 2.f};
+  steps[1] = {1, kTerminated, 4.f};
+  steps[2] = {2, kTruncated, 1.f};
+  CHECK(t.add(steps) == 3);
+  CHECK(stats.summary().episodes == 2);
+  CHECK(stats.summary().return_mean == Approx(2.5));
+  // Slot 0 restarts before its episode ended (a remote actor that
+  // reconnected or reset): the 2 so far belong to no episode.
+  steps[0] = {0, kFirst, 0.f};
+  steps[1] = {1, kFirst, 0.f};
+  steps[2] = {2, kFirst, 0.f};
+  CHECK(t.add(steps) == 0);
+  CHECK(t.episode_return(0) == 0.0);
+  CHECK(t.add(0, 5.f, kTerminated));
+  const auto s = stats.summary();
+  CHECK(s.episodes == 3);
+  CHECK(s.return_mean == Approx((4.0 + 1.0 + 5.0) / 3));
+  CHECK(s.length_mean == Approx(1.0));
+}
+
+TEST_CASE("resetting the episode tracker forgets episodes under way", "[actor][episodes]") {
+  EpisodeStats stats;
+  EpisodeTracker t(stats, 1);
+  t.add(0, 0.f, kFirst);
+  t.add(0, 3.f, 0);
+  t.reset(2);
+  CHECK(t.size() == 2);
+  CHECK(t.first_due(0));
+  CHECK(t.episode_return(0) == 0.0);
+  CHECK(t.episode_length(0) == 0);
+  CHECK(stats.summary().episodes == 0);
+}
