@@ -149,7 +149,7 @@ TEST_CASE("a replica set's companion nets and optimizer state follow replica 0 t
   REQUIRE_NOTHROW(set.verify(2));
 }
 
-TEST_CASE("a drifting replica and a failing rank stop a replica set with an error, not a hang",
+TEST_CASE("a drifting replica and a failing rank stop a replica set with an error and no hang",
           "[learner][replica]") {
   const OptimizerConfig config = clipped_adam();
   DataParallelOptions options;
