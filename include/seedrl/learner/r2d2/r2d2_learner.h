@@ -7,12 +7,13 @@
 // publishes the weights to inference.
 //
 // With several learner devices it is data-parallel like V-trace's learner
-// (data_parallel.h): each device holds an online and a target replica and
-// trains on a contiguous shard of every sampled batch; gradients are summed
-// through c10d (Gloo on CPU, NCCL on CUDA) with each shard's loss divided by
-// the WHOLE batch's sequence count, so every replica steps on the
-// single-learner gradient. The replicas' priorities are put back together in
-// batch order and written to the one replay.
+// (data_parallel.h), on the same ReplicaSet (replica_set.h): each device
+// holds an online and a target replica and trains on a contiguous shard of
+// every sampled batch; gradients are summed through c10d (Gloo on CPU, NCCL
+// on CUDA) with each shard's loss divided by the WHOLE batch's sequence
+// count, so every replica steps on the single-learner gradient. The
+// replicas' priorities are put back together in batch order and written to
+// the one replay.
 #pragma once
 
 #include <cstdint>
