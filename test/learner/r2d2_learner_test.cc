@@ -202,3 +202,45 @@ TEST_CASE("r2d2 loss: importance-weighted 0.5 mean squared TD error after the bu
   r2d2_losses(online, target, with_grad, weights, rc, lc, torch::kCPU, normalizer).loss.backward();
   CHECK_FALSE(state_h.grad().defined());
 }
+
+// A checkpoint's optimizer state carries the learning rate it was saved
+// with; a run resumed under another --learning-rate must step at the new one
+// (as it reports, and as a GPU learner's device step always did), not at the
+// checkpoint's.
+TEST_CASE("a resumed r2d2 learner steps at its configured learning rate and not at the checkpoint's", "[r2d2][learner]") {
+  Fixture f;
+  R2D2Config rc;
+  rc.burn_in = 4;
+  LearnerConfig saved_lc, resumed_lc;
+  saved_lc.batch_size = resumed_lc.batch_size = 8;
+  saved_lc.optimizer.learning_rate = 5e-2;
+  resumed_lc.optimizer.learning_rate = 1e-3;
+  auto make = [&] {
+    torch::manual_seed(9);
+    return QNet(f.spec, lstm_model());
+  };
+  R2D2Learner saved(make, rc, saved_lc, *f.replay, f.publisher, {torch::kCPU});
+  R2D2Stats s;
+  REQUIRE(saved.step(s));
+  const auto path = (std::filesystem::temp_directory_path() / "r2d2_learner_lr_ckpt.pt").string();
+  save_checkpoint(path, *saved.model(), saved.optimizer(), {}, "{}", {{"target", saved.target().ptr().get()}});
+
+  // Both load the checkpoint; the reference's optimizer is then set back to
+  // the configured rate by hand.
+  R2D2Learner resumed(make, rc, resumed_lc, *f.replay, f.publisher, {torch::kCPU});
+  R2D2Learner reference(make, rc, resumed_lc, *f.replay, f.publisher, {torch::kCPU});
+  for (R2D2Learner* l : {&resumed, &reference})
+    load_checkpoint(path, *l->model(), &l->optimizer(), {{"target", l->target().ptr().get()}});
+  std::filesystem::remove(path);
+  for (auto& group : reference.optimizer().param_groups()) group.options().set_lr(resumed_lc.optimizer.learning_rate);
+  REQUIRE(same_parameters(*resumed.model(), *reference.model()));
+
+  ReplaySample sample;
+  REQUIRE(f.replay->sample(8, sample));
+  R2D2Stats a, b;
+  resumed.update(sample, a);
+  reference.update(sample, b);
+  CHECK(a.learning_rate == resumed_lc.optimizer.learning_rate);
+  CHECK(same_parameters(*resumed.model(), *reference.model()));
+  CHECK_FALSE(same_parameters(*resumed.model(), *saved.model()));  // it did step
+}

@@ -1,6 +1,7 @@
 // The V-trace learner over one or more devices, data-parallel in one process.
-// Each learner device holds a replica (model, optimizer) driven by its own
-// thread; replica 0 runs on the caller's thread. A batch of B unrolls from the
+// Each learner device holds a replica (model, optimizer) of a ReplicaSet
+// (replica_set.h), driven by its own thread; replica 0 runs on the caller's
+// thread. A batch of B unrolls from the
 // TrajectoryStore is split into contiguous shards, one per replica; each
 // replica's loss divides by the valid-transition count of the WHOLE batch, so
 // the all-reduced (summed) gradient equals the single-learner gradient on the
@@ -18,17 +19,19 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include <c10/core/Stream.h>
+
 #include "seedrl/learner/data_parallel_options.h"
-#include "seedrl/learner/replica_threads.h"
+#include "seedrl/learner/replica_set.h"
 #include "seedrl/learner/vtrace_learner.h"
 
 namespace seedrl {
 
-class ReplicaGroup;
-class GradientBuckets;
 class BatchPrefetcher;
+class CudaGraphs;
 
 class DataParallelLearner {
  public:
@@ -66,36 +69,37 @@ class DataParallelLearner {
   AgentNet& replica_model(int rank);
   // Whether the last update was a replay of its CUDA graph (--cuda-graphs).
   bool update_replayed() const;
-  int replicas() const { return static_cast<int>(replicas_.size()); }
+  int replicas() const { return replicas_->size(); }
   std::int64_t steps() const { return steps_; }
   std::int64_t frames() const { return frames_; }
   void set_counters(std::int64_t steps, std::int64_t frames) { steps_ = steps; frames_ = frames; }
 
-
  private:
-  struct Replica;
   void replica_update(int rank);
-  torch::Tensor graphed_update(Replica& r, const UnrollBatch& shard);
+  torch::Tensor graphed_update(int rank, const UnrollBatch& shard);
 
   LearnerConfig config_;
   TrajectoryStore& store_;
   ParamPublisher& publisher_;
   DataParallelOptions options_;
-  std::vector<torch::Device> devices_;
-  std::unique_ptr<ReplicaGroup> group_;
-  std::vector<std::unique_ptr<Replica>> replicas_;
+  std::unique_ptr<ReplicaSet<AgentNet>> replicas_;
+  // Per rank: the policy distribution and the last update's results.
+  std::vector<std::unique_ptr<PolicyDistribution>> dists_;
+  std::vector<VTraceLosses> losses_;
+  std::vector<torch::Tensor> grad_norms_;
+  // --cuda-graphs (one CUDA replica): its update replayed as a CUDA graph, on
+  // a stream of its own (CUDA cannot capture the default stream).
+  std::unique_ptr<CudaGraphs> graphs_;
+  std::optional<c10::Stream> stream_;
   UnrollBatch batch_;
   std::int64_t steps_ = 0, frames_ = 0;
   bool prefetch_ = false;
 
-  // The update every replica runs; written before threads_->run, read inside it.
+  // The update every replica runs; written before replicas_->run_update, read inside it.
   struct Job {
     std::vector<UnrollBatch> shards;
     double lr = 0, normalizer = 0;
-    bool checksum = false;
-    std::int64_t step = 0;
   } job_;
-  std::unique_ptr<ReplicaThreads> threads_;  // joined before the replicas go
   std::unique_ptr<BatchPrefetcher> prefetcher_;  // last: stopped first
 };
 

@@ -5,14 +5,8 @@
 
 #include <torch/torch.h>
 
-#include <c10/core/DeviceGuard.h>
-
 #include "seedrl/inference/env_step.h"
 #include "seedrl/learner/batch_shards.h"
-#include "seedrl/learner/device_optimizer_step.h"
-#include "seedrl/learner/gradient_buckets.h"
-#include "seedrl/learner/replica_group.h"
-#include "seedrl/learner/replica_sync.h"
 #include "seedrl/learner/r2d2/value_rescaling.h"
 #include "seedrl/learner/reward_shaping.h"
 #include "seedrl/learner/vtrace_learner.h"
@@ -152,92 +146,50 @@ R2D2Losses r2d2_losses(QNet& online, QNet& target, const UnrollBatch& b, const t
   return out;
 }
 
-struct R2D2Learner::Replica {
-  torch::Device device;
-  QNet online, target;
-  std::unique_ptr<torch::optim::Optimizer> optimizer;
-  std::unique_ptr<GradientBuckets> buckets;  // declared after the networks: its hooks go first
-  std::unique_ptr<DeviceOptimizerStep> device_step;  // on a GPU: clip and step without waiting for it
-  // The last update's results on this replica's shard.
-  std::vector<double> priorities;
-  double loss = 0, td_sum = 0, q_sum = 0, valid = 0, grad_norm = 0;
-};
-
 R2D2Learner::R2D2Learner(const ModelFactory& make_model, const R2D2Config& r2d2, const LearnerConfig& config,
                          Replay& replay, ParamPublisher& publisher, std::vector<torch::Device> devices,
                          DataParallelOptions options)
-    : r2d2_(r2d2),
-      config_(config),
-      replay_(replay),
-      publisher_(publisher),
-      devices_(std::move(devices)),
-      options_(options) {
-  const int n = static_cast<int>(devices_.size());
+    : r2d2_(r2d2), config_(config), replay_(replay), publisher_(publisher), options_(options) {
+  const int n = static_cast<int>(devices.size());
   check_batch_splits(config_.batch_size, n, "sequences");
-  if (n > 1) group_ = std::make_unique<ReplicaGroup>(devices_, options_.timeout);
-  for (int r = 0; r < n; ++r) {
-    auto rep = std::make_unique<Replica>(Replica{devices_[r], make_model(), make_model(), nullptr, nullptr, nullptr, {}});
-    rep->online->to(rep->device);
-    rep->target->to(rep->device);
-    rep->online->train();
-    rep->target->eval();
-    for (auto& p : rep->target->parameters()) p.set_requires_grad(false);
-    rep->optimizer = make_optimizer(config_.optimizer, rep->online->parameters());
-    if (group_)
-      rep->buckets = std::make_unique<GradientBuckets>(*group_, r, rep->online->parameters(), options_.bucket_bytes);
-    if (options_.use_device_step(rep->device.is_cuda()))
-      rep->device_step = std::make_unique<DeviceOptimizerStep>(*rep->optimizer, config_.optimizer, rep->online->parameters());
-    replicas_.push_back(std::move(rep));
-  }
-  threads_ = std::make_unique<ReplicaThreads>(n, options_.learner_cpus);
-  if (group_) threads_->run([this](int rank) { broadcast_module(*group_, rank, *replicas_[rank]->online); });
-  for (auto& rep : replicas_) copy_parameters(*rep->online, *rep->target);
+  replicas_ = std::make_unique<ReplicaSet<QNet>>(make_model, 2, std::move(devices), config_.optimizer, options_);
+  // The target network starts as the online one.
+  for (int r = 0; r < n; ++r) copy_parameters(*replica_model(r), *replica_target(r));
+  results_.resize(n);
 }
 
 R2D2Learner::~R2D2Learner() = default;
 
-QNet& R2D2Learner::model() { return replicas_.front()->online; }
-QNet& R2D2Learner::target() { return replicas_.front()->target; }
-QNet& R2D2Learner::replica_model(int rank) { return replicas_.at(rank)->online; }
-QNet& R2D2Learner::replica_target(int rank) { return replicas_.at(rank)->target; }
-torch::optim::Optimizer& R2D2Learner::optimizer() { return *replicas_.front()->optimizer; }
+QNet& R2D2Learner::model() { return replicas_->net(0, 0); }
+QNet& R2D2Learner::target() { return replicas_->net(0, 1); }
+QNet& R2D2Learner::replica_model(int rank) { return replicas_->net(rank, 0); }
+QNet& R2D2Learner::replica_target(int rank) { return replicas_->net(rank, 1); }
+torch::optim::Optimizer& R2D2Learner::optimizer() { return replicas_->optimizer(0); }
 
-void R2D2Learner::publish() { publisher_.publish(*replicas_.front()->online, steps_); }
+void R2D2Learner::publish() { publisher_.publish(*model(), steps_); }
 
-void R2D2Learner::sync_replicas() {
-  if (!group_) return;
-  for (int r = 1; r < replicas(); ++r)
-    copy_optimizer_state(*replicas_.front()->optimizer, *replicas_[r]->optimizer, replicas_[r]->device);
-  threads_->run([this](int rank) {
-    broadcast_module(*group_, rank, *replicas_[rank]->online);
-    broadcast_module(*group_, rank, *replicas_[rank]->target);
-  });
-  verify_replicas();
-}
+void R2D2Learner::sync_replicas() { replicas_->sync_from_first(steps_); }
 
-void R2D2Learner::verify_replicas() {
-  if (!group_) return;
-  threads_->run([this](int rank) { check_replicas_identical(*group_, rank, *replicas_[rank]->online, devices_, steps_); });
-}
+void R2D2Learner::verify_replicas() { replicas_->verify(steps_); }
 
 void R2D2Learner::replica_update(int rank) {
-  Replica& r = *replicas_[rank];
-  c10::DeviceGuard guard(r.device);
+  QNet& online = replica_model(rank);
+  QNet& target = replica_target(rank);
+  Result& out = results_[rank];
   const ReplaySample& sample = *job_.sample;
   const std::int64_t B = sample.batch.obs.size(1);
   const ShardRange range = shard_range(B, rank, replicas());
   const UnrollBatch shard = replicas() == 1 ? sample.batch : shard_of(sample.batch, range);
   const torch::Tensor weights = sample.weights.narrow(0, range.start, range.count);
-  R2D2Losses l = r2d2_losses(r.online, r.target, shard, weights, r2d2_, config_.loss, r.device, B);
+  R2D2Losses l = r2d2_losses(online, target, shard, weights, r2d2_, config_.loss, replicas_->device(rank), B);
 
-  r.optimizer->zero_grad();
-  if (r.buckets) r.buckets->prepare();
+  replicas_->optimizer(rank).zero_grad();
+  replicas_->prepare_gradients(rank);
   l.loss.backward();
-  if (r.buckets) r.buckets->finish();  // every replica now holds the summed gradient
-  if (r.device_step) r.device_step->prepare(config_.optimizer.learning_rate);
-  const torch::Tensor norm = clip_and_step(*r.optimizer, r.online->parameters(), config_.optimizer, r.device_step.get());
+  replicas_->reduce_gradients(rank);  // every replica now holds the summed gradient
+  const torch::Tensor norm = replicas_->clip_and_step(rank, config_.optimizer, config_.optimizer.learning_rate);
   if (r2d2_.target_update_period > 0 && job_.step % r2d2_.target_update_period == 0)
-    copy_parameters(*r.online, *r.target);
+    copy_parameters(*online, *target);
 
   // Everything the host needs from this update in one copy: the shard's
   // priorities, then its loss, TD and Q sums, valid count and grad norm.
@@ -249,14 +201,13 @@ void R2D2Learner::replica_update(int rank) {
                   .contiguous();
   const double* v = host.data_ptr<double>();
   const std::int64_t n = host.size(0) - 5;
-  r.priorities.assign(v, v + n);
-  for (double& p : r.priorities) p = std::max(p, 1e-6);  // every sequence stays reachable
-  r.loss = v[n];
-  r.td_sum = v[n + 1];
-  r.q_sum = v[n + 2];
-  r.valid = v[n + 3];
-  r.grad_norm = v[n + 4];
-  if (job_.checksum) check_replicas_identical(*group_, rank, *r.online, devices_, job_.step);
+  out.priorities.assign(v, v + n);
+  for (double& p : out.priorities) p = std::max(p, 1e-6);  // every sequence stays reachable
+  out.loss = v[n];
+  out.td_sum = v[n + 1];
+  out.q_sum = v[n + 2];
+  out.valid = v[n + 3];
+  out.grad_norm = v[n + 4];
 }
 
 std::vector<double> R2D2Learner::update(const ReplaySample& sample, R2D2Stats& stats) {
@@ -270,8 +221,7 @@ std::vector<double> R2D2Learner::update(const ReplaySample& sample, R2D2Stats& s
   const std::int64_t T = L - burn - 1;
   job_.sample = &sample;
   job_.step = steps_ + 1;
-  job_.checksum = group_ && options_.checksum_every > 0 && job_.step % options_.checksum_every == 0;
-  threads_->run([this](int rank) { replica_update(rank); });
+  replicas_->run_update(job_.step, [this](int rank) { replica_update(rank); });
   ++steps_;
   frames_ += T * B;
   publish();
@@ -279,17 +229,17 @@ std::vector<double> R2D2Learner::update(const ReplaySample& sample, R2D2Stats& s
   std::vector<double> priorities;
   priorities.reserve(static_cast<std::size_t>(B));
   double loss = 0, td = 0, q = 0, valid = 0;
-  for (auto& r : replicas_) {
-    priorities.insert(priorities.end(), r->priorities.begin(), r->priorities.end());
-    loss += r->loss;  // each replica's share of the batch's mean loss
-    td += r->td_sum;
-    q += r->q_sum;
-    valid += r->valid;
+  for (const Result& r : results_) {
+    priorities.insert(priorities.end(), r.priorities.begin(), r.priorities.end());
+    loss += r.loss;  // each replica's share of the batch's mean loss
+    td += r.td_sum;
+    q += r.q_sum;
+    valid += r.valid;
   }
   stats.loss = loss;
   stats.td_error = td / std::max(1.0, valid);
   stats.q_mean = q / std::max(1.0, valid);
-  stats.grad_norm = replicas_.front()->grad_norm;
+  stats.grad_norm = results_.front().grad_norm;
   stats.learning_rate = config_.optimizer.learning_rate;
   double psum = 0;
   for (double p : priorities) psum += p;

@@ -7,12 +7,13 @@
 // publishes the weights to inference.
 //
 // With several learner devices it is data-parallel like V-trace's learner
-// (data_parallel.h): each device holds an online and a target replica and
-// trains on a contiguous shard of every sampled batch; gradients are summed
-// through c10d (Gloo on CPU, NCCL on CUDA) with each shard's loss divided by
-// the WHOLE batch's sequence count, so every replica steps on the
-// single-learner gradient. The replicas' priorities are put back together in
-// batch order and written to the one replay.
+// (data_parallel.h), on the same ReplicaSet (replica_set.h): each device
+// holds an online and a target replica and trains on a contiguous shard of
+// every sampled batch; gradients are summed through c10d (Gloo on CPU, NCCL
+// on CUDA) with each shard's loss divided by the WHOLE batch's sequence
+// count, so every replica steps on the single-learner gradient. The
+// replicas' priorities are put back together in batch order and written to
+// the one replay.
 #pragma once
 
 #include <cstdint>
@@ -27,14 +28,10 @@
 #include "seedrl/inference/param_publisher.h"
 #include "seedrl/learner/data_parallel_options.h"
 #include "seedrl/learner/learner_config.h"
-#include "seedrl/learner/replica_threads.h"
+#include "seedrl/learner/replica_set.h"
 #include "seedrl/learner/r2d2/r2d2_config.h"
 #include "seedrl/learner/r2d2/replay.h"
 #include "seedrl/model/q_net.h"
-
-namespace seedrl {
-class ReplicaGroup;
-}
 
 namespace seedrl::r2d2 {
 
@@ -123,32 +120,34 @@ class R2D2Learner {
   QNet& replica_model(int rank);
   QNet& replica_target(int rank);
   torch::optim::Optimizer& optimizer();
-  int replicas() const { return static_cast<int>(replicas_.size()); }
+  int replicas() const { return replicas_->size(); }
   std::int64_t steps() const { return steps_; }
   std::int64_t frames() const { return frames_; }
   void set_counters(std::int64_t steps, std::int64_t frames) { steps_ = steps; frames_ = frames; }
 
  private:
-  struct Replica;
   void replica_update(int rank);
 
   R2D2Config r2d2_;
   LearnerConfig config_;
   Replay& replay_;
   ParamPublisher& publisher_;
-  std::vector<torch::Device> devices_;
   DataParallelOptions options_;
-  std::unique_ptr<ReplicaGroup> group_;
-  std::vector<std::unique_ptr<Replica>> replicas_;
+  // Per device: net 0 the online network (trained), net 1 the target.
+  std::unique_ptr<ReplicaSet<QNet>> replicas_;
+  // The last update's results on each replica's shard.
+  struct Result {
+    std::vector<double> priorities;
+    double loss = 0, td_sum = 0, q_sum = 0, valid = 0, grad_norm = 0;
+  };
+  std::vector<Result> results_;
   ReplaySample sample_;
   std::int64_t steps_ = 0, frames_ = 0;
-  // The update every replica runs; written before threads_->run, read inside it.
+  // The update every replica runs; written before replicas_->run_update, read inside it.
   struct Job {
     const ReplaySample* sample = nullptr;
     std::int64_t step = 0;
-    bool checksum = false;
   } job_;
-  std::unique_ptr<ReplicaThreads> threads_;  // last: joined before the replicas go
 };
 
 }  // namespace seedrl::r2d2
