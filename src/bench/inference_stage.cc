@@ -9,7 +9,6 @@
 #include "measure_window.h"
 #include "seedrl/inference/inference_fleet.h"
 #include "seedrl/trainer/placement.h"
-#include "seedrl/trainer/trainer.h"
 #include "seedrl/util/actor_thread_priority.h"
 #include "seedrl/util/futex_hash.h"
 

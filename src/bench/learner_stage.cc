@@ -11,7 +11,7 @@
 #include "seedrl/learner/r2d2/r2d2_learner.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/r2d2_setup.h"
-#include "seedrl/trainer/trainer.h"
+#include "seedrl/trainer/vtrace_algorithm.h"
 #include "seedrl/util/error_text.h"
 
 namespace seedrl::bench {

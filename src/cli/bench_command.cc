@@ -19,7 +19,6 @@
 #include "seedrl/model/torso.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/util/heap_tuning.h"
-#include "seedrl/trainer/trainer.h"
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/util/torch_runtime.h"
 

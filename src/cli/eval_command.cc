@@ -7,7 +7,7 @@
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/play_output.h"
 #include "seedrl/cli/validators.h"
-#include "seedrl/trainer/trainer.h"
+#include "seedrl/trainer/evaluate.h"
 #include "seedrl/env/registry.h"
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/video/gif_recorder.h"

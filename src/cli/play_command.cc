@@ -10,7 +10,7 @@
 #include "seedrl/cli/play_output.h"
 #include "seedrl/cli/env_flags.h"
 #include "seedrl/cli/validators.h"
-#include "seedrl/trainer/trainer.h"
+#include "seedrl/trainer/evaluate.h"
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/video/gif_recorder.h"
 

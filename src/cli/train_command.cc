@@ -8,7 +8,7 @@
 #include "seedrl/cli/pipeline_flags.h"
 #include "seedrl/cli/r2d2_flags.h"
 #include "seedrl/cli/validators.h"
-#include "seedrl/trainer/trainer.h"
+#include "seedrl/trainer/train.h"
 
 namespace seedrl {
 

@@ -12,7 +12,7 @@
 #include "seedrl/model/torso.h"
 #include "seedrl/trainer/agent_policy.h"
 #include "seedrl/trainer/checkpoint_model.h"
-#include "seedrl/trainer/trainer.h"
+#include "seedrl/trainer/evaluate.h"
 #include "seedrl/util/error_text.h"
 
 namespace seedrl {

@@ -14,7 +14,7 @@
 #include "seedrl/trainer/remote_training.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/r2d2_setup.h"
-#include "seedrl/trainer/trainer.h"
+#include "seedrl/trainer/vtrace_algorithm.h"
 #include "seedrl/util/available_memory.h"
 
 namespace seedrl {

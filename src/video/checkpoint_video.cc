@@ -9,7 +9,7 @@
 #include "seedrl/env/play_frames.h"
 #include "seedrl/env/registry.h"
 #include "seedrl/env/render.h"
-#include "seedrl/trainer/trainer.h"
+#include "seedrl/trainer/evaluate.h"
 #include "seedrl/util/error_text.h"
 #include "seedrl/video/gif_recorder.h"
 

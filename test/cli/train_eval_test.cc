@@ -22,7 +22,7 @@
 #include "seedrl/model/policy_distribution.h"
 #include "seedrl/trainer/best_checkpoint.h"
 #include "seedrl/trainer/periodic_eval.h"
-#include "seedrl/trainer/trainer.h"
+#include "seedrl/trainer/evaluate.h"
 
 using namespace seedrl;
 using namespace seedrl::test;

@@ -1,6 +1,6 @@
-// The pieces of a run's lifecycle that both trainers share, without a run:
-// the ordered stop on any exception, the resume of a finished run, and the
-// monitor's scalars when no episode has ended yet.
+// The pieces of a run's lifecycle that every algorithm shares, without a run:
+// the resume of a finished run and the monitor's scalars when no episode has
+// ended yet (the ordered stop on any exception: pipeline_test.cc).
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -14,33 +14,9 @@
 #include "seedrl/actor/episode_stats.h"
 #include "seedrl/trainer/run_ending.h"
 #include "seedrl/trainer/run_monitor.h"
-#include "seedrl/trainer/run_shutdown.h"
 
 using namespace seedrl;
 using namespace seedrl::test;
-
-TEST_CASE("RunShutdown stops once: at the normal end, or when an exception leaves", "[trainer][lifecycle]") {
-  int stops = 0;
-  {
-    RunShutdown shutdown([&] { ++stops; });
-    shutdown.now();
-    shutdown.now();
-  }
-  CHECK(stops == 1);
-  try {
-    RunShutdown shutdown([&] { ++stops; });
-    throw std::runtime_error("cannot write metrics.jsonl");
-  } catch (const std::runtime_error&) {
-  }
-  CHECK(stops == 2);
-  // A stop that throws while another exception unwinds is logged, not fatal.
-  try {
-    RunShutdown shutdown([] { throw std::runtime_error("stop failed"); });
-    throw std::runtime_error("first");
-  } catch (const std::runtime_error& e) {
-    CHECK(std::string(e.what()) == "first");
-  }
-}
 
 TEST_CASE("a resumed run whose checkpoint holds --max-frames is finished", "[trainer][lifecycle][resume]") {
   CHECK(finished_before(1000, 1000));

@@ -47,7 +47,7 @@ class RunMonitor {
 
   // Blocks until max_frames are reached or `stop` says so (polled every 50 ms).
   // A metrics write that fails throws (std::system_error naming the file):
-  // the caller's RunShutdown then stops the run's threads.
+  // the caller's Pipeline then stops the run's threads.
   void watch(const std::function<bool()>& stop, std::atomic<bool>& checkpoint_due);
   // After every worker joined: ends the progress line, writes the final
   // metrics line and the summary ("completed" is 1 when max_frames were

@@ -1,26 +1,14 @@
-// Runs one training job in this process: actors, central inference, the
-// trajectory store and the learner, plus logging, metrics and checkpoints.
-// Owns every thread it starts and shuts them down in dependency order.
+// A trained checkpoint played back: its policy as a PlayPolicy (seedrl play,
+// eval, the videos) and a whole evaluation of it.
 #pragma once
 
-#include <torch/types.h>
+#include <cstdint>
+#include <string>
 
 #include "seedrl/env/play.h"
 #include "seedrl/trainer/train_config.h"
-#include "seedrl/trajectory/trajectory_store.h"
 
 namespace seedrl {
-
-// Returns the process exit status: 0 done (or, with --resume, a run that had
-// already reached --max-frames: nothing written), 130 interrupted (after a
-// final checkpoint), 1 failed. A metrics or summary file that cannot be
-// written throws (naming the file), after every thread has stopped.
-int train(TrainConfig config);
-
-// V-trace's unroll: unroll_length + 1 entries (the last bootstraps and starts
-// the next unroll), the policy distribution's parameters and the LSTM state.
-// `train` and the bench stages build their TrajectoryStore with it.
-UnrollLayout vtrace_unroll_layout(const TrainConfig& config, const EnvSpec& spec);
 
 // A checkpoint's policy as a PlayPolicy, with the run config it was trained
 // with (env name, env options, model). Samples actions, or takes the most

@@ -1,0 +1,75 @@
+#include "seedrl/trainer/training_run.h"
+
+#include <atomic>
+#include <optional>
+
+#include <spdlog/spdlog.h>
+
+#include "seedrl/trainer/pipeline.h"
+#include "seedrl/trainer/run_dashboard.h"
+#include "seedrl/trainer/run_directory.h"
+#include "seedrl/trainer/run_ending.h"
+#include "seedrl/trainer/run_monitor.h"
+#include "seedrl/util/signal_watcher.h"
+#include "seedrl/video/checkpoint_video.h"
+
+namespace seedrl {
+
+int run_training(const TrainConfig& config, Algorithm& algorithm) {
+  Pipeline pipeline(config, algorithm);  // refuses a bad setting before the run directory is touched
+  prepare_run_directory(config.logdir, config.resume);
+  if (!config.resume && !config.settings_toml.empty()) write_run_settings(config.logdir, config.settings_toml);
+  const CheckpointCounters counters = algorithm.resume(config.resume);
+  if (config.resume && finished_before(counters.frames, config.learner.max_frames)) return 0;
+  pipeline.set_counters(counters);
+  // train --record-every-s: videos of the latest checkpoint, on a thread of their own
+  // (refuses an env without renderer here, before the first log line).
+  std::optional<CheckpointVideo> video;
+  if (config.record_every_s > 0)
+    video.emplace(algorithm.checkpoint_path(), config.logdir, config.record_every_s, config.env, config.env_options,
+                  config.seed);
+  // Only now, so that a refused --resume (or --model) is the one line a user sees.
+  const EnvSpec& spec = pipeline.spec();
+  spdlog::info("cpus: {}", pipeline.cpus().description);
+  spdlog::info("devices: {}", pipeline.placement().describe());
+  spdlog::info("env {} obs {} action {} | {} actors x {} envs{} | inference batch {}", spec.name,
+               spec.observation.to_string(), spec.action.to_string(), config.actors, config.envs_per_actor,
+               algorithm.eval_envs() > 0 ? " + " + std::to_string(algorithm.eval_envs()) + " eval envs" : "",
+               config.inference_batch);
+  spdlog::info("{}", algorithm.describe());
+  algorithm.publish();
+
+  std::atomic<int> signal_received{0};
+  SignalWatcher watcher([&](int sig) { signal_received.store(sig); });
+  auto& frames = pipeline.frames();
+  auto save = [&] { algorithm.save(frames.load(), pipeline.episodes().summary().episodes); };
+  // Opens metrics.jsonl before any thread starts, so a bad --logdir fails cleanly.
+  RunMonitor monitor({config.logdir, config.learner.max_frames, config.log_interval_s, config.checkpoint_every_s,
+                      atari_frames_per_step(config), config.report_every_s},
+                     frames, pipeline.learner_thread().steps(), pipeline.episodes(),
+                     [&](Scalars& out) { pipeline.add_scalars(out); });
+  algorithm.attach(monitor);
+  const auto dashboard = start_dashboard(config);  // serves until the run returns
+
+  // From here on an exception (a metrics file that cannot be written) leaves
+  // through ~Pipeline, which stops every thread first.
+  pipeline.start(save);
+  monitor.watch([&] { return signal_received.load() != 0 || pipeline.failed(); },
+                pipeline.learner_thread().checkpoint_due());
+  pipeline.stop();
+
+  // The checkpoint before the summary: a summary that cannot be written
+  // must not cost the run's last weights.
+  const int status = finish_run(pipeline.failed(), signal_received.load(), save, algorithm.checkpoint_path(),
+                                frames.load());
+  algorithm.after_run(status, [&] { return signal_received.load() != 0; });
+  // Before the final report, which shows it; not when the user asked to stop.
+  if (video && signal_received.load() == 0) video->final_video();
+  spdlog::info("done: {}", describe_run(monitor.finish()));
+  if (algorithm.eval_envs() > 0)
+    spdlog::info("eval envs: {} episodes, mean return {:.2f}", pipeline.eval_episodes().summary().episodes,
+                 pipeline.eval_episodes().summary().return_mean);
+  return status;
+}
+
+}  // namespace seedrl
