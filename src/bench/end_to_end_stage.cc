@@ -15,6 +15,74 @@
 
 namespace seedrl::bench {
 
+namespace {
+
+// The pipeline's own counters at one instant.
+struct Snapshot {
+  std::int64_t frames = 0, learner_frames = 0;
+  std::uint64_t actor_step_ns = 0, actor_wait_ns = 0;
+  InferenceTotals inf;
+  std::uint64_t push_wait_ns = 0, learner_wait_ns = 0;
+  std::uint64_t learner_steps = 0, learner_step_ns = 0;
+  double lag_sum = 0;
+};
+
+Snapshot take_snapshot(Pipeline& pipeline, VTraceAlgorithm& vtrace, const TrainConfig& config) {
+  Snapshot s;
+  s.learner_steps = pipeline.learner_thread().stepped();
+  s.learner_step_ns = pipeline.learner_thread().step_ns();
+  s.lag_sum = vtrace.policy_lag_sum();
+  s.learner_frames = static_cast<std::int64_t>(s.learner_steps) * config.unroll_length * config.learner.batch_size;
+  s.frames = pipeline.frames().load();
+  s.actor_step_ns = pipeline.actors().step_ns();
+  s.actor_wait_ns = pipeline.actors().wait_ns();
+  s.inf = pipeline.inference().totals();
+  s.push_wait_ns = pipeline.store().push_wait_ns();
+  s.learner_wait_ns = vtrace.learner().batch_wait_ns();
+  return s;
+}
+
+// Where the time went between two snapshots `measured` apart, over
+// `actor_threads` local actor threads and `inference_threads` in all.
+EndToEndResult breakdown(const Snapshot& a, const Snapshot& b, const Window& measured, int actor_threads,
+                         int inference_threads) {
+  const double window = measured.seconds;
+  // Waits are counted when they end, so one that straddles the window's start
+  // counts whole: a long wait can push a fraction past 1. Clamp to [0, 1].
+  auto share = [](double x) { return std::clamp(x, 0.0, 1.0); };
+  auto ms_per = [](std::uint64_t ns, std::uint64_t n) { return n > 0 ? static_cast<double>(ns) / 1e6 / n : 0.0; };
+  EndToEndResult r;
+  r.frames_per_s = static_cast<double>(b.frames - a.frames) / window;
+  r.learner_frames_per_s = static_cast<double>(b.learner_frames - a.learner_frames) / window;
+  r.cpu_us_per_frame = measured.cpu_us_per(static_cast<double>(b.frames - a.frames));
+  // Remote actor threads keep no step/wait clocks here: their shares stay 0.
+  const double actor_ns = window * 1e9 * actor_threads;
+  if (actor_ns > 0) {
+    r.actor_step_fraction = share(static_cast<double>(b.actor_step_ns - a.actor_step_ns) / actor_ns);
+    r.actor_wait_fraction = share(static_cast<double>(b.actor_wait_ns - a.actor_wait_ns) / actor_ns);
+  }
+  const std::uint64_t batches = b.inf.batches - a.inf.batches;
+  r.batch_fill_ms_mean = ms_per(b.inf.fill_ns - a.inf.fill_ns, batches);
+  r.forward_ms_mean = ms_per(b.inf.forward_ns - a.inf.forward_ns, batches);
+  r.record_ms_mean = ms_per(b.inf.record_ns - a.inf.record_ns, batches);
+  r.batch_mean = batches > 0 ? static_cast<double>(b.inf.rows - a.inf.rows) / batches : 0;
+  r.inference_graph_fraction =
+      batches > 0 ? static_cast<double>(b.inf.graph_batches - a.inf.graph_batches) / static_cast<double>(batches) : 0;
+  r.inference_timeout_fraction =
+      b.inf.sealed > a.inf.sealed ? static_cast<double>(b.inf.timeouts - a.inf.timeouts) / static_cast<double>(b.inf.sealed - a.inf.sealed) : 0;
+  const double inference_ns = window * 1e9 * inference_threads;
+  r.inference_idle_fraction = share(static_cast<double>(b.inf.idle_ns - a.inf.idle_ns) / inference_ns);
+  r.inference_push_wait_fraction = share(static_cast<double>(b.push_wait_ns - a.push_wait_ns) / inference_ns);
+  const std::uint64_t steps = b.learner_steps - a.learner_steps;
+  r.learner_steps = static_cast<std::int64_t>(steps);
+  r.learner_step_ms_mean = ms_per(b.learner_step_ns - a.learner_step_ns, steps);
+  r.learner_wait_fraction = share(static_cast<double>(b.learner_wait_ns - a.learner_wait_ns) / (window * 1e9));
+  r.policy_lag_mean = steps > 0 ? (b.lag_sum - a.lag_sum) / static_cast<double>(steps) : 0;
+  return r;
+}
+
+}  // namespace
+
 EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& timing, bool remote) {
   TrainConfig run = config;
   run.learner.max_frames = std::int64_t{1} << 50;  // runs by the clock; keeps the learning rate from decaying to 0
@@ -56,73 +124,20 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
                    config.actors);
   }
 
-  struct Snapshot {
-    std::int64_t frames = 0, learner_frames = 0;
-    std::uint64_t actor_step_ns = 0, actor_wait_ns = 0;
-    InferenceTotals inf;
-    std::uint64_t push_wait_ns = 0, learner_wait_ns = 0;
-    std::uint64_t learner_steps = 0, learner_step_ns = 0;
-    double lag_sum = 0;
-  };
-  auto snapshot = [&] {
-    Snapshot s;
-    s.learner_steps = pipeline.learner_thread().stepped();
-    s.learner_step_ns = pipeline.learner_thread().step_ns();
-    s.lag_sum = vtrace.policy_lag_sum();
-    s.learner_frames = static_cast<std::int64_t>(s.learner_steps) * config.unroll_length * config.learner.batch_size;
-    s.frames = pipeline.frames().load();
-    s.actor_step_ns = pipeline.actors().step_ns();
-    s.actor_wait_ns = pipeline.actors().wait_ns();
-    s.inf = pipeline.inference().totals();
-    s.push_wait_ns = pipeline.store().push_wait_ns();
-    s.learner_wait_ns = vtrace.learner().batch_wait_ns();
-    return s;
-  };
+  auto snapshot = [&] { return take_snapshot(pipeline, vtrace, config); };
   Snapshot a, b;
   const Window measured = measure(timing, [&] { a = snapshot(); }, [&] { b = snapshot(); }, [&] {
     const Snapshot now = snapshot();
     return (now.frames > a.frames && now.learner_steps > a.learner_steps && now.inf.batches > a.inf.batches) ||
            pipeline.failed();
   });
-  const double window = measured.seconds;
 
   if (remote_actors) remote_actors->request_stop();
   pipeline.stop();
   if (remote_actors) remote_actors->join();
   if (pipeline.failed()) throw std::runtime_error("end-to-end learner failed (see the error above)");
 
-  // Waits are counted when they end, so one that straddles the window's start
-  // counts whole: a long wait can push a fraction past 1. Clamp to [0, 1].
-  auto share = [](double x) { return std::clamp(x, 0.0, 1.0); };
-  auto ms_per = [](std::uint64_t ns, std::uint64_t n) { return n > 0 ? static_cast<double>(ns) / 1e6 / n : 0.0; };
-  EndToEndResult r;
-  r.frames_per_s = static_cast<double>(b.frames - a.frames) / window;
-  r.learner_frames_per_s = static_cast<double>(b.learner_frames - a.learner_frames) / window;
-  r.cpu_us_per_frame = measured.cpu_us_per(static_cast<double>(b.frames - a.frames));
-  // Remote actor threads keep no step/wait clocks here: their shares stay 0.
-  const double actor_ns = window * 1e9 * run.actors;
-  if (actor_ns > 0) {
-    r.actor_step_fraction = share(static_cast<double>(b.actor_step_ns - a.actor_step_ns) / actor_ns);
-    r.actor_wait_fraction = share(static_cast<double>(b.actor_wait_ns - a.actor_wait_ns) / actor_ns);
-  }
-  const std::uint64_t batches = b.inf.batches - a.inf.batches;
-  r.batch_fill_ms_mean = ms_per(b.inf.fill_ns - a.inf.fill_ns, batches);
-  r.forward_ms_mean = ms_per(b.inf.forward_ns - a.inf.forward_ns, batches);
-  r.record_ms_mean = ms_per(b.inf.record_ns - a.inf.record_ns, batches);
-  r.batch_mean = batches > 0 ? static_cast<double>(b.inf.rows - a.inf.rows) / batches : 0;
-  r.inference_graph_fraction =
-      batches > 0 ? static_cast<double>(b.inf.graph_batches - a.inf.graph_batches) / static_cast<double>(batches) : 0;
-  r.inference_timeout_fraction =
-      b.inf.sealed > a.inf.sealed ? static_cast<double>(b.inf.timeouts - a.inf.timeouts) / static_cast<double>(b.inf.sealed - a.inf.sealed) : 0;
-  const double inference_ns = window * 1e9 * config.inference_threads * pipeline.inference().size();
-  r.inference_idle_fraction = share(static_cast<double>(b.inf.idle_ns - a.inf.idle_ns) / inference_ns);
-  r.inference_push_wait_fraction = share(static_cast<double>(b.push_wait_ns - a.push_wait_ns) / inference_ns);
-  const std::uint64_t steps = b.learner_steps - a.learner_steps;
-  r.learner_steps = static_cast<std::int64_t>(steps);
-  r.learner_step_ms_mean = ms_per(b.learner_step_ns - a.learner_step_ns, steps);
-  r.learner_wait_fraction = share(static_cast<double>(b.learner_wait_ns - a.learner_wait_ns) / (window * 1e9));
-  r.policy_lag_mean = steps > 0 ? (b.lag_sum - a.lag_sum) / static_cast<double>(steps) : 0;
-  return r;
+  return breakdown(a, b, measured, run.actors, config.inference_threads * pipeline.inference().size());
 }
 
 }  // namespace seedrl::bench
