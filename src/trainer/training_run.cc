@@ -3,6 +3,7 @@
 #include <atomic>
 #include <optional>
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include "seedrl/trainer/pipeline.h"
@@ -66,9 +67,11 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
   // Before the final report, which shows it; not when the user asked to stop.
   if (video && signal_received.load() == 0) video->final_video();
   spdlog::info("done: {}", describe_run(monitor.finish()));
-  if (algorithm.eval_envs() > 0)
-    spdlog::info("eval envs: {} episodes, mean return {:.2f}", pipeline.eval_episodes().summary().episodes,
-                 pipeline.eval_episodes().summary().return_mean);
+  if (algorithm.eval_envs() > 0) {
+    const auto ev = pipeline.eval_episodes().summary();
+    spdlog::info("eval envs: {} episodes, mean return {}", ev.episodes,
+                 ev.episodes > 0 ? fmt::format("{:.2f}", ev.return_mean) : "- (no episode ended)");
+  }
   return status;
 }
 
