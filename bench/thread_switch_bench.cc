@@ -1,9 +1,9 @@
 // The kernel's floor under the actor threads: N threads at actor priority
-// (SCHED_BATCH, nice 19) that do nothing but hand their core to the next one
+// (SCHED_BATCH, nice 19) that do nothing but hand their CPU to the next one
 // (sched_yield). Every actor round trip costs at least one such switch, so
-// core_us_per_switch is the least CPU a frame can cost with one env per actor
+// cpu_us_per_switch is the least CPU a frame can cost with one env per actor
 // thread, and how it grows with N is what more threads cost on this machine
-// (bench/RESULTS.md: ~2x from 256 to 4096 threads on the 2-core VM). The
+// (see bench/RESULTS.md, "Micro-benchmarks"). The
 // Time column is the 50 ms the measuring thread sleeps per iteration.
 #include <sched.h>
 
@@ -53,7 +53,7 @@ void BM_ThreadSwitch(benchmark::State& state) {
   stop.store(true);
   for (auto& t : threads) t.join();
   state.counters["switches_per_s"] = switches / seconds;
-  state.counters["core_us_per_switch"] = switches > 0 ? seedrl::bench::usable_cores() * seconds * 1e6 / switches : 0;
+  state.counters["cpu_us_per_switch"] = switches > 0 ? seedrl::bench::usable_cpus() * seconds * 1e6 / switches : 0;
 }
 
 }  // namespace

@@ -142,7 +142,7 @@ def cases(bin_, f, ck):
         "--devices": ["foo", "cuda:0,cuda:1"],
         "--inference-devices": ["cuda:9"],
         "--learner-devices": ["gpu0", ","],
-        "--learner-cores": ["many"],
+        "--learner-cpus": ["many"],
         "--ppo-clip": ["1.5", "nan"],
         "--epochs": ["0", "-2"],
         "--queue-capacity": ["-1"],

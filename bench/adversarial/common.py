@@ -177,7 +177,7 @@ def learner_args(bin_, logdir, extra=()):
     kept light so several scenarios fit on 2 shared cores."""
     return [bin_, "train", "--env", "cartpole", "--logdir", logdir, "--max-frames", "1000000000",
             "--actors", "0", "--remote-actors", "127.0.0.1:0", "--log-interval-s", "0.5",
-            "--torch-threads", "1", "--learner-cores", "share", "--batch-size", "8", *extra]
+            "--torch-threads", "1", "--learner-cpus", "share", "--batch-size", "8", *extra]
 
 
 def actor_args(bin_, port, actors=2, extra=()):

@@ -79,7 +79,7 @@ def trial(bin_, work, i, size_kb, free_kb, every_s, hidden, timeout_s):
         log = os.path.join(work, f"run{i}.log")  # outside the full disk
         t0 = time.monotonic()
         p = c.spawn([bin_, "train", "--env", "cartpole", "--logdir", logdir, "--max-frames", "1000000000",
-                     "--actors", "2", "--envs-per-actor", "8", "--torch-threads", "1", "--learner-cores", "share",
+                     "--actors", "2", "--envs-per-actor", "8", "--torch-threads", "1", "--learner-cpus", "share",
                      "--hidden", *hidden.split(","), "--log-interval-s", "0.05", "--checkpoint-every-s", str(every_s)],
                     log)
         t_full, why_full = None, None

@@ -56,7 +56,7 @@ def chain(bin_, algo, trials, interval, rng, st):
     ckpt = os.path.join(logdir, "checkpoint.pt")
     mpath = os.path.join(logdir, "metrics.jsonl")
     args = [bin_, "train", "--env", "cartpole", "--logdir", logdir, "--max-frames", "1000000000",
-            "--actors", "2", "--envs-per-actor", "8", "--torch-threads", "1", "--learner-cores", "share",
+            "--actors", "2", "--envs-per-actor", "8", "--torch-threads", "1", "--learner-cpus", "share",
             "--checkpoint-every-s", str(interval), "--log-interval-s", "0.2"]
     if algo == "r2d2":
         args += ["--algo", "r2d2", "--min-replay", "50", "--replay-capacity", "2000", "--batch-size", "16",

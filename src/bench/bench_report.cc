@@ -25,16 +25,16 @@ double pipeline_efficiency(const StageReport& r) {
   return slowest > 0 ? r.end_to_end.frames_per_s / slowest : 0;
 }
 
-CpuSharingBound cpu_sharing_bound(const StageReport& r, int cores) {
+CpuSharingBound cpu_sharing_bound(const StageReport& r, int cpus) {
   CpuSharingBound b;
-  b.cores = cores;
+  b.cpus = cpus;
   b.cpu_us_per_frame = r.env.cpu_us_per_frame + r.inference.cpu_us_per_frame + r.learner.cpu_us_per_frame;
-  if (b.cpu_us_per_frame > 0) b.frames_per_s = cores * 1e6 / b.cpu_us_per_frame;
+  if (b.cpu_us_per_frame > 0) b.frames_per_s = cpus * 1e6 / b.cpu_us_per_frame;
   if (b.frames_per_s > 0) b.efficiency = r.end_to_end.frames_per_s / b.frames_per_s;
   return b;
 }
 
-int usable_cores() {
+int usable_cpus() {
   cpu_set_t set;
   CPU_ZERO(&set);
   if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
@@ -137,10 +137,10 @@ std::string format_table(const StageReport& r) {
   out += fmt::format("{:<34} {:>14}  {}\n", "stage", "frames/s", "detail");
   out += fmt::format("{:<34} {:>14.0f}  random actions, no inference\n", "env (actor threads only)", r.env.frames_per_s);
   if (r.env.frame_skip > 0)
-    out += fmt::format("{:<34} {:>14}  emulator frames per core-second: env {:.0f}, bare ALE act() loop {:.0f}; "
+    out += fmt::format("{:<34} {:>14}  emulator frames per CPU-second: env {:.0f}, bare ALE act() loop {:.0f}; "
                        "env overhead {:.1f}%\n",
                        "  atari (frame skip " + std::to_string(r.env.frame_skip) + ")", "",
-                       r.env.emulator_frames_per_core_s, r.env.raw_emulator_frames_per_core_s, 100 * r.env.overhead());
+                       r.env.emulator_frames_per_cpu_s, r.env.raw_emulator_frames_per_cpu_s, 100 * r.env.overhead());
   out += fmt::format("{:<34} {:>14.0f}  latency p50 {:.0f} us p90 {:.0f} us p99 {:.0f} us, batch {:.1f}, forward {:.3f} ms\n",
                      "inference (synthetic requests)", r.inference.requests_per_s, r.inference.latency_p50_us,
                      r.inference.latency_p90_us, r.inference.latency_p99_us, r.inference.batch_mean,
@@ -154,13 +154,13 @@ std::string format_table(const StageReport& r) {
                        e.frames_per_s > 0 ? 100 * r.remote->frames_per_s / e.frames_per_s : 0.0, r.remote->batch_mean);
   out += fmt::format("\npipeline efficiency {:.2f} (end-to-end / slowest stage: {} at {:.0f} frames/s)\n",
                      pipeline_efficiency(r), slowest_name, slowest);
-  const CpuSharingBound bound = cpu_sharing_bound(r, usable_cores());
-  out += fmt::format("CPU per frame (core-us): env {:.3f}, inference {:.2f}, learner {:.2f}; end-to-end {:.2f}\n",
+  const CpuSharingBound bound = cpu_sharing_bound(r, usable_cpus());
+  out += fmt::format("CPU per frame (CPU-us): env {:.3f}, inference {:.2f}, learner {:.2f}; end-to-end {:.2f}\n",
                      r.env.cpu_us_per_frame, r.inference.cpu_us_per_frame, r.learner.cpu_us_per_frame,
                      e.cpu_us_per_frame);
-  out += fmt::format("CPU-sharing bound {:.0f} frames/s ({} cores / {:.2f} core-us, the stages' sum); "
+  out += fmt::format("CPU-sharing bound {:.0f} frames/s ({} CPUs / {:.2f} CPU-us, the stages' sum); "
                      "end-to-end reaches {:.2f} of it\n",
-                     bound.frames_per_s, bound.cores, bound.cpu_us_per_frame, bound.efficiency);
+                     bound.frames_per_s, bound.cpus, bound.cpu_us_per_frame, bound.efficiency);
   out += "\nwhere end-to-end time goes\n";
   out += fmt::format("  actor threads      {:5.1f}% stepping envs, {:5.1f}% waiting for actions\n",
                      100 * e.actor_step_fraction, 100 * e.actor_wait_fraction);
@@ -187,8 +187,8 @@ std::string to_json(const StageReport& r) {
   j["env_steps_per_s"] = r.env.frames_per_s;
   if (r.env.frame_skip > 0)
     j["atari"] = {{"frame_skip", r.env.frame_skip},
-                  {"emulator_frames_per_core_s", r.env.emulator_frames_per_core_s},
-                  {"raw_emulator_frames_per_core_s", r.env.raw_emulator_frames_per_core_s},
+                  {"emulator_frames_per_cpu_s", r.env.emulator_frames_per_cpu_s},
+                  {"raw_emulator_frames_per_cpu_s", r.env.raw_emulator_frames_per_cpu_s},
                   {"overhead", r.env.overhead()}};
   j["inference"] = {{"requests_per_s", r.inference.requests_per_s},
                     {"latency_p50_us", r.inference.latency_p50_us},
@@ -202,12 +202,12 @@ std::string to_json(const StageReport& r) {
   j["slowest_stage"] = slowest_name;
   j["slowest_stage_frames_per_s"] = slowest;
   j["pipeline_efficiency"] = pipeline_efficiency(r);
-  const CpuSharingBound bound = cpu_sharing_bound(r, usable_cores());
+  const CpuSharingBound bound = cpu_sharing_bound(r, usable_cpus());
   j["cpu_us_per_frame"] = {{"env", r.env.cpu_us_per_frame},
                            {"inference", r.inference.cpu_us_per_frame},
                            {"learner", r.learner.cpu_us_per_frame},
                            {"end_to_end", r.end_to_end.cpu_us_per_frame}};
-  j["cpu_sharing_bound"] = {{"cores", bound.cores},
+  j["cpu_sharing_bound"] = {{"cpus", bound.cpus},
                             {"stages_cpu_us_per_frame", bound.cpu_us_per_frame},
                             {"frames_per_s", bound.frames_per_s},
                             {"efficiency", bound.efficiency}};

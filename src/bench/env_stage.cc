@@ -99,8 +99,8 @@ void measure_raw_atari(const TrainConfig& config, const BenchTiming& timing, Env
   const int skip = config.env_options.frame_skip;
   const auto raw_steps = static_cast<double>(s1 - s0);
   out.frame_skip = skip;
-  if (out.cpu_us_per_frame > 0) out.emulator_frames_per_core_s = skip * 1e6 / out.cpu_us_per_frame;
-  if (raw_steps > 0) out.raw_emulator_frames_per_core_s = skip * 1e6 / window.cpu_us_per(raw_steps);
+  if (out.cpu_us_per_frame > 0) out.emulator_frames_per_cpu_s = skip * 1e6 / out.cpu_us_per_frame;
+  if (raw_steps > 0) out.raw_emulator_frames_per_cpu_s = skip * 1e6 / window.cpu_us_per(raw_steps);
 }
 
 }  // namespace

@@ -45,7 +45,7 @@ inline double process_cpu_seconds() {
 struct Window {
   double seconds = 0;
   double cpu_seconds = 0;
-  // CPU core-microseconds per frame for `frames` frames in the window.
+  // CPU-microseconds per frame for `frames` frames in the window.
   double cpu_us_per(double frames) const { return frames > 0 ? cpu_seconds * 1e6 / frames : 0; }
 };
 

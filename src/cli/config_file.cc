@@ -1,11 +1,13 @@
 #include "seedrl/cli/config_file.h"
 
+#include "seedrl/cli/renamed_flags.h"
 #include "seedrl/io/input_file.h"
 #include "seedrl/util/closest_name.h"
 
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
@@ -14,6 +16,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <toml++/toml.h>
 
 namespace seedrl {
@@ -221,6 +224,8 @@ void apply_config_file(CLI::App& command, const std::string& path) {
     settings.push_back({key.source().begin.line, std::string(key.str()), &value});
   std::sort(settings.begin(), settings.end(), [](const Setting& a, const Setting& b) { return a.line < b.line; });
 
+  std::vector<std::string> warnings;  // given once every setting is read, so that an error stays one line
+  std::map<std::string, std::size_t> set_on;  // flag (current name) -> the line that set it
   for (const Setting& s : settings) {
     const std::string at = fmt::format("{}:{}", path, s.line);
     std::string name = s.key;
@@ -230,24 +235,30 @@ void apply_config_file(CLI::App& command, const std::string& path) {
       throw std::invalid_argument(fmt::format("{}: '{}' is a [section] or dotted key; config keys are flag names, "
                                               "outside any section",
                                               at, printable(s.key)));
-    CLI::Option* opt = command.get_option_no_throw("--" + name);
+    const std::string flag = "--" + name;  // as the file names it, for its errors
+    const std::string current = current_flag_name(flag);
+    if (current != flag) warnings.push_back(fmt::format("{}: {}", at, renamed_flag_warning(flag, current)));
+    CLI::Option* opt = command.get_option_no_throw(current);
     if (!opt)
       throw std::invalid_argument(fmt::format("{}: unknown key '{}'{}", at, printable(s.key), suggestion(command, name)));
-    const std::string flag = "--" + name;
+    // TOML refuses a key given twice; a flag given by its old and its new name is the same mistake.
+    if (const auto [it, first] = set_on.emplace(current, s.line); !first)
+      throw std::invalid_argument(fmt::format("{}: {}: line {} already set {}", at, flag, it->second, current));
     std::vector<std::string> inputs;
     if (std::string error = to_inputs(*opt, *s.value, inputs); !error.empty())
       throw std::invalid_argument(fmt::format("{}: {}: {}", at, flag, error));
     if (opt->count() > 0) continue;  // the command line wins
     // A flag's negated name (`no-cuda-graphs = true`) sets it false.
     if (kind_of(*opt) == Kind::kBool && opt->get_items_expected_max() == 0)
-      inputs.front() = opt->get_flag_value(name, inputs.front());
+      inputs.front() = opt->get_flag_value(current.substr(2), inputs.front());
     try {
       opt->add_result(inputs);
       opt->run_callback();
     } catch (const CLI::Error& e) {
-      throw std::invalid_argument(fmt::format("{}: {}", at, e.what()));
+      throw std::invalid_argument(fmt::format("{}: {}", at, with_flag_as_typed(e.what(), current, flag)));
     }
   }
+  for (const std::string& w : warnings) spdlog::warn("{}", w);
 }
 
 std::string given_settings_toml(const CLI::App& command) {

@@ -22,7 +22,7 @@ struct VTraceEnvDefaults {
 // well as with the global defaults (bench/RESULTS.md).
 // Cheap envs are bound by the round trip to inference, so each actor thread
 // steps several. A CartPole step costs far less than an actor thread's round
-// trip (sleep, wake-up, a core again), so with one env per thread the CPU goes
+// trip (sleep, wake-up, a CPU again), so with one env per thread the CPU goes
 // to context switches; with 8 the pipeline is bound by the learner instead,
 // and it learns as well per frame.
 // A MinAtar step is also far cheaper than the round trip. With one env per

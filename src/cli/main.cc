@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "seedrl/cli/commands.h"
+#include "seedrl/cli/renamed_flags.h"
 #include "seedrl/cli/unknown_flag.h"
 #include "seedrl/io/checkpoint.h"
 #include "seedrl/util/closest_name.h"
@@ -44,14 +45,17 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  const seedrl::CurrentFlagNames args(argc, argv);
   try {
-    app.parse(argc, argv);
+    app.parse(args.argc(), args.argv());
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    const std::string unknown = seedrl::unknown_flag_message(app, argc, argv);
-    fmt::print(stderr, "seedrl: error: {}\n", unknown.empty() ? std::string(e.what()) : unknown);
+    const std::string unknown = seedrl::unknown_flag_message(app, args.argc(), args.argv());
+    fmt::print(stderr, "seedrl: error: {}\n", args.as_typed(unknown.empty() ? std::string(e.what()) : unknown));
     return 2;
   }
+  // Only once the command line parsed, so that a bad one stays one line.
+  for (const auto& [typed, current] : args.renamed()) spdlog::warn("{}", seedrl::renamed_flag_warning(typed, current));
   try {
     for (auto& run : commands) {
       const int status = run();
@@ -59,13 +63,13 @@ int main(int argc, char** argv) {
     }
     return 2;
   } catch (const std::invalid_argument& e) {
-    fmt::print(stderr, "seedrl: error: {}\n", e.what());
+    fmt::print(stderr, "seedrl: error: {}\n", args.as_typed(e.what()));
     return 2;
   } catch (const seedrl::CheckpointError& e) {
-    fmt::print(stderr, "seedrl: error: {}\n", e.what());
+    fmt::print(stderr, "seedrl: error: {}\n", args.as_typed(e.what()));
     return 2;
   } catch (const std::exception& e) {
-    spdlog::error("{}", seedrl::error_text(e));
+    spdlog::error("{}", args.as_typed(seedrl::error_text(e)));
     return 1;
   }
 }

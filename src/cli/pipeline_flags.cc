@@ -35,7 +35,7 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
                  "or cpu,cpu (default: from --devices)");
   cmd.add_option("--learner-devices", c.learner_devices,
                  "Learner devices, one data-parallel replica each, e.g. cpu,cpu (default: from --devices)");
-  cmd.add_option("--learner-cores", c.learner_cores,
+  cmd.add_option("--learner-cpus", c.learner_cpus,
                  "reserve: each learner thread gets a CPU (x --torch-threads) that no other thread of the run uses; "
                  "share: none; auto: reserve for v-trace on CPU learners when half the CPUs stay for the rest and an env step is cheap "
                  "(under 10 us: the learner, not the actors, bounds the run)")

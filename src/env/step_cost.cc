@@ -11,7 +11,7 @@ namespace seedrl {
 
 namespace {
 // This thread's CPU time: unlike wall time, it leaves out the time the thread
-// waited for a core, which on a loaded machine can dwarf a cheap env's steps.
+// waited for a CPU, which on a loaded machine can dwarf a cheap env's steps.
 double thread_cpu_ns() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -30,7 +30,7 @@ double measure_step_ns(Env& env, std::uint64_t seed, int max_steps, double max_s
   const auto t0 = Clock::now();
   const auto seconds = [](double s) { return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s)); };
   const auto deadline = t0 + seconds(max_seconds);
-  // Past the deadline, a thread that waited for a core may have stepped too
+  // Past the deadline, a thread that waited for a CPU may have stepped too
   // little to average out one-time costs: it goes on until it has spent the
   // budget in CPU time (checked every 64 steps: the clock is a system call),
   // or until a much later deadline if the env itself waits.

@@ -184,7 +184,7 @@ InferenceBatch* RequestBatcher::next_batch() {
 void RequestBatcher::wait_for_rows(InferenceBatch* b) {
   // Rows are claimed under the lock but copied in outside it. A copy is short,
   // so spin briefly; then sleep, since the straggler may be an actor thread
-  // preempted mid-copy that needs this core to finish.
+  // preempted mid-copy that needs this CPU to finish.
   const auto size = static_cast<std::uint32_t>(b->size);
   for (int spin = 0; spin < 64; ++spin) {
     if ((b->written.load(std::memory_order_acquire) & ~InferenceBatch::kWaiting) >= size) return;

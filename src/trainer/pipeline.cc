@@ -26,7 +26,7 @@ Pipeline::Pipeline(const TrainConfig& config, Algorithm& algorithm)
   const EnvPtr probe = EnvRegistry::builtin().make(config.env, config.env_options);
   spec_ = probe->spec();
   // Before any thread starts (see other_threads_).
-  cpus_ = learner_cores_for(config, placement_, *probe);
+  cpus_ = learner_cpus_for(config, placement_, *probe);
   other_threads_ = std::make_unique<ScopedThreadCpus>(cpus_.others);
   torch::manual_seed(config.seed);
 

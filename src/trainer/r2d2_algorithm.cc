@@ -12,7 +12,7 @@
 #include "seedrl/inference/q_value_step.h"
 #include "seedrl/learner/r2d2/replay.h"
 #include "seedrl/learner/r2d2/replay_inserter.h"
-#include "seedrl/trainer/learner_cores.h"
+#include "seedrl/trainer/learner_cpus.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/r2d2_setup.h"
 #include "seedrl/trainer/replay_checkpoint.h"

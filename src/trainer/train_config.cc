@@ -9,8 +9,8 @@
 namespace seedrl {
 
 int default_actors() {
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  return std::clamp(16 * cores, 16, 1024);
+  const int cpus = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return std::clamp(16 * cpus, 16, 1024);
 }
 
 int atari_frames_per_step(const TrainConfig& c) {
@@ -61,7 +61,7 @@ std::string to_json(const TrainConfig& c) {
   j["devices"] = c.devices;
   j["inference_devices"] = c.inference_devices;
   j["learner_devices"] = c.learner_devices;
-  j["learner_cores"] = c.learner_cores;
+  j["learner_cpus"] = c.learner_cpus;
   j["replica_checksum_every"] = c.replica_checksum_every;
   j["unroll_length"] = c.unroll_length;
   j["queue_capacity"] = c.queue_capacity;
@@ -141,7 +141,8 @@ TrainConfig train_config_from_json(const std::string& text) {
     c.devices = j.value("devices", c.devices);
     c.inference_devices = j.value("inference_devices", c.inference_devices);
     c.learner_devices = j.value("learner_devices", c.learner_devices);
-    c.learner_cores = j.value("learner_cores", c.learner_cores);
+    // Builds before the rename to --learner-cpus wrote "learner_cores".
+    c.learner_cpus = j.value("learner_cpus", j.value("learner_cores", c.learner_cpus));
     c.replica_checksum_every = j.value("replica_checksum_every", c.replica_checksum_every);
     c.unroll_length = j.at("unroll_length");
     c.queue_capacity = j.at("queue_capacity");

@@ -11,7 +11,7 @@
 #include "seedrl/inference/inference_server.h"
 #include "seedrl/learner/data_parallel.h"
 #include "seedrl/trainer/periodic_eval.h"
-#include "seedrl/trainer/learner_cores.h"
+#include "seedrl/trainer/learner_cpus.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/run_checkpoint.h"
 #include "seedrl/trainer/run_monitor.h"

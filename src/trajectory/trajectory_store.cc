@@ -134,8 +134,9 @@ void TrajectoryStore::drop_partial(int slot) { slots_[slot].pos = 0; }
 torch::Tensor TrajectoryStore::gather(const torch::Tensor& pool) const {
   // An entry's fields are contiguous in the pool, and the output is written in
   // order: one memcpy per (step, unroll). LibTorch's index_select along the
-  // batch dimension of the pool's time-major view ran at a tenth of this speed
-  // (an 84x84x4 Atari batch of 64: 85 ms).
+  // batch dimension of the pool's time-major view, which strides through the
+  // pool, was far slower (see bench/RESULTS.md, "Micro-benchmarks",
+  // BM_TrajectoryGather).
   const auto L = pool.size(1);
   const auto B = static_cast<std::int64_t>(batch_idx_.size());
   auto sizes = pool.sizes().vec();

@@ -68,11 +68,11 @@ TEST_CASE("seedrl bench writes every stage figure as positive JSON", "[cli][benc
         Approx(j["end_to_end_frames_per_s"].get<double>() / slowest_fps));
 
   // CPU per frame, from the process CPU clock: positive, and no stage can
-  // have used more cores than the machine has (cpu_us x frames/s = cores busy).
+  // have used more CPUs than this process may use (cpu_us x frames/s = CPUs busy).
   const auto& cpu = j.at("cpu_us_per_frame");
   const auto& bound = j.at("cpu_sharing_bound");
-  const double cores = bound.at("cores").get<double>();
-  REQUIRE(cores >= 1);
+  const double cpus = bound.at("cpus").get<double>();
+  REQUIRE(cpus >= 1);
   const std::pair<const char*, double> stage_fps[] = {
       {"env", j["env_steps_per_s"].get<double>()},
       {"inference", inf["requests_per_s"].get<double>()},
@@ -82,14 +82,14 @@ TEST_CASE("seedrl bench writes every stage figure as positive JSON", "[cli][benc
     INFO(stage);
     const double us = cpu.at(stage).get<double>();
     CHECK(us > 0);
-    CHECK(us * fps / 1e6 <= cores * 1.05 + 0.05);
+    CHECK(us * fps / 1e6 <= cpus * 1.05 + 0.05);
   }
-  // The bound is cores over the stages' summed CPU time per frame.
+  // The bound is the CPUs over the stages' summed CPU time per frame.
   const double sum = cpu["env"].get<double>() + cpu["inference"].get<double>() + cpu["learner"].get<double>();
   CHECK(bound.at("stages_cpu_us_per_frame").get<double>() == Approx(sum));
-  CHECK(bound.at("frames_per_s").get<double>() == Approx(cores * 1e6 / sum));
+  CHECK(bound.at("frames_per_s").get<double>() == Approx(cpus * 1e6 / sum));
   CHECK(bound.at("efficiency").get<double>() ==
-        Approx(j["end_to_end_frames_per_s"].get<double>() / (cores * 1e6 / sum)));
+        Approx(j["end_to_end_frames_per_s"].get<double>() / (cpus * 1e6 / sum)));
   CHECK_THAT(r.output, Catch::Contains("CPU-sharing bound"));
 }
 

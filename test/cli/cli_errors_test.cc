@@ -29,13 +29,29 @@ TEST_CASE("train rejects bad values with one line naming the flag", "[cli]") {
   check_error({"train", "--cuda-graphs", "yes"}, "--cuda-graphs");
   check_error({"bench", "--learner-devices", "gpu"}, "--learner-devices");
   check_error({"train", "--device", "tpu"}, "--device");
-  check_error({"train", "--learner-cores", "pin"}, "--learner-cores");
+  check_error({"train", "--learner-cpus", "pin"}, "--learner-cpus");
   // A learner thread with as many torch threads as there are CPUs leaves none.
-  check_error({"train", "--learner-cores", "reserve", "--torch-threads", std::to_string(seedrl::thread_cpus().size())},
-              "--learner-cores reserve");
+  check_error({"train", "--learner-cpus", "reserve", "--torch-threads", std::to_string(seedrl::thread_cpus().size())},
+              "--learner-cpus reserve");
   check_error({"train", "--config", "/nonexistent/run.toml"}, "/nonexistent/run.toml");
   check_error({"eval", "--checkpoint", "/nonexistent/checkpoint.pt"}, "/nonexistent/checkpoint.pt");
   check_error({"bogus-command"}, "bogus-command");
+}
+
+TEST_CASE("the old flag name --learner-cores still works, and errors name it as typed", "[cli]") {
+  check_error({"train", "--learner-cores", "pin"}, "--learner-cores");
+  // The value reaches the learner's CPU plan, whose refusal names the flag as typed.
+  const RunResult r = run_seedrl({"train", "--learner-cores", "reserve", "--torch-threads",
+                                  std::to_string(seedrl::thread_cpus().size())});
+  INFO(r.output);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("error: --learner-cores reserve:"));
+  CHECK_THAT(r.output, Catch::Contains("--learner-cores is deprecated: it is now --learner-cpus"));
+  CHECK_THAT(r.output, !Catch::Contains("--learner-cpus reserve"));
+  // --help lists only the current name.
+  const RunResult help = run_seedrl({"train", "--help"});
+  CHECK(help.status == 0);
+  CHECK_THAT(help.output, Catch::Contains("--learner-cpus") && !Catch::Contains("--learner-cores"));
 }
 
 TEST_CASE("train refuses a model that cannot fit in memory, naming --hidden, before building it", "[cli][memory]") {

@@ -152,6 +152,25 @@ TEST_CASE("the command line wins over the config file", "[cli]") {
   CHECK(t.get<double>("--learning-rate") == 2.0);  // an integer for a float flag
 }
 
+TEST_CASE("a renamed flag's old key still sets it, below the command line", "[cli][config]") {
+  Train old_key;
+  seedrl::apply_config_file(*old_key.cmd, write("learner-cores = \"share\"\n"));
+  CHECK(old_key.get<std::string>("--learner-cpus") == "share");
+  Train underscores;
+  seedrl::apply_config_file(*underscores.cmd, write("learner_cores = \"reserve\"\n"));
+  CHECK(underscores.get<std::string>("--learner-cpus") == "reserve");
+  Train given("--learner-cpus reserve");
+  seedrl::apply_config_file(*given.cmd, write("learner-cores = \"share\"\n"));
+  CHECK(given.get<std::string>("--learner-cpus") == "reserve");
+  // Its errors name the key as the file wrote it.
+  CHECK_THAT(train_error("learner-cores = \"pin\"\n"), Catch::StartsWith("1: --learner-cores: ") &&
+                                                          !Catch::Contains("--learner-cpus"));
+  CHECK(train_error("learner-cores = 3\n") == "1: --learner-cores: expected a string, got an integer 3");
+  // Old and new name in one file: the same flag set twice.
+  CHECK(train_error("learner-cpus = \"share\"\nlearner-cores = \"reserve\"\n") ==
+        "2: --learner-cores: line 1 already set --learner-cpus");
+}
+
 TEST_CASE("a config value of the wrong type is refused by file, line and key", "[cli][config]") {
   CHECK(train_error("actors = 4\nmax-frames = \"abc\"\n") ==
         "2: --max-frames: expected an integer, got a string \"abc\"");

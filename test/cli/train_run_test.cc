@@ -87,7 +87,7 @@ TEST_CASE("train warns when its envs far outnumber a batch's unrolls", "[cli][tr
   REQUIRE(r.status == 0);
   CHECK(r.output.find("--batch-size: 1024 envs feed batches of 2 unrolls") != std::string::npos);
   CHECK(r.output.find("about 512 updates") != std::string::npos);
-  // The start-up line says where the learner thread runs (--learner-cores).
+  // The start-up line says where the learner thread runs (--learner-cpus).
   CHECK(r.output.find("cpus: learner thread") != std::string::npos);
 }
 

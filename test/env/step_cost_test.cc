@@ -1,5 +1,5 @@
 // The start-up probe that tells cheap envs from expensive ones
-// (--learner-cores auto reserves learner CPUs only for cheap ones).
+// (--learner-cpus auto reserves learner CPUs only for cheap ones).
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <thread>
@@ -10,12 +10,12 @@
 using namespace seedrl;
 
 namespace {
-constexpr double kExpensive = 10'000;  // trainer/learner_cores.h: kExpensiveEnvStepNs
+constexpr double kExpensive = 10'000;  // trainer/learner_cpus.h: kExpensiveEnvStepNs
 }
 
 TEST_CASE("the step-cost probe puts classic and MinAtar envs far below an expensive step", "[env][step_cost]") {
-  // ~30-230 ns each on a 2-core VM. CPU time: waiting for a core on a loaded
-  // machine does not count.
+  // Their steps: bench/RESULTS.md, "Micro-benchmarks", BM_EnvStep. CPU time:
+  // waiting for a CPU on a loaded machine does not count.
   for (const char* name : {"cartpole", "minatar:breakout", "minatar:space_invaders"}) {
     auto env = EnvRegistry::builtin().make(name, {});
     const double ns = measure_step_ns(*env, 1);
@@ -57,7 +57,8 @@ TEST_CASE("the step-cost probe counts the env's CPU time, not time the thread wa
 
 #if SEEDRL_HAVE_MUJOCO
 TEST_CASE("the step-cost probe finds a MuJoCo step expensive", "[env][step_cost][mujoco]") {
-  // Hopper: 4 physics substeps a step, ~56 us on a 2-core VM; no machine steps it in 10.
+  // Hopper: 4 physics substeps a step, each solving contacts: far above the
+  // threshold on any machine (bench/RESULTS.md, "Micro-benchmarks", BM_EnvStep).
   auto env = EnvRegistry::builtin().make("mujoco:hopper", {});
   const double ns = measure_step_ns(*env, 1);
   INFO(ns << " ns");

@@ -34,7 +34,7 @@ TrainConfig small_cartpole() {
   c.learner.max_frames = std::int64_t{1} << 40;
   c.model.hidden = {8};
   c.torch_threads = 1;
-  c.learner_cores = "share";
+  c.learner_cpus = "share";
   resolve_defaults(c);
   return c;
 }

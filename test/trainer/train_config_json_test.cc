@@ -53,3 +53,19 @@ TEST_CASE("a checkpoint's config JSON keeps the periodic evaluation settings", "
   CHECK(old.eval_episodes == TrainConfig{}.eval_episodes);
   CHECK_FALSE(old.eval_greedy);
 }
+
+TEST_CASE("a checkpoint's config JSON keeps --learner-cpus, also under its old key", "[trainer][checkpoint][config]") {
+  TrainConfig c;
+  c.learner_cpus = "share";
+  const auto j = nlohmann::json::parse(to_json(c));
+  CHECK(j.at("learner_cpus") == "share");
+  CHECK_FALSE(j.contains("learner_cores"));
+  CHECK(train_config_from_json(j.dump()).learner_cpus == "share");
+  // Builds before the rename wrote "learner_cores": a --resume of such a run reads it.
+  auto old = j;
+  old.erase("learner_cpus");
+  old["learner_cores"] = "reserve";
+  CHECK(train_config_from_json(old.dump()).learner_cpus == "reserve");
+  old.erase("learner_cores");
+  CHECK(train_config_from_json(old.dump()).learner_cpus == TrainConfig{}.learner_cpus);
+}

@@ -28,18 +28,18 @@ double slowest_stage_fps(const StageReport& r, std::string* name = nullptr);
 double pipeline_efficiency(const StageReport& r);
 
 // Each stage alone gets the whole machine; in the pipeline the stages share
-// its cores. If they can only time-share the CPU, frames/s is at most
-// cores / (the stages' CPU time per frame, summed): on a small CPU-only
+// its CPUs. If they can only time-share the CPU, frames/s is at most
+// CPUs / (the stages' CPU time per frame, summed): on a small CPU-only
 // machine that, not the slowest stage, is what end-to-end can reach.
 struct CpuSharingBound {
-  int cores = 0;                  // CPUs this process may run on
+  int cpus = 0;                   // CPUs this process may run on
   double cpu_us_per_frame = 0;    // env + inference + learner stages
-  double frames_per_s = 0;        // cores / cpu_us_per_frame
+  double frames_per_s = 0;        // cpus / cpu_us_per_frame
   double efficiency = 0;          // end-to-end frames/s over frames_per_s
 };
-CpuSharingBound cpu_sharing_bound(const StageReport& r, int cores);
+CpuSharingBound cpu_sharing_bound(const StageReport& r, int cpus);
 // The CPUs in this process's affinity mask.
-int usable_cores();
+int usable_cpus();
 
 std::string format_table(const StageReport& r);
 // The same figures as JSON (pretty-printed).

@@ -21,16 +21,16 @@ struct BenchTiming {
 // random actions; no inference. Frames are env steps (resets not counted).
 // For atari:* envs the same threads then run a bare loop of ALE act() calls
 // (frame_skip per step, random actions, reset at game over, no
-// preprocessing) on the same emulators: emulator frames per CPU core-second
+// preprocessing) on the same emulators: emulator frames per CPU-second
 // of both, and the env's overhead over the bare emulator.
 struct EnvStageResult {
   double frames_per_s = 0;
-  double cpu_us_per_frame = 0;  // CPU core-microseconds per frame, all threads
+  double cpu_us_per_frame = 0;  // CPU-microseconds per frame, all threads
   int frame_skip = 0;           // atari:* only (0 otherwise), and then:
-  double emulator_frames_per_core_s = 0;      // the env: frame_skip * steps per CPU second
-  double raw_emulator_frames_per_core_s = 0;  // the bare act() loop
+  double emulator_frames_per_cpu_s = 0;      // the env: frame_skip * steps per CPU second
+  double raw_emulator_frames_per_cpu_s = 0;  // the bare act() loop
   double overhead() const {
-    return emulator_frames_per_core_s > 0 ? raw_emulator_frames_per_core_s / emulator_frames_per_core_s - 1 : 0;
+    return emulator_frames_per_cpu_s > 0 ? raw_emulator_frames_per_cpu_s / emulator_frames_per_cpu_s - 1 : 0;
   }
 };
 EnvStageResult bench_env_stage(const TrainConfig& config, const BenchTiming& timing);

@@ -1,6 +1,7 @@
 // `--config FILE`: a TOML file (read by toml++) whose keys are a command's
 // flag names (`max-frames = 2000000`, `hidden = [64, 64]`; `max_frames` works
-// too). Flags given on the command line win over the file. CLI11 2.1 reads
+// too; so does a renamed flag's old name, after a warning: renamed_flags.h).
+// Flags given on the command line win over the file. CLI11 2.1 reads
 // config files for the top-level app only, so commands apply theirs here,
 // after parsing, with the same validators as the flags.
 //

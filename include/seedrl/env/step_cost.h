@@ -13,7 +13,7 @@ namespace seedrl {
 // included, over `max_steps` steps or `max_seconds`, whichever ends first
 // (at least one step). The time is the calling thread's CPU time, and so is
 // the budget once `max_seconds` of wall time have passed: on a loaded machine
-// waiting for a core neither counts as step time nor cuts the probe short.
+// waiting for a CPU neither counts as step time nor cuts the probe short.
 // Leaves `env` mid-episode.
 double measure_step_ns(Env& env, std::uint64_t seed, int max_steps = 4096, double max_seconds = 0.02);
 

@@ -40,7 +40,7 @@ struct Completion {
   // Sleeps until every row is counted off; false if the batcher was closed.
   // First it spins briefly and yields a few times: an actor that is not yet
   // asleep when its answer comes costs the inference thread (which bounds
-  // throughput) no wake-up, and a yielding actor hands its core to other
+  // throughput) no wake-up, and a yielding actor hands its CPU to other
   // runnable threads (at its lowered priority, to the inference and learner
   // threads first). Measured on 2 cores, fewer or no yields were slower with
   // 32 actors and more were slower with 4096. Then it sleeps on its last

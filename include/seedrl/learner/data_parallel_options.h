@@ -13,10 +13,11 @@ struct DataParallelOptions {
   std::chrono::milliseconds timeout{120000};  // a collective that takes longer fails the run
   // Gather the next batch on a thread of its own during the update (V-trace).
   // Auto: when a learner device is a GPU, whose update is short beside the
-  // gather (an Atari batch of 64: 23 ms on one CPU core); on CPU the update
-  // dwarfs it, and the extra thread only competes for the cores.
+  // gather of a large batch (see bench/RESULTS.md, "Micro-benchmarks",
+  // BM_TrajectoryGather); on CPU the update dwarfs it, and the extra thread
+  // only competes for the CPUs.
   enum class Prefetch { kAuto, kAlways, kNever } prefetch = Prefetch::kAuto;
-  // CPUs each replica's thread keeps to (see trainer/learner_cores.h); rank 0
+  // CPUs each replica's thread keeps to (see trainer/learner_cpus.h); rank 0
   // is the caller's thread, which places itself. Empty: no restriction.
   std::vector<std::vector<int>> learner_cpus;
   // Clip and step with DeviceOptimizerStep, whose update never waits for the

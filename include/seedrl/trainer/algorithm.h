@@ -39,7 +39,7 @@ class InferenceFleet;
 class ParamPublisher;
 class RequestBatcher;
 class RunMonitor;
-struct LearnerCores;
+struct LearnerCpus;
 struct Placement;
 struct TrainConfig;
 
@@ -48,7 +48,7 @@ struct PipelineContext {
   const TrainConfig& config;
   const EnvSpec& spec;
   const Placement& placement;
-  const LearnerCores& cpus;
+  const LearnerCpus& cpus;
   TrajectoryStore& store;
   ParamPublisher& publisher;
   const std::atomic<std::int64_t>& frames;  // env steps of training envs, the run's clock

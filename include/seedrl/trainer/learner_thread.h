@@ -16,7 +16,7 @@ class LearnerThread {
  public:
   // `step`: one update, false once the learner's input closed. `steps`: the
   // learner's step count (a resumed run starts above 0). `cpus`: where the
-  // thread keeps to (trainer/learner_cores.h); empty: anywhere.
+  // thread keeps to (trainer/learner_cpus.h); empty: anywhere.
   LearnerThread(std::function<bool()> step, std::function<std::int64_t()> steps, std::function<void()> save,
                 std::vector<int> cpus = {});
   ~LearnerThread();

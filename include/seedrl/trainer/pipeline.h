@@ -21,7 +21,7 @@
 #include "seedrl/io/checkpoint.h"
 #include "seedrl/io/metrics_writer.h"
 #include "seedrl/trainer/algorithm.h"
-#include "seedrl/trainer/learner_cores.h"
+#include "seedrl/trainer/learner_cpus.h"
 #include "seedrl/trainer/learner_thread.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/train_config.h"
@@ -60,7 +60,7 @@ class Pipeline {
 
   const EnvSpec& spec() const { return spec_; }
   const Placement& placement() const { return placement_; }
-  const LearnerCores& cpus() const { return cpus_; }
+  const LearnerCpus& cpus() const { return cpus_; }
   std::atomic<std::int64_t>& frames() { return frames_; }
   EpisodeStats& episodes() { return episodes_; }
   const EpisodeStats& eval_episodes() const { return eval_episodes_; }
@@ -76,7 +76,7 @@ class Pipeline {
   Algorithm& algorithm_;
   Placement placement_;
   EnvSpec spec_;
-  LearnerCores cpus_;
+  LearnerCpus cpus_;
   // Threads inherit the CPUs of their creator: every one the pipeline starts
   // keeps off the learner's reserved CPUs (learner threads place themselves).
   std::unique_ptr<ScopedThreadCpus> other_threads_;

@@ -41,7 +41,7 @@ struct TrainConfig {
   // placement (see trainer/placement.h): all | comma list of cpu, cuda:N
   std::string devices = "all";
   std::string inference_devices, learner_devices;  // empty: default split of `devices`
-  std::string learner_cores = "auto";  // auto | reserve | share (trainer/learner_cores.h)
+  std::string learner_cpus = "auto";  // auto | reserve | share (trainer/learner_cpus.h)
   int replica_checksum_every = 100;  // data-parallel learner: updates between replica checks
   // trajectories
   int unroll_length = 20;
@@ -94,8 +94,7 @@ void resolve_defaults(TrainConfig& config);
 // V-trace: every env keeps one unroll in flight and each update takes
 // batch_size of them, so an unroll is about envs / batch_size updates old
 // when the learner reaches it. Past kPolicyLagWarning that lag hurts
-// learning (CartPole with 4096 x 8 envs and batches of 32, lag ~1,000:
-// the mean return fell from ~250 to ~10 before it recovered), and train warns.
+// learning (see bench/RESULTS.md, "Training"), and train warns.
 constexpr int kPolicyLagWarning = 256;
 int expected_policy_lag(int envs, int batch_size);
 

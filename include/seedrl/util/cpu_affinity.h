@@ -1,5 +1,5 @@
 // Which CPUs a thread may run on (Linux sched_setaffinity). Used to keep a
-// core for each learner thread: under the fair scheduler, thousands of
+// CPU for each learner thread: under the fair scheduler, thousands of
 // actor threads woken together outweigh one learner thread even at nice 19
 // (weight 15 each against its 1024), so the learner waits in the run queue
 // while its update is the pipeline's bottleneck.

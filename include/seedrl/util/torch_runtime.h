@@ -9,8 +9,8 @@ namespace seedrl {
 // then float32 matmuls and convolutions may use TF32 tensor cores.
 // Throws std::invalid_argument naming --torch-threads, before setting
 // anything, when `threads` exceeds the CPUs the process may use: every op
-// would wake threads that mostly wait for each other and spin (1024 on 2
-// cores: no frame in 10 s, nor a timely exit).
+// would wake threads that mostly wait for each other and spin, until the run
+// makes no progress and does not even exit in time.
 void configure_torch_runtime(int threads, bool uses_cuda);
 
 }  // namespace seedrl

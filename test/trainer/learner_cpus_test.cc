@@ -1,4 +1,4 @@
-// --learner-cores: which CPUs the learner threads keep, and when auto
+// --learner-cpus: which CPUs the learner threads keep, and when auto
 // reserves them.
 #include <catch2/catch.hpp>
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "seedrl/env/registry.h"
-#include "seedrl/trainer/learner_cores.h"
+#include "seedrl/trainer/learner_cpus.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/train_config.h"
 #include "seedrl/util/cpu_affinity.h"
@@ -16,8 +16,8 @@
 using namespace seedrl;
 using Cpus = std::vector<int>;
 
-TEST_CASE("auto gives one learner the last of two CPUs when envs are cheap", "[trainer][learner_cores]") {
-  const LearnerCores c = plan_learner_cores("auto", {0, 1}, 1, 1, 30);
+TEST_CASE("auto gives one learner the last of two CPUs when envs are cheap", "[trainer][learner_cpus]") {
+  const LearnerCpus c = plan_learner_cpus("auto", {0, 1}, 1, 1, 30);
   REQUIRE(c.reserved());
   CHECK(c.learner == std::vector<Cpus>{{1}});
   CHECK(c.others == Cpus{0});
@@ -25,71 +25,71 @@ TEST_CASE("auto gives one learner the last of two CPUs when envs are cheap", "[t
         "learner thread(s) on CPU 1, every other thread on CPU 0 (auto: 0 of 2 CPUs busy with other work)");
 }
 
-TEST_CASE("auto leaves the CPUs shared for expensive envs or too few CPUs", "[trainer][learner_cores]") {
-  const LearnerCores mujoco = plan_learner_cores("auto", {0, 1, 2, 3}, 1, 1, 56'000);
+TEST_CASE("auto leaves the CPUs shared for expensive envs or too few CPUs", "[trainer][learner_cpus]") {
+  const LearnerCpus mujoco = plan_learner_cpus("auto", {0, 1, 2, 3}, 1, 1, 56'000);
   CHECK_FALSE(mujoco.reserved());
   CHECK(mujoco.others.empty());
   CHECK_THAT(mujoco.description, Catch::Contains("an env step takes 56 us"));
   // Two replicas on two CPUs would leave none for actors and inference.
-  const LearnerCores two = plan_learner_cores("auto", {0, 1}, 2, 1, 30);
+  const LearnerCpus two = plan_learner_cpus("auto", {0, 1}, 2, 1, 30);
   CHECK_FALSE(two.reserved());
   CHECK_THAT(two.description, Catch::Contains("share all 2 CPUs"));
   // One CPU: nothing to split.
-  CHECK_FALSE(plan_learner_cores("auto", {0}, 1, 1, 30).reserved());
+  CHECK_FALSE(plan_learner_cpus("auto", {0}, 1, 1, 30).reserved());
   // Two torch threads each for two learners need 4 of 6 CPUs: more than half.
-  CHECK_FALSE(plan_learner_cores("auto", {0, 1, 2, 3, 4, 5}, 2, 2, 30).reserved());
+  CHECK_FALSE(plan_learner_cpus("auto", {0, 1, 2, 3, 4, 5}, 2, 2, 30).reserved());
 }
 
-TEST_CASE("each learner thread gets its torch threads' worth of CPUs from the end", "[trainer][learner_cores]") {
-  const LearnerCores c = plan_learner_cores("auto", {0, 1, 2, 3, 4, 5, 6, 7}, 2, 2, 30);
+TEST_CASE("each learner thread gets its torch threads' worth of CPUs from the end", "[trainer][learner_cpus]") {
+  const LearnerCpus c = plan_learner_cpus("auto", {0, 1, 2, 3, 4, 5, 6, 7}, 2, 2, 30);
   REQUIRE(c.reserved());
   CHECK(c.learner == std::vector<Cpus>{{4, 5}, {6, 7}});
   CHECK(c.others == Cpus{0, 1, 2, 3});
   // CPU ids as the process's mask gives them, gaps included.
-  const LearnerCores gaps = plan_learner_cores("reserve", {2, 5, 7}, 1, 1, 0);
+  const LearnerCpus gaps = plan_learner_cpus("reserve", {2, 5, 7}, 1, 1, 0);
   CHECK(gaps.learner == std::vector<Cpus>{{7}});
   CHECK(gaps.others == Cpus{2, 5});
 }
 
-TEST_CASE("reserve ignores the env cost but needs a CPU left over", "[trainer][learner_cores]") {
-  const LearnerCores c = plan_learner_cores("reserve", {0, 1}, 1, 1, 200'000);
+TEST_CASE("reserve ignores the env cost but needs a CPU left over", "[trainer][learner_cpus]") {
+  const LearnerCpus c = plan_learner_cpus("reserve", {0, 1}, 1, 1, 200'000);
   CHECK(c.learner == std::vector<Cpus>{{1}});
   CHECK(c.others == Cpus{0});
   try {
-    plan_learner_cores("reserve", {0, 1}, 2, 1, 30);
+    plan_learner_cpus("reserve", {0, 1}, 2, 1, 30);
     FAIL("two learner threads on two CPUs were reserved");
   } catch (const std::invalid_argument& e) {
-    CHECK_THAT(e.what(), Catch::StartsWith("--learner-cores reserve:"));
+    CHECK_THAT(e.what(), Catch::StartsWith("--learner-cpus reserve:"));
     CHECK_THAT(e.what(), Catch::Contains("2 CPU(s)"));
   }
 }
 
-TEST_CASE("share never reserves and a bad mode names the flag", "[trainer][learner_cores]") {
-  const LearnerCores c = plan_learner_cores("share", {0, 1, 2, 3, 4, 5, 6, 7}, 1, 1, 30);
+TEST_CASE("share never reserves and a bad mode names the flag", "[trainer][learner_cpus]") {
+  const LearnerCpus c = plan_learner_cpus("share", {0, 1, 2, 3, 4, 5, 6, 7}, 1, 1, 30);
   CHECK_FALSE(c.reserved());
   CHECK(c.others.empty());
-  CHECK_THROWS_WITH(plan_learner_cores("pin", {0, 1}, 1, 1, 30), Catch::StartsWith("--learner-cores:"));
+  CHECK_THROWS_WITH(plan_learner_cpus("pin", {0, 1}, 1, 1, 30), Catch::StartsWith("--learner-cpus:"));
 }
 
-TEST_CASE("auto shares for R2D2 and GPU learners and times the env otherwise", "[trainer][learner_cores]") {
+TEST_CASE("auto shares for R2D2 and GPU learners and times the env otherwise", "[trainer][learner_cpus]") {
   auto env = EnvRegistry::builtin().make("cartpole", {});
-  TrainConfig config;  // --learner-cores auto, V-trace
+  TrainConfig config;  // --learner-cpus auto, V-trace
   Placement cpu, gpu;
   cpu.learner = {torch::Device("cpu")};
   gpu.learner = {torch::Device("cuda:0")};  // a device name only: no GPU needed
-  const LearnerCores on_gpu = learner_cores_for(config, gpu, *env);
+  const LearnerCpus on_gpu = learner_cpus_for(config, gpu, *env);
   CHECK_FALSE(on_gpu.reserved());
   CHECK_THAT(on_gpu.description, Catch::Contains("a GPU learner"));
   // An explicit reserve holds for a GPU learner too (where CPUs allow).
-  config.learner_cores = "reserve";
-  if (thread_cpus().size() >= 2) CHECK(learner_cores_for(config, gpu, *env).reserved());
-  config.learner_cores = "auto";
+  config.learner_cpus = "reserve";
+  if (thread_cpus().size() >= 2) CHECK(learner_cpus_for(config, gpu, *env).reserved());
+  config.learner_cpus = "auto";
   config.algo = "r2d2";
-  CHECK_THAT(learner_cores_for(config, cpu, *env).description, Catch::Contains("replay paces the learner"));
+  CHECK_THAT(learner_cpus_for(config, cpu, *env).description, Catch::Contains("replay paces the learner"));
   config.algo = "vtrace";
   // CartPole is cheap: reserved wherever half the CPUs stay for the rest,
   // unless other work keeps them busy (as a loaded test machine may).
-  const LearnerCores cheap = learner_cores_for(config, cpu, *env);
+  const LearnerCpus cheap = learner_cpus_for(config, cpu, *env);
   if (thread_cpus().size() < 2) CHECK_FALSE(cheap.reserved());
   else CHECK((cheap.reserved() || cheap.description.find("busy with other work") != std::string::npos));
   CHECK_THAT(cheap.description, Catch::Contains("CPUs busy with other work") || Catch::Contains("fewer than half"));
@@ -109,7 +109,7 @@ std::string proc_stat(const std::vector<std::array<std::uint64_t, 5>>& cpus) {
 }
 }  // namespace
 
-TEST_CASE("CPU load is read from /proc/stat samples", "[trainer][learner_cores]") {
+TEST_CASE("CPU load is read from /proc/stat samples", "[trainer][learner_cpus]") {
   const auto before = parse_cpu_times(proc_stat({{100, 50, 1000, 10, 0}, {100, 50, 1000, 10, 0}}));
   REQUIRE(before.size() == 2);
   CHECK(before.at(1).idle == 1010);
@@ -124,21 +124,21 @@ TEST_CASE("CPU load is read from /proc/stat samples", "[trainer][learner_cores]"
   CHECK(parse_cpu_times("garbage\ncpu\ncpux 1 2 3 4\n").empty());
 }
 
-TEST_CASE("auto shares when other work keeps the CPUs busy, and says so", "[trainer][learner_cores]") {
+TEST_CASE("auto shares when other work keeps the CPUs busy, and says so", "[trainer][learner_cpus]") {
   // Two CPUs, one learner thread: it needs both idle.
-  const LearnerCores busy = plan_learner_cores("auto", {0, 1}, 1, 1, 30, 1.7);
+  const LearnerCpus busy = plan_learner_cpus("auto", {0, 1}, 1, 1, 30, 1.7);
   CHECK_FALSE(busy.reserved());
   CHECK(busy.description == "learner threads share all 2 CPUs (auto: 2 of 2 CPUs busy with other work)");
-  CHECK_FALSE(plan_learner_cores("auto", {0, 1}, 1, 1, 30, 0.6).reserved());
-  const LearnerCores quiet = plan_learner_cores("auto", {0, 1}, 1, 1, 30, 0.3);  // a little background noise
+  CHECK_FALSE(plan_learner_cpus("auto", {0, 1}, 1, 1, 30, 0.6).reserved());
+  const LearnerCpus quiet = plan_learner_cpus("auto", {0, 1}, 1, 1, 30, 0.3);  // a little background noise
   CHECK(quiet.reserved());
   CHECK_THAT(quiet.description, Catch::EndsWith("(auto: 0 of 2 CPUs busy with other work)"));
   // Eight CPUs, three busy: five idle, of which one learner CPU is under half.
-  CHECK(plan_learner_cores("auto", {0, 1, 2, 3, 4, 5, 6, 7}, 1, 1, 30, 3.2).reserved());
+  CHECK(plan_learner_cpus("auto", {0, 1, 2, 3, 4, 5, 6, 7}, 1, 1, 30, 3.2).reserved());
   // Two learners need four of the idle CPUs, with four idle left for the rest.
-  CHECK_FALSE(plan_learner_cores("auto", {0, 1, 2, 3, 4, 5, 6, 7}, 2, 2, 30, 1.0).reserved());
-  CHECK(plan_learner_cores("auto", {0, 1, 2, 3, 4, 5, 6, 7}, 2, 2, 30, 0.2).reserved());
+  CHECK_FALSE(plan_learner_cpus("auto", {0, 1, 2, 3, 4, 5, 6, 7}, 2, 2, 30, 1.0).reserved());
+  CHECK(plan_learner_cpus("auto", {0, 1, 2, 3, 4, 5, 6, 7}, 2, 2, 30, 0.2).reserved());
   // reserve and share do not look at the load.
-  CHECK(plan_learner_cores("reserve", {0, 1}, 1, 1, 30, 2.0).reserved());
-  CHECK_FALSE(plan_learner_cores("share", {0, 1, 2, 3}, 1, 1, 30, 0).reserved());
+  CHECK(plan_learner_cpus("reserve", {0, 1}, 1, 1, 30, 2.0).reserved());
+  CHECK_FALSE(plan_learner_cpus("share", {0, 1, 2, 3}, 1, 1, 30, 0).reserved());
 }

@@ -1,4 +1,4 @@
-#include "seedrl/trainer/learner_cores.h"
+#include "seedrl/trainer/learner_cpus.h"
 
 #include <algorithm>
 #include <cctype>
@@ -29,8 +29,8 @@ std::string cpu_list(const std::vector<int>& cpus) {
   return s;
 }
 
-LearnerCores shared_plan(std::size_t cpus, const std::string& why) {
-  LearnerCores plan;
+LearnerCpus shared_plan(std::size_t cpus, const std::string& why) {
+  LearnerCpus plan;
   plan.description = fmt::format("learner threads share all {} CPUs ({})", cpus, why);
   return plan;
 }
@@ -73,19 +73,19 @@ double busy_cpus(const std::map<int, CpuTimes>& before, const std::map<int, CpuT
   return busy;
 }
 
-LearnerCores plan_learner_cores(const std::string& mode, const std::vector<int>& cpus, int learner_threads,
-                                int torch_threads, double env_step_ns, double busy) {
+LearnerCpus plan_learner_cpus(const std::string& mode, const std::vector<int>& cpus, int learner_threads,
+                              int torch_threads, double env_step_ns, double busy) {
   if (mode != "auto" && mode != "reserve" && mode != "share")
-    throw std::invalid_argument("--learner-cores: '" + mode + "' is not auto, reserve or share");
+    throw std::invalid_argument("--learner-cpus: '" + mode + "' is not auto, reserve or share");
   const int n = static_cast<int>(cpus.size());
   const int want = std::max(1, learner_threads) * std::max(1, torch_threads);
   auto shared = [&](const std::string& why) { return shared_plan(cpus.size(), why); };
-  if (mode == "share") return shared("--learner-cores share");
+  if (mode == "share") return shared("--learner-cpus share");
   if (mode == "reserve" && want >= n)
-    throw std::invalid_argument(fmt::format("--learner-cores reserve: {} learner thread(s) x {} torch thread(s) "
+    throw std::invalid_argument(fmt::format("--learner-cpus reserve: {} learner thread(s) x {} torch thread(s) "
                                             "need more than the {} CPU(s) this process may use",
                                             learner_threads, torch_threads, n));
-  std::string why = "--learner-cores reserve";
+  std::string why = "--learner-cpus reserve";
   if (mode == "auto") {
     if (2 * want > n) return shared(fmt::format("{} learner CPU(s) would leave fewer than half", want));
     if (env_step_ns >= kExpensiveEnvStepNs)
@@ -95,7 +95,7 @@ LearnerCores plan_learner_cores(const std::string& mode, const std::vector<int>&
     if (2 * want > n - busy_n) return shared(why);
   }
   const int per = std::max(1, torch_threads);
-  LearnerCores plan;
+  LearnerCpus plan;
   plan.others.assign(cpus.begin(), cpus.end() - want);
   for (int r = 0; r < std::max(1, learner_threads); ++r) {
     const auto first = cpus.end() - want + r * per;
@@ -122,26 +122,26 @@ std::map<int, CpuTimes> read_cpu_times() {
 
 }  // namespace
 
-LearnerCores learner_cores_for(const TrainConfig& config, const Placement& placement, Env& env) {
+LearnerCpus learner_cpus_for(const TrainConfig& config, const Placement& placement, Env& env) {
   const int learner_threads = static_cast<int>(placement.learner.size());
   const bool gpu = std::any_of(placement.learner.begin(), placement.learner.end(),
                                [](const torch::Device& d) { return !d.is_cpu(); });
-  if (config.learner_cores == "auto" && (config.algo == "r2d2" || gpu)) {
+  if (config.learner_cpus == "auto" && (config.algo == "r2d2" || gpu)) {
     // R2D2: replay paces the learner (--replay-ratio), so a reserved CPU only
     // slows the actors: the learner makes the same updates either way, and
     // the actors lose a CPU (bench/RESULTS.md). GPU learners: not measured yet.
     return shared_plan(thread_cpus().size(), gpu ? "a GPU learner" : "r2d2: replay paces the learner");
   }
   const std::vector<int> cpus = thread_cpus();
-  const double step_ns = config.learner_cores == "auto" ? measure_step_ns(env, config.seed) : 0;
-  LearnerCores plan = plan_learner_cores(config.learner_cores, cpus, learner_threads, config.torch_threads, step_ns);
-  if (config.learner_cores != "auto" || !plan.reserved()) return plan;
+  const double step_ns = config.learner_cpus == "auto" ? measure_step_ns(env, config.seed) : 0;
+  LearnerCpus plan = plan_learner_cpus(config.learner_cpus, cpus, learner_threads, config.torch_threads, step_ns);
+  if (config.learner_cpus != "auto" || !plan.reserved()) return plan;
   // Other work on the machine: this process is between its start-up steps,
   // its threads not started yet, so the busy time is others'.
   const auto before = read_cpu_times();
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   const double busy = busy_cpus(before, read_cpu_times(), cpus);
-  return plan_learner_cores(config.learner_cores, cpus, learner_threads, config.torch_threads, step_ns, busy);
+  return plan_learner_cpus(config.learner_cpus, cpus, learner_threads, config.torch_threads, step_ns, busy);
 }
 
 }  // namespace seedrl

@@ -1,8 +1,8 @@
-// --learner-cores: whether each learner thread gets CPUs of its own, with the
+// --learner-cpus: whether each learner thread gets CPUs of its own, with the
 // actor and inference threads kept off them. On a CPU learner with cheap
 // envs the learner's update bounds the pipeline, and with thousands of actor
-// threads it otherwise waits in the run queue behind them (2 cores, 4096
-// CartPole actors: 0.6 s of every 4).
+// threads it otherwise spends much of its time waiting in the run queue
+// behind them (see bench/RESULTS.md, "The pipeline").
 #pragma once
 
 #include <cstdint>
@@ -21,7 +21,7 @@ struct TrainConfig;
 // learner, bound the run.
 inline constexpr double kExpensiveEnvStepNs = 10'000;
 
-struct LearnerCores {
+struct LearnerCpus {
   std::vector<std::vector<int>> learner;  // CPUs of learner thread (rank) r; empty: not reserved
   std::vector<int> others;                // every other thread's CPUs; empty: unchanged
   std::string description;                // for the start-up log
@@ -51,18 +51,18 @@ double busy_cpus(const std::map<int, CpuTimes>& before, const std::map<int, CpuT
 // at start (busy_cpus), rounded. Pinned beside other work, the learner and
 // the actors each get a share of fewer CPUs than the scheduler would give
 // them unpinned. reserve needs one CPU left (else std::invalid_argument
-// naming --learner-cores); share never reserves. The description says which
+// naming --learner-cpus); share never reserves. The description says which
 // and why.
-LearnerCores plan_learner_cores(const std::string& mode, const std::vector<int>& cpus, int learner_threads,
-                                int torch_threads, double env_step_ns, double busy = 0);
+LearnerCpus plan_learner_cpus(const std::string& mode, const std::vector<int>& cpus, int learner_threads,
+                              int torch_threads, double env_step_ns, double busy = 0);
 
-// The plan for `config` (its --learner-cores and --torch-threads) and one
+// The plan for `config` (its --learner-cpus and --torch-threads) and one
 // thread per learner device of `placement`, over the calling thread's CPUs.
 // auto times a few steps of `env` (at most 20 ms) and, where it would
 // reserve, samples the CPUs' load from /proc/stat for 200 ms; it shares for
 // R2D2, whose learner replay paces, and for GPU learners (whose thread
 // mostly waits on the device, and whose batch prefetch thread would share
 // its CPU).
-LearnerCores learner_cores_for(const TrainConfig& config, const Placement& placement, Env& env);
+LearnerCpus learner_cpus_for(const TrainConfig& config, const Placement& placement, Env& env);
 
 }  // namespace seedrl
