@@ -6,8 +6,8 @@
 #include <benchmark/benchmark.h>
 #include <torch/torch.h>
 
+#include "seedrl/env/env_step.h"
 #include "seedrl/env/registry.h"
-#include "seedrl/inference/env_step.h"
 #include "seedrl/learner/r2d2/r2d2_learner.h"
 #include "seedrl/util/torch_runtime.h"
 

@@ -6,7 +6,7 @@
 #include <torch/torch.h>
 
 #include "measure_window.h"
-#include "seedrl/inference/env_step.h"
+#include "seedrl/env/env_step.h"
 #include "seedrl/learner/data_parallel.h"
 #include "seedrl/learner/r2d2/r2d2_learner.h"
 #include "seedrl/trainer/placement.h"

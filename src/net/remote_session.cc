@@ -3,6 +3,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "seedrl/util/constant_time_equal.h"
+
 namespace seedrl::net {
 
 namespace asio = boost::asio;

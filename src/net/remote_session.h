@@ -25,7 +25,7 @@
 #include <boost/asio.hpp>
 
 #include "seedrl/actor/episode_tracker.h"
-#include "seedrl/inference/env_step.h"
+#include "seedrl/env/env_step.h"
 #include "seedrl/inference/request_batcher.h"
 #include "seedrl/net/protocol.h"
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "seedrl/actor/episode_tracker.h"
-#include "seedrl/inference/env_step.h"
+#include "seedrl/env/env_step.h"
 
 namespace seedrl::net {
 

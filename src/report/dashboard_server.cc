@@ -13,12 +13,12 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
-#include "seedrl/net/protocol.h"
 #include "seedrl/report/dygraphs_assets.h"
 #include "seedrl/report/html_report.h"
 #include "seedrl/report/report.h"
 #include "seedrl/report/text.h"
 #include "seedrl/util/clock.h"
+#include "seedrl/util/constant_time_equal.h"
 #include "seedrl/util/error_text.h"
 
 namespace seedrl::report {
@@ -202,7 +202,7 @@ Response DashboardServer::Impl::respond(const Request& request) {
   const std::string_view query = question == std::string_view::npos ? std::string_view{} : target.substr(question + 1);
   if (!config.token.empty()) {
     const std::optional<std::string> token = query_value(query, "token");
-    if (!token || !net::constant_time_equal(*token, config.token))
+    if (!token || !constant_time_equal(*token, config.token))
       return text_response(http::status::unauthorized, "unauthorized: open the URL with ?token=<the --token-file secret>",
                            version);
   }

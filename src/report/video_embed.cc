@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include "seedrl/report/text.h"
-#include "seedrl/video/checkpoint_video.h"
 
 namespace seedrl::report {
 
@@ -29,8 +28,12 @@ std::string base64(std::string_view in) {
   return out;
 }
 
+std::string video_path(const std::string& logdir) {
+  return (std::filesystem::path(logdir) / "video.gif").string();
+}
+
 std::string video_html(const std::string& logdir) {
-  const std::string path = CheckpointVideo::video_path(logdir);
+  const std::string path = video_path(logdir);
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return "";
   const auto size = std::filesystem::file_size(path, ec);

@@ -6,13 +6,13 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "seedrl/trainer/checkpoint_video.h"
 #include "seedrl/trainer/pipeline.h"
 #include "seedrl/trainer/run_dashboard.h"
 #include "seedrl/trainer/run_directory.h"
 #include "seedrl/trainer/run_ending.h"
 #include "seedrl/trainer/run_monitor.h"
 #include "seedrl/util/signal_watcher.h"
-#include "seedrl/video/checkpoint_video.h"
 
 namespace seedrl {
 

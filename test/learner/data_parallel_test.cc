@@ -13,8 +13,8 @@
 
 #include "../cli/run_binary.h"
 #include "parameter_difference.h"
+#include "seedrl/env/env_step.h"
 #include "seedrl/env/registry.h"
-#include "seedrl/inference/env_step.h"
 #include "seedrl/learner/data_parallel.h"
 #include "seedrl/learner/gradient_buckets.h"
 #include "seedrl/learner/replica_group.h"

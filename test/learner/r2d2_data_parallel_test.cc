@@ -10,7 +10,7 @@
 #include <torch/cuda.h>
 #include <torch/torch.h>
 
-#include "seedrl/inference/env_step.h"
+#include "seedrl/env/env_step.h"
 #include "seedrl/learner/r2d2/r2d2_learner.h"
 #include "parameter_difference.h"
 

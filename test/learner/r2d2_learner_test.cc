@@ -8,7 +8,7 @@
 
 #include <torch/torch.h>
 
-#include "seedrl/inference/env_step.h"
+#include "seedrl/env/env_step.h"
 #include "seedrl/io/checkpoint.h"
 #include "seedrl/learner/r2d2/r2d2_learner.h"
 

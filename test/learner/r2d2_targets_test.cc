@@ -9,7 +9,7 @@
 
 #include <torch/torch.h>
 
-#include "seedrl/inference/env_step.h"
+#include "seedrl/env/env_step.h"
 #include "seedrl/learner/r2d2/r2d2_learner.h"
 #include "seedrl/learner/r2d2/value_rescaling.h"
 #include "seedrl/util/rng.h"

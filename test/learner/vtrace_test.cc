@@ -8,7 +8,7 @@
 
 #include <torch/torch.h>
 
-#include "seedrl/inference/env_step.h"
+#include "seedrl/env/env_step.h"
 #include "seedrl/learner/vtrace/vtrace.h"
 #include "seedrl/learner/vtrace_learner.h"
 

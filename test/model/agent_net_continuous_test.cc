@@ -4,7 +4,7 @@
 
 #include <torch/torch.h>
 
-#include "seedrl/inference/env_step.h"
+#include "seedrl/env/env_step.h"
 #include "seedrl/learner/vtrace_learner.h"
 #include "seedrl/model/agent_net.h"
 #include "seedrl/model/policy_distribution.h"

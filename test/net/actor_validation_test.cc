@@ -14,8 +14,8 @@
 
 #include "../cli/run_binary.h"
 #include "raw_peer.h"
+#include "seedrl/env/env_step.h"
 #include "seedrl/env/registry.h"
-#include "seedrl/inference/env_step.h"
 #include "seedrl/net/remote_actor_client.h"
 #include "seedrl/net/remote_actor_runner.h"
 

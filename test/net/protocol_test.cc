@@ -167,14 +167,6 @@ TEST_CASE("frame headers and step flags are checked", "[net][protocol]") {
   CHECK(actions_body_bytes(3, 2) == 24);
 }
 
-TEST_CASE("tokens compare equal only when identical", "[net][protocol]") {
-  CHECK(constant_time_equal("abc", "abc"));
-  CHECK_FALSE(constant_time_equal("abc", "abd"));
-  CHECK_FALSE(constant_time_equal("abc", "abcd"));
-  CHECK_FALSE(constant_time_equal("", "a"));
-  CHECK(constant_time_equal("", ""));
-}
-
 TEST_CASE("learner addresses parse or name the flag", "[net][protocol]") {
   auto hp = parse_host_port("10.0.0.2:7000", "--connect");
   CHECK((hp.host == "10.0.0.2" && hp.port == 7000));

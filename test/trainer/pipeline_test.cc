@@ -14,9 +14,9 @@
 #include "seedrl/inference/actor_critic_step.h"
 #include "seedrl/inference/inference_fleet.h"
 #include "seedrl/inference/inference_server.h"
-#include "seedrl/inference/param_publisher.h"
 #include "seedrl/model/agent_net.h"
 #include "seedrl/model/policy_distribution.h"
+#include "seedrl/publisher/param_publisher.h"
 #include "seedrl/trainer/pipeline.h"
 #include "seedrl/trainer/vtrace_algorithm.h"
 

@@ -6,7 +6,7 @@
 
 #include <torch/torch.h>
 
-#include "seedrl/inference/env_step.h"
+#include "seedrl/env/env_step.h"
 #include "seedrl/trajectory/batch_prefetcher.h"
 
 using namespace seedrl;

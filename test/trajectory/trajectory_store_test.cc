@@ -6,7 +6,7 @@
 #include <torch/cuda.h>
 #include <torch/torch.h>
 
-#include "seedrl/inference/env_step.h"
+#include "seedrl/env/env_step.h"
 #include "seedrl/trajectory/trajectory_store.h"
 #include "../util/wait_until.h"
 

@@ -5,8 +5,8 @@
 
 #include <span>
 
-#include "seedrl/inference/completion.h"
-#include "seedrl/inference/env_step.h"
+#include "seedrl/actor/completion.h"
+#include "seedrl/env/env_step.h"
 
 namespace seedrl {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "seedrl/actor/episode_stats.h"
-#include "seedrl/inference/env_step.h"
+#include "seedrl/env/env_step.h"
 
 namespace seedrl {
 

@@ -17,9 +17,9 @@
 #include "seedrl/inference/core_state_table.h"
 #include "seedrl/inference/device_inference.h"
 #include "seedrl/inference/inference_threads.h"
-#include "seedrl/inference/param_publisher.h"
 #include "seedrl/inference/policy_step.h"
 #include "seedrl/inference/request_batcher.h"
+#include "seedrl/publisher/param_publisher.h"
 #include "seedrl/trajectory/trajectory_store.h"
 
 namespace seedrl {

@@ -20,9 +20,9 @@
 #include <torch/types.h>
 
 #include "seedrl/actor/action_source.h"
+#include "seedrl/actor/completion.h"
+#include "seedrl/env/env_step.h"
 #include "seedrl/env/spec.h"
-#include "seedrl/inference/completion.h"
-#include "seedrl/inference/env_step.h"
 
 namespace seedrl {
 

@@ -10,11 +10,11 @@
 
 #include <torch/optim/optimizer.h>
 
-#include "seedrl/inference/param_publisher.h"
 #include "seedrl/learner/device_optimizer_step.h"
 #include "seedrl/learner/learner_config.h"
 #include "seedrl/model/agent_net.h"
 #include "seedrl/model/policy_distribution.h"
+#include "seedrl/publisher/param_publisher.h"
 #include "seedrl/trajectory/trajectory_store.h"
 
 namespace seedrl {

@@ -135,9 +135,6 @@ std::string check_actions(const ActionSpec& action, std::span<const float> actio
 // strings end up in one-line log messages.
 std::string printable(std::string text);
 
-// Compares in time independent of where the strings differ.
-bool constant_time_equal(std::string_view a, std::string_view b);
-
 // "HOST:PORT", "[v6addr]:PORT" or "PORT" (loopback). Throws
 // std::invalid_argument naming `flag`.
 struct HostPort {

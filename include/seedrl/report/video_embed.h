@@ -11,6 +11,10 @@ namespace seedrl::report {
 // Larger videos are left out of the page, with a line saying so.
 constexpr std::size_t kMaxEmbeddedVideoBytes = std::size_t{20} << 20;
 
+// Where `train --record-every-s` writes a run's video (trainer/checkpoint_video.h):
+// the report reads it, and sits below the trainer, so the name lives here.
+std::string video_path(const std::string& logdir);
+
 // The HTML for `logdir`'s video: an <img>, a note when it is too large or
 // cannot be read, "" when the run has none.
 std::string video_html(const std::string& logdir);

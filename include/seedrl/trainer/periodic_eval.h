@@ -25,11 +25,11 @@
 #include <thread>
 #include <vector>
 
-#include "seedrl/env/registry.h"
 #include "seedrl/env/play.h"
-#include "seedrl/inference/param_publisher.h"
+#include "seedrl/env/registry.h"
 #include "seedrl/io/metrics_writer.h"
 #include "seedrl/model/agent_net.h"
+#include "seedrl/publisher/param_publisher.h"
 #include "seedrl/trainer/best_checkpoint.h"
 #include "seedrl/trainer/train_config.h"
 

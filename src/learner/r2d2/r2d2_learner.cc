@@ -5,7 +5,7 @@
 
 #include <torch/torch.h>
 
-#include "seedrl/inference/env_step.h"
+#include "seedrl/env/env_step.h"
 #include "seedrl/learner/batch_shards.h"
 #include "seedrl/learner/r2d2/value_rescaling.h"
 #include "seedrl/learner/reward_shaping.h"

@@ -25,13 +25,13 @@
 #include <torch/optim/optimizer.h>
 #include <torch/types.h>
 
-#include "seedrl/inference/param_publisher.h"
 #include "seedrl/learner/data_parallel_options.h"
 #include "seedrl/learner/learner_config.h"
-#include "seedrl/learner/replica_set.h"
 #include "seedrl/learner/r2d2/r2d2_config.h"
 #include "seedrl/learner/r2d2/replay.h"
+#include "seedrl/learner/replica_set.h"
 #include "seedrl/model/q_net.h"
+#include "seedrl/publisher/param_publisher.h"
 
 namespace seedrl::r2d2 {
 

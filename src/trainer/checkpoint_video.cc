@@ -1,4 +1,4 @@
-#include "seedrl/video/checkpoint_video.h"
+#include "seedrl/trainer/checkpoint_video.h"
 
 #include <chrono>
 #include <stdexcept>
@@ -9,6 +9,7 @@
 #include "seedrl/env/play_frames.h"
 #include "seedrl/env/registry.h"
 #include "seedrl/env/render.h"
+#include "seedrl/report/video_embed.h"
 #include "seedrl/trainer/evaluate.h"
 #include "seedrl/util/error_text.h"
 #include "seedrl/video/gif_recorder.h"
@@ -16,7 +17,7 @@
 namespace seedrl {
 
 std::string CheckpointVideo::video_path(const std::string& logdir) {
-  return (std::filesystem::path(logdir) / "video.gif").string();
+  return report::video_path(logdir);
 }
 
 CheckpointVideo::CheckpointVideo(std::string checkpoint, const std::string& logdir, double every_s,

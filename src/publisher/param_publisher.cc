@@ -1,4 +1,4 @@
-#include "seedrl/inference/param_publisher.h"
+#include "seedrl/publisher/param_publisher.h"
 
 #include <torch/torch.h>
 
