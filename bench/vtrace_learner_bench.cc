@@ -31,15 +31,14 @@ void vtrace_update_bench(benchmark::State& state, const char* env) {
   obs_shape.insert(obs_shape.end(), spec.observation.shape.begin(), spec.observation.shape.end());
   UnrollBatch batch;
   batch.obs = spec.observation.dtype == DType::kUInt8 ? torch::randint(0, 2, obs_shape).to(torch::kUInt8)
-                                                       : torch::randn(obs_shape);
+                                                      : torch::randn(obs_shape);
   batch.actions = torch::randint(0, spec.action.num_actions, {L, B, 1}).to(torch::kFloat32);
   batch.policy = torch::randn({L, B, dist->param_size()});
   batch.rewards = torch::randint(0, 2, {L, B}).to(torch::kFloat32);
   batch.flags = torch::zeros({L, B}, torch::kUInt8);
   VTraceLosses losses;
   for (auto _ : state) {
-    vtrace_update(model, *dist, *optimizer, batch, config, torch::kCPU,
-                  config.optimizer.learning_rate, losses);
+    vtrace_update(model, *dist, *optimizer, batch, config, torch::kCPU, config.optimizer.learning_rate, losses);
   }
   state.SetItemsProcessed(state.iterations() * T * B);  // frames trained on
 }
@@ -50,4 +49,8 @@ void BM_VTraceUpdate_MinAtarBreakout(benchmark::State& state) { vtrace_update_be
 }  // namespace
 
 BENCHMARK(BM_VTraceUpdate_CartPole)->ArgNames({"T", "B"})->Args({20, 32})->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_VTraceUpdate_MinAtarBreakout)->ArgNames({"T", "B"})->Args({20, 32})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_VTraceUpdate_MinAtarBreakout)
+    ->ArgNames({"T", "B"})
+    ->Args({20, 32})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();

@@ -18,7 +18,8 @@ void run_raw_atari_loop([[maybe_unused]] const TrainConfig& config, [[maybe_unus
                         [[maybe_unused]] const std::atomic<bool>& stop,
                         [[maybe_unused]] std::atomic<std::uint64_t>& steps) {
 #if SEEDRL_WITH_ALE
-  if (config.env.rfind("atari:", 0) != 0) throw std::invalid_argument("raw ALE loop: " + config.env + " is not atari:*");
+  if (config.env.rfind("atari:", 0) != 0)
+    throw std::invalid_argument("raw ALE loop: " + config.env + " is not atari:*");
   // The envs only load and configure the emulators; the loop bypasses them.
   const atari::AtariConfig c = atari::atari_config(config.env.substr(6), config.env_options);
   std::vector<std::unique_ptr<atari::AtariEnv>> owned;

@@ -1,7 +1,7 @@
 #include "seedrl/bench/bench_report.h"
 
-#include <algorithm>
 #include <sched.h>
+#include <algorithm>
 #include <stdexcept>
 #include <thread>
 
@@ -49,14 +49,14 @@ std::string describe(const TrainConfig& c) {
     if (!hidden.empty()) hidden += ',';
     hidden += std::to_string(h);
   }
-  return fmt::format("env {} | {} actors x {} envs | inference batch {} timeout {} us threads {} | device {} | "
-                     "model {}{}{}{} | unroll {} batch {} | torch threads {}",
-                     c.env, c.actors, c.envs_per_actor, c.inference_batch, c.inference_timeout_us,
-                     c.inference_threads, c.device, c.model.torso,
-                     c.model.torso == "mlp" ? "[" + hidden + "]" : std::string(),
-                     c.model.lstm ? fmt::format(" + lstm {}", c.model.lstm_size) : "",
-                     c.model.precision == "fp32" ? "" : fmt::format(" {}", c.model.precision), c.unroll_length,
-                     c.learner.batch_size, c.torch_threads);
+  return fmt::format(
+      "env {} | {} actors x {} envs | inference batch {} timeout {} us threads {} | device {} | "
+      "model {}{}{}{} | unroll {} batch {} | torch threads {}",
+      c.env, c.actors, c.envs_per_actor, c.inference_batch, c.inference_timeout_us, c.inference_threads, c.device,
+      c.model.torso, c.model.torso == "mlp" ? "[" + hidden + "]" : std::string(),
+      c.model.lstm ? fmt::format(" + lstm {}", c.model.lstm_size) : "",
+      c.model.precision == "fp32" ? "" : fmt::format(" {}", c.model.precision), c.unroll_length, c.learner.batch_size,
+      c.torch_threads);
 }
 
 nlohmann::json config_json(const TrainConfig& c) {
@@ -94,9 +94,7 @@ nlohmann::json breakdown_json(const EndToEndResult& e) {
           {"learner_steps", e.learner_steps}};
 }
 
-nlohmann::json machine_json() {
-  return {{"hardware_threads", std::max(1u, std::thread::hardware_concurrency())}};
-}
+nlohmann::json machine_json() { return {{"hardware_threads", std::max(1u, std::thread::hardware_concurrency())}}; }
 
 std::string learner_rows(const TrainConfig& c, const LearnerStageResult& l) {
   const std::string graphs =
@@ -106,8 +104,8 @@ std::string learner_rows(const TrainConfig& c, const LearnerStageResult& l) {
                                 l.frames_per_s, l.steps_per_s, l.step_ms_mean, graphs);
   for (const auto& s : l.scaling)
     out += fmt::format("{:<34} {:>14.0f}  {:.1f} updates/s, scaling efficiency {:.2f}\n",
-                       fmt::format("  learner on {} device{}", s.replicas, s.replicas == 1 ? "" : "s"),
-                       s.frames_per_s, s.steps_per_s, s.efficiency);
+                       fmt::format("  learner on {} device{}", s.replicas, s.replicas == 1 ? "" : "s"), s.frames_per_s,
+                       s.steps_per_s, s.efficiency);
   return out;
 }
 
@@ -135,16 +133,18 @@ std::string format_table(const StageReport& r) {
   std::string out = describe(r.config) + "\n";
   out += fmt::format("{} s per stage after {} s warm-up\n\n", r.timing.seconds, r.timing.warmup_s);
   out += fmt::format("{:<34} {:>14}  {}\n", "stage", "frames/s", "detail");
-  out += fmt::format("{:<34} {:>14.0f}  random actions, no inference\n", "env (actor threads only)", r.env.frames_per_s);
+  out +=
+      fmt::format("{:<34} {:>14.0f}  random actions, no inference\n", "env (actor threads only)", r.env.frames_per_s);
   if (r.env.frame_skip > 0)
-    out += fmt::format("{:<34} {:>14}  emulator frames per CPU-second: env {:.0f}, bare ALE act() loop {:.0f}; "
-                       "env overhead {:.1f}%\n",
-                       "  atari (frame skip " + std::to_string(r.env.frame_skip) + ")", "",
-                       r.env.emulator_frames_per_cpu_s, r.env.raw_emulator_frames_per_cpu_s, 100 * r.env.overhead());
-  out += fmt::format("{:<34} {:>14.0f}  latency p50 {:.0f} us p90 {:.0f} us p99 {:.0f} us, batch {:.1f}, forward {:.3f} ms\n",
-                     "inference (synthetic requests)", r.inference.requests_per_s, r.inference.latency_p50_us,
-                     r.inference.latency_p90_us, r.inference.latency_p99_us, r.inference.batch_mean,
-                     r.inference.forward_ms_mean);
+    out += fmt::format(
+        "{:<34} {:>14}  emulator frames per CPU-second: env {:.0f}, bare ALE act() loop {:.0f}; "
+        "env overhead {:.1f}%\n",
+        "  atari (frame skip " + std::to_string(r.env.frame_skip) + ")", "", r.env.emulator_frames_per_cpu_s,
+        r.env.raw_emulator_frames_per_cpu_s, 100 * r.env.overhead());
+  out += fmt::format(
+      "{:<34} {:>14.0f}  latency p50 {:.0f} us p90 {:.0f} us p99 {:.0f} us, batch {:.1f}, forward {:.3f} ms\n",
+      "inference (synthetic requests)", r.inference.requests_per_s, r.inference.latency_p50_us,
+      r.inference.latency_p90_us, r.inference.latency_p99_us, r.inference.batch_mean, r.inference.forward_ms_mean);
   out += learner_rows(r.config, r.learner);
   out += fmt::format("{:<34} {:>14.0f}  learner consumed {:.0f} frames/s\n", "end-to-end (training)", e.frames_per_s,
                      e.learner_frames_per_s);
@@ -155,20 +155,22 @@ std::string format_table(const StageReport& r) {
   out += fmt::format("\npipeline efficiency {:.2f} (end-to-end / slowest stage: {} at {:.0f} frames/s)\n",
                      pipeline_efficiency(r), slowest_name, slowest);
   const CpuSharingBound bound = cpu_sharing_bound(r, usable_cpus());
-  out += fmt::format("CPU per frame (CPU-us): env {:.3f}, inference {:.2f}, learner {:.2f}; end-to-end {:.2f}\n",
-                     r.env.cpu_us_per_frame, r.inference.cpu_us_per_frame, r.learner.cpu_us_per_frame,
-                     e.cpu_us_per_frame);
-  out += fmt::format("CPU-sharing bound {:.0f} frames/s ({} CPUs / {:.2f} CPU-us, the stages' sum); "
-                     "end-to-end reaches {:.2f} of it\n",
-                     bound.frames_per_s, bound.cpus, bound.cpu_us_per_frame, bound.efficiency);
+  out +=
+      fmt::format("CPU per frame (CPU-us): env {:.3f}, inference {:.2f}, learner {:.2f}; end-to-end {:.2f}\n",
+                  r.env.cpu_us_per_frame, r.inference.cpu_us_per_frame, r.learner.cpu_us_per_frame, e.cpu_us_per_frame);
+  out += fmt::format(
+      "CPU-sharing bound {:.0f} frames/s ({} CPUs / {:.2f} CPU-us, the stages' sum); "
+      "end-to-end reaches {:.2f} of it\n",
+      bound.frames_per_s, bound.cpus, bound.cpu_us_per_frame, bound.efficiency);
   out += "\nwhere end-to-end time goes\n";
   out += fmt::format("  actor threads      {:5.1f}% stepping envs, {:5.1f}% waiting for actions\n",
                      100 * e.actor_step_fraction, 100 * e.actor_wait_fraction);
-  out += fmt::format("  inference batch    fill {:.3f} ms, forward {:.3f} ms, record {:.3f} ms; {:.1f} rows, {:.0f}% on timeout\n",
-                     e.batch_fill_ms_mean, e.forward_ms_mean, e.record_ms_mean, e.batch_mean,
-                     100 * e.inference_timeout_fraction);
+  out += fmt::format(
+      "  inference batch    fill {:.3f} ms, forward {:.3f} ms, record {:.3f} ms; {:.1f} rows, {:.0f}% on timeout\n",
+      e.batch_fill_ms_mean, e.forward_ms_mean, e.record_ms_mean, e.batch_mean, 100 * e.inference_timeout_fraction);
   if (e.inference_graph_fraction > 0)
-    out += fmt::format("  inference graphs   {:.0f}% of batches replayed as CUDA graphs\n", 100 * e.inference_graph_fraction);
+    out += fmt::format("  inference graphs   {:.0f}% of batches replayed as CUDA graphs\n",
+                       100 * e.inference_graph_fraction);
   out += fmt::format("  inference threads  {:5.1f}% waiting for a batch, {:5.1f}% blocked on the full unroll queue\n",
                      100 * e.inference_idle_fraction, 100 * e.inference_push_wait_fraction);
   out += fmt::format("  learner            {:.2f} ms per update ({} updates), {:5.1f}% waiting for unrolls\n",
@@ -190,12 +192,9 @@ std::string to_json(const StageReport& r) {
                   {"emulator_frames_per_cpu_s", r.env.emulator_frames_per_cpu_s},
                   {"raw_emulator_frames_per_cpu_s", r.env.raw_emulator_frames_per_cpu_s},
                   {"overhead", r.env.overhead()}};
-  j["inference"] = {{"requests_per_s", r.inference.requests_per_s},
-                    {"latency_p50_us", r.inference.latency_p50_us},
-                    {"latency_p90_us", r.inference.latency_p90_us},
-                    {"latency_p99_us", r.inference.latency_p99_us},
-                    {"batch_mean", r.inference.batch_mean},
-                    {"forward_ms_mean", r.inference.forward_ms_mean}};
+  j["inference"] = {{"requests_per_s", r.inference.requests_per_s}, {"latency_p50_us", r.inference.latency_p50_us},
+                    {"latency_p90_us", r.inference.latency_p90_us}, {"latency_p99_us", r.inference.latency_p99_us},
+                    {"batch_mean", r.inference.batch_mean},         {"forward_ms_mean", r.inference.forward_ms_mean}};
   add_learner_json(r.learner, j);
   j["end_to_end_frames_per_s"] = r.end_to_end.frames_per_s;
   j["end_to_end_learner_frames_per_s"] = r.end_to_end.learner_frames_per_s;
@@ -260,7 +259,8 @@ Sweep parse_sweep(const std::string& spec) {
     } catch (const std::exception&) {
       used = 0;
     }
-    if (item.empty() || used != item.size() || v < 1 || v > (1 << 20)) throw bad("'" + item + "' is not an integer in [1, 1048576]");
+    if (item.empty() || used != item.size() || v < 1 || v > (1 << 20))
+      throw bad("'" + item + "' is not an integer in [1, 1048576]");
     s.values.push_back(static_cast<int>(v));
     pos = comma + 1;
   }

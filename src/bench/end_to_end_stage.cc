@@ -1,8 +1,8 @@
 // The whole pipeline, the Pipeline train() runs, without logging or
 // checkpoints, measured over a fixed window with the pipeline's own counters.
-#include <algorithm>
 #include <spdlog/spdlog.h>
 #include <torch/torch.h>
+#include <algorithm>
 
 #include "measure_window.h"
 #include "seedrl/actor/actor_pool.h"
@@ -68,8 +68,9 @@ EndToEndResult breakdown(const Snapshot& a, const Snapshot& b, const Window& mea
   r.batch_mean = batches > 0 ? static_cast<double>(b.inf.rows - a.inf.rows) / batches : 0;
   r.inference_graph_fraction =
       batches > 0 ? static_cast<double>(b.inf.graph_batches - a.inf.graph_batches) / static_cast<double>(batches) : 0;
-  r.inference_timeout_fraction =
-      b.inf.sealed > a.inf.sealed ? static_cast<double>(b.inf.timeouts - a.inf.timeouts) / static_cast<double>(b.inf.sealed - a.inf.sealed) : 0;
+  r.inference_timeout_fraction = b.inf.sealed > a.inf.sealed ? static_cast<double>(b.inf.timeouts - a.inf.timeouts) /
+                                                                   static_cast<double>(b.inf.sealed - a.inf.sealed)
+                                                             : 0;
   const double inference_ns = window * 1e9 * inference_threads;
   r.inference_idle_fraction = share(static_cast<double>(b.inf.idle_ns - a.inf.idle_ns) / inference_ns);
   r.inference_push_wait_fraction = share(static_cast<double>(b.push_wait_ns - a.push_wait_ns) / inference_ns);
@@ -126,11 +127,13 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
 
   auto snapshot = [&] { return take_snapshot(pipeline, vtrace, config); };
   Snapshot a, b;
-  const Window measured = measure(timing, [&] { a = snapshot(); }, [&] { b = snapshot(); }, [&] {
-    const Snapshot now = snapshot();
-    return (now.frames > a.frames && now.learner_steps > a.learner_steps && now.inf.batches > a.inf.batches) ||
-           pipeline.failed();
-  });
+  const Window measured = measure(
+      timing, [&] { a = snapshot(); }, [&] { b = snapshot(); },
+      [&] {
+        const Snapshot now = snapshot();
+        return (now.frames > a.frames && now.learner_steps > a.learner_steps && now.inf.batches > a.inf.batches) ||
+               pipeline.failed();
+      });
 
   if (remote_actors) remote_actors->request_stop();
   pipeline.stop();

@@ -12,8 +12,8 @@
 #include "measure_window.h"
 #include "seedrl/env/random_action.h"
 #include "seedrl/env/registry.h"
-#include "seedrl/util/rng.h"
 #include "seedrl/util/error_text.h"
+#include "seedrl/util/rng.h"
 
 namespace seedrl::bench {
 
@@ -28,8 +28,7 @@ class ThreadsStartedTogether {
  public:
   using Body = std::function<void(int, const std::function<void()>&)>;
   // `stop` ends the bodies' loops; set by the owner, or by the destructor.
-  ThreadsStartedTogether(int n, const char* what, std::atomic<bool>& stop, const Body& body)
-      : stop_(stop), ready_(n) {
+  ThreadsStartedTogether(int n, const char* what, std::atomic<bool>& stop, const Body& body) : stop_(stop), ready_(n) {
     threads_.reserve(n);
     for (int a = 0; a < n; ++a) {
       threads_.emplace_back([this, a, what, body] {
@@ -93,7 +92,8 @@ void measure_raw_atari(const TrainConfig& config, const BenchTiming& timing, Env
   });
   threads.release();
   std::uint64_t s0 = 0, s1 = 0;
-  const Window window = measure(timing, [&] { s0 = sum(steps); }, [&] { s1 = sum(steps); });
+  const Window window = measure(
+      timing, [&] { s0 = sum(steps); }, [&] { s1 = sum(steps); });
   stop.store(true);
   threads.join();
   const int skip = config.env_options.frame_skip;
@@ -141,7 +141,8 @@ EnvStageResult bench_env_stage(const TrainConfig& config, const BenchTiming& tim
   threads.release();
   std::uint64_t f0 = 0, f1 = 0;
   const Window window = measure(
-      timing, [&] { f0 = sum(frames); }, [&] { f1 = sum(frames); }, [&] { return sum(frames) > f0 || threads.failed(); });
+      timing, [&] { f0 = sum(frames); }, [&] { f1 = sum(frames); },
+      [&] { return sum(frames) > f0 || threads.failed(); });
   stop.store(true);
   threads.join();
   const auto stepped = static_cast<double>(f1 - f0);

@@ -22,12 +22,19 @@ namespace {
 // space), zero policy parameters and core state, reward 1.
 struct SyntheticStep {
   SyntheticStep(const TrainConfig& config, const UnrollLayout& layout)
-      : obs(layout.observation.bytes()), action(layout.action_width, 0.f), policy(layout.policy_size, 0.f),
+      : obs(layout.observation.bytes()),
+        action(layout.action_width, 0.f),
+        policy(layout.policy_size, 0.f),
         core(std::max(1, layout.core_size), 0.f) {
     EnvRegistry::builtin().make(config.env, config.env_options)->reset(config.seed, obs.data());
   }
   StepRecord record(std::uint64_t t) const {
-    return StepRecord{obs.data(), action.data(), policy.data(), core.data(), core.data(), 1.f,
+    return StepRecord{obs.data(),
+                      action.data(),
+                      policy.data(),
+                      core.data(),
+                      core.data(),
+                      1.f,
                       static_cast<std::uint8_t>(t == 0 ? kFirst : 0)};
   }
   std::vector<std::uint8_t> obs;
@@ -152,13 +159,15 @@ LearnerStageResult run_r2d2_learner(const TrainConfig& config, const BenchTiming
   learner.publish();
   r2d2::R2D2Stats stats;
   // An update trains on unroll_length steps of each sequence (burn-in excluded), as R2D2Learner counts frames.
-  return count_updates(timing, static_cast<double>(config.unroll_length) * B, [&] { return learner.step(stats); },
-                       [&] { replay.close(); });
+  return count_updates(
+      timing, static_cast<double>(config.unroll_length) * B, [&] { return learner.step(stats); },
+      [&] { replay.close(); });
 }
 
 LearnerStageResult run_learner(const TrainConfig& config, const BenchTiming& timing,
                                const std::vector<torch::Device>& devices) {
-  return config.algo == "r2d2" ? run_r2d2_learner(config, timing, devices) : run_vtrace_learner(config, timing, devices);
+  return config.algo == "r2d2" ? run_r2d2_learner(config, timing, devices)
+                               : run_vtrace_learner(config, timing, devices);
 }
 
 }  // namespace

@@ -10,9 +10,9 @@
 #include <string>
 #include <thread>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
 
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/env_flags.h"
@@ -84,8 +84,8 @@ CommandRunner add_actor_command(CLI::App& app) {
     config.give_up_after = std::chrono::milliseconds(static_cast<std::int64_t>(o->connect_timeout_s * 1000));
     net::RemoteActorRunner runner(config);
     SignalWatcher watcher([&](int) { runner.request_stop(); });
-    spdlog::info("{} actors x {} envs of {} for the learner at {}:{}", config.actors, config.envs_per_actor,
-                 config.env, config.host, config.port);
+    spdlog::info("{} actors x {} envs of {} for the learner at {}:{}", config.actors, config.envs_per_actor, config.env,
+                 config.host, config.port);
     const auto t0 = std::chrono::steady_clock::now();
     runner.start();
     runner.join();

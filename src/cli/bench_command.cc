@@ -4,20 +4,20 @@
 #include <fstream>
 #include <memory>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <torch/torch.h>
+#include <CLI/CLI.hpp>
 
 #include "seedrl/bench/bench_report.h"
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/env_defaults.h"
 #include "seedrl/cli/pipeline_flags.h"
 #include "seedrl/cli/r2d2_flags.h"
-#include "seedrl/trainer/r2d2_setup.h"
 #include "seedrl/cli/validators.h"
 #include "seedrl/env/registry.h"
 #include "seedrl/model/torso.h"
 #include "seedrl/trainer/placement.h"
+#include "seedrl/trainer/r2d2_setup.h"
 #include "seedrl/util/heap_tuning.h"
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/util/torch_runtime.h"
@@ -50,13 +50,14 @@ int run_bench(BenchOptions o) {
   resolve_defaults(c);
   const bench::Sweep sweep = o.sweep.empty() ? bench::Sweep{} : bench::parse_sweep(o.sweep);
   // The largest actor count this process will run decides the heap arenas.
-  const int most_actors = sweep.key == "actors" ? *std::max_element(sweep.values.begin(), sweep.values.end())
-                                                : c.actors;
+  const int most_actors =
+      sweep.key == "actors" ? *std::max_element(sweep.values.begin(), sweep.values.end()) : c.actors;
   share_one_heap_arena_for(most_actors);
   // A bad --device or device list fails before any stage runs.
   const Placement placement = resolve_placement(c);
   fmt::print(stderr, "bench: devices: {}\n", placement.describe());
-  configure_torch_runtime(c.torch_threads, placement.inference.front().is_cuda() || placement.learner.front().is_cuda());
+  configure_torch_runtime(c.torch_threads,
+                          placement.inference.front().is_cuda() || placement.learner.front().is_cuda());
   if (!o.json_path.empty()) write_json(o.json_path, "{}\n");  // fail early on an unwritable path
 
   if (c.algo == "r2d2") {

@@ -14,10 +14,10 @@
 #include <utility>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <toml++/toml.h>
+#include <CLI/CLI.hpp>
 
 namespace seedrl {
 namespace {
@@ -37,8 +37,10 @@ std::string printable(std::string_view s) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (out.size() >= kMaxQuoted) return out + "...";
     const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c < 0x7f) out += static_cast<char>(c);
-    else out += fmt::format("\\x{:02x}", c);
+    if (c >= 0x20 && c < 0x7f)
+      out += static_cast<char>(c);
+    else
+      out += fmt::format("\\x{:02x}", c);
   }
   return out;
 }
@@ -102,10 +104,14 @@ Kind kind_of(const CLI::Option& opt) {
 
 const char* expected(Kind kind) {
   switch (kind) {
-    case Kind::kInteger: return "an integer";
-    case Kind::kFloat: return "a number";
-    case Kind::kBool: return "true or false";
-    case Kind::kText: return "a string";
+    case Kind::kInteger:
+      return "an integer";
+    case Kind::kFloat:
+      return "a number";
+    case Kind::kBool:
+      return "true or false";
+    case Kind::kText:
+      return "a string";
   }
   return "";
 }
@@ -220,11 +226,10 @@ void apply_config_file(CLI::App& command, const std::string& path) {
   }
   // The table is ordered by key; settings are checked in the file's order.
   std::vector<Setting> settings;
-  for (const auto& [key, value] : table)
-    settings.push_back({key.source().begin.line, std::string(key.str()), &value});
+  for (const auto& [key, value] : table) settings.push_back({key.source().begin.line, std::string(key.str()), &value});
   std::sort(settings.begin(), settings.end(), [](const Setting& a, const Setting& b) { return a.line < b.line; });
 
-  std::vector<std::string> warnings;  // given once every setting is read, so that an error stays one line
+  std::vector<std::string> warnings;          // given once every setting is read, so that an error stays one line
   std::map<std::string, std::size_t> set_on;  // flag (current name) -> the line that set it
   for (const Setting& s : settings) {
     const std::string at = fmt::format("{}:{}", path, s.line);
@@ -232,15 +237,17 @@ void apply_config_file(CLI::App& command, const std::string& path) {
     std::replace(name.begin(), name.end(), '_', '-');
     if (name == "config") throw std::invalid_argument(at + ": config: a config file may not name another");
     if (s.value->is_table())
-      throw std::invalid_argument(fmt::format("{}: '{}' is a [section] or dotted key; config keys are flag names, "
-                                              "outside any section",
-                                              at, printable(s.key)));
+      throw std::invalid_argument(
+          fmt::format("{}: '{}' is a [section] or dotted key; config keys are flag names, "
+                      "outside any section",
+                      at, printable(s.key)));
     const std::string flag = "--" + name;  // as the file names it, for its errors
     const std::string current = current_flag_name(flag);
     if (current != flag) warnings.push_back(fmt::format("{}: {}", at, renamed_flag_warning(flag, current)));
     CLI::Option* opt = command.get_option_no_throw(current);
     if (!opt)
-      throw std::invalid_argument(fmt::format("{}: unknown key '{}'{}", at, printable(s.key), suggestion(command, name)));
+      throw std::invalid_argument(
+          fmt::format("{}: unknown key '{}'{}", at, printable(s.key), suggestion(command, name)));
     // TOML refuses a key given twice; a flag given by its old and its new name is the same mistake.
     if (const auto [it, first] = set_on.emplace(current, s.line); !first)
       throw std::invalid_argument(fmt::format("{}: {}: line {} already set {}", at, flag, it->second, current));
@@ -271,9 +278,12 @@ std::string given_settings_toml(const CLI::App& command) {
     if (opt->get_items_expected_max() > 1) {  // a list: --hidden
       toml::array list;
       for (const std::string& v : opt->as<std::vector<std::string>>()) {
-        if (kind == Kind::kInteger) list.push_back(static_cast<std::int64_t>(std::stoll(v)));
-        else if (kind == Kind::kFloat) list.push_back(std::stod(v));
-        else list.push_back(v);
+        if (kind == Kind::kInteger)
+          list.push_back(static_cast<std::int64_t>(std::stoll(v)));
+        else if (kind == Kind::kFloat)
+          list.push_back(std::stod(v));
+        else
+          list.push_back(v);
       }
       table.insert(name, std::move(list));
     } else if (kind == Kind::kBool) {

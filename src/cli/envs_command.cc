@@ -1,5 +1,5 @@
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "seedrl/cli/commands.h"
 #include "seedrl/env/registry.h"
@@ -9,8 +9,7 @@ namespace seedrl {
 CommandRunner add_envs_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("envs", "List every environment with its observation and action spec");
   auto options = std::make_shared<EnvOptions>();
-  cmd->add_option("--rom-dir", options->rom_dir,
-                  "Atari ROM directory (default: $SEEDRL_ATARI_ROMS, else the build's)");
+  cmd->add_option("--rom-dir", options->rom_dir, "Atari ROM directory (default: $SEEDRL_ATARI_ROMS, else the build's)");
   return [cmd, options]() -> int {
     if (!cmd->parsed()) return -1;
     const auto& registry = EnvRegistry::builtin();

@@ -1,14 +1,14 @@
 #include <cstdio>
 #include <memory>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/play_output.h"
 #include "seedrl/cli/validators.h"
-#include "seedrl/trainer/evaluate.h"
 #include "seedrl/env/registry.h"
+#include "seedrl/trainer/evaluate.h"
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/video/gif_recorder.h"
 

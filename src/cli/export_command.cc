@@ -1,8 +1,8 @@
 #include <memory>
 #include <string>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "seedrl/cli/commands.h"
 #include "seedrl/trainer/export_weights.h"

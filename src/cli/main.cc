@@ -4,18 +4,18 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
 
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/renamed_flags.h"
 #include "seedrl/cli/unknown_flag.h"
 #include "seedrl/io/checkpoint.h"
 #include "seedrl/util/closest_name.h"
+#include "seedrl/util/error_text.h"
 #include "seedrl/util/heap_tuning.h"
 #include "seedrl/util/signal_watcher.h"
-#include "seedrl/util/error_text.h"
 
 int main(int argc, char** argv) {
   // Before any thread exists, so every thread inherits the mask and SIGINT /
@@ -25,10 +25,10 @@ int main(int argc, char** argv) {
   CLI::App app{"seedrl: SEED RL training in one native process"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "seedrl 0.1.0");
-  std::vector<seedrl::CommandRunner> commands{
-      seedrl::add_train_command(app), seedrl::add_eval_command(app), seedrl::add_envs_command(app),
-      seedrl::add_play_command(app), seedrl::add_bench_command(app), seedrl::add_actor_command(app),
-      seedrl::add_report_command(app), seedrl::add_export_command(app)};
+  std::vector<seedrl::CommandRunner> commands{seedrl::add_train_command(app),  seedrl::add_eval_command(app),
+                                              seedrl::add_envs_command(app),   seedrl::add_play_command(app),
+                                              seedrl::add_bench_command(app),  seedrl::add_actor_command(app),
+                                              seedrl::add_report_command(app), seedrl::add_export_command(app)};
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;
     std::string valid;

@@ -6,7 +6,8 @@
 namespace seedrl {
 
 void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
-  cmd.add_option("--envs-per-actor", c.envs_per_actor, "Environments stepped by each actor thread (v-trace: cartpole 8, minatar games 4)")
+  cmd.add_option("--envs-per-actor", c.envs_per_actor,
+                 "Environments stepped by each actor thread (v-trace: cartpole 8, minatar games 4)")
       ->check(in_range(1, 1 << 16));
   cmd.add_option("--actor-nice", c.actor_nice,
                  "Actor threads run SCHED_BATCH at this nice increment, so that thousands of them do not "
@@ -21,7 +22,8 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
   cmd.add_option("--inference-timeout-us", c.inference_timeout_us,
                  "Run a partial inference batch after this many microseconds")
       ->check(in_range(1, 10'000'000));
-  cmd.add_option("--inference-threads", c.inference_threads, "Inference threads per inference device")->check(in_range(1, 256));
+  cmd.add_option("--inference-threads", c.inference_threads, "Inference threads per inference device")
+      ->check(in_range(1, 256));
   cmd.add_option("--cuda-graphs", c.cuda_graphs,
                  "off | learner: replay a single CUDA learner's update as a CUDA graph | all: also the inference "
                  "forward of batch sizes that recur (CUDA devices)")
@@ -37,7 +39,8 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
                  "Learner devices, one data-parallel replica each, e.g. cpu,cpu (default: from --devices)");
   cmd.add_option("--learner-cpus", c.learner_cpus,
                  "reserve: each learner thread gets a CPU (x --torch-threads) that no other thread of the run uses; "
-                 "share: none; auto: reserve for v-trace on CPU learners when half the CPUs stay for the rest and an env step is cheap "
+                 "share: none; auto: reserve for v-trace on CPU learners when half the CPUs stay for the rest and an "
+                 "env step is cheap "
                  "(under 10 us: the learner, not the actors, bounds the run)")
       ->check(CLI::IsMember({"auto", "reserve", "share"}));
 
@@ -47,7 +50,8 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
       ->check(in_range(0, 1 << 20));
 
   cmd.add_option("--model", c.model.torso,
-                 "Torso: auto | mlp | minatar | impala | impala-shallow | nature (auto: images up to 16x16 minatar, larger impala, vectors mlp)");
+                 "Torso: auto | mlp | minatar | impala | impala-shallow | nature (auto: images up to 16x16 minatar, "
+                 "larger impala, vectors mlp)");
   cmd.add_option("--hidden", c.model.hidden, "MLP torso layer widths")->check(in_range(1, 1 << 16));
   cmd.add_option("--activation", c.model.activation, "MLP torso nonlinearity: relu | tanh")
       ->check(CLI::IsMember({"relu", "tanh"}));

@@ -2,13 +2,13 @@
 #include <iostream>
 #include <memory>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "seedrl/cli/commands.h"
-#include "seedrl/cli/play_output.h"
 #include "seedrl/cli/env_flags.h"
+#include "seedrl/cli/play_output.h"
 #include "seedrl/cli/validators.h"
 #include "seedrl/trainer/evaluate.h"
 #include "seedrl/util/signal_watcher.h"
@@ -59,8 +59,7 @@ CommandRunner add_play_command(CLI::App& app) {
         throw std::invalid_argument("--policy: checkpoint:" + path + " is a directory, not a checkpoint file");
       CheckpointPolicy p = load_checkpoint_policy(path, o->seed, o->greedy);
       if (env_opt->count() > 0 && o->env != p.config.env)
-        throw std::invalid_argument("--env: " + o->env + " differs from the checkpoint's environment " +
-                                    p.config.env);
+        throw std::invalid_argument("--env: " + o->env + " differs from the checkpoint's environment " + p.config.env);
       // Checkpoints do not keep the ROM directory: it belongs to the machine.
       EnvOptions env_options = p.config.env_options;
       env_options.rom_dir = o->env_options.rom_dir;

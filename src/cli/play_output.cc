@@ -1,7 +1,7 @@
 #include "seedrl/cli/play_output.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "seedrl/cli/validators.h"
@@ -23,8 +23,10 @@ void print_play_stats(const PlayStats& s, bool json) {
 }
 
 void add_record_flags(CLI::App& cmd, std::string& file, long& max_frames) {
-  cmd.add_option("--record", file, "Write the episodes as an animated GIF to this file (MinAtar, classic control, Atari)");
-  cmd.add_option("--record-max-frames", max_frames, "Frames --record keeps at most (later ones are played, not recorded)")
+  cmd.add_option("--record", file,
+                 "Write the episodes as an animated GIF to this file (MinAtar, classic control, Atari)");
+  cmd.add_option("--record-max-frames", max_frames,
+                 "Frames --record keeps at most (later ones are played, not recorded)")
       ->check(in_range(1L, 1L << 30));
 }
 

@@ -30,7 +30,8 @@ std::string with_flag_as_typed(std::string message, const std::string& current, 
   if (current.empty() || current == typed) return message;
   for (std::size_t at = message.find(current); at != std::string::npos; at = message.find(current, at)) {
     const std::size_t end = at + current.size();
-    const bool whole = (at == 0 || !flag_name_char(message[at - 1])) && (end == message.size() || !flag_name_char(message[end]));
+    const bool whole =
+        (at == 0 || !flag_name_char(message[at - 1])) && (end == message.size() || !flag_name_char(message[end]));
     if (!whole) {
       at = end;
       continue;

@@ -2,8 +2,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "seedrl/cli/commands.h"
 #include "seedrl/report/report.h"
@@ -20,7 +20,8 @@ CommandRunner add_report_command(CLI::App& app) {
       "report", "Write an HTML report of training runs (charts and tables in one file that opens offline)");
   cmd->add_option("logdirs", o->logdirs, "Run directories (train --logdir); seeds of one config are averaged")
       ->required();
-  cmd->add_option("-o,--output", o->output, "The HTML file (default: LOGDIR/report.html for one run, else ./report.html)");
+  cmd->add_option("-o,--output", o->output,
+                  "The HTML file (default: LOGDIR/report.html for one run, else ./report.html)");
   cmd->add_option("--bench", o->bench, "Also show the figures of a `seedrl bench --json` file");
   return [cmd, o]() -> int {
     if (!cmd->parsed()) return -1;

@@ -51,9 +51,11 @@ CommandRunner add_train_command(CLI::App& app) {
                   "Policy gradient as PPO's clipped surrogate with this clip on pi/mu (0: off; APPO)")
       ->check(in_range(0.0, 1.0));
   cmd->add_option("--baseline-cost", l.loss.baseline_cost, "Weight of the value loss")->check(non_negative());
-  cmd->add_option("--entropy-cost", l.loss.entropy_cost, "Weight of the entropy bonus (cartpole: 0.001)")->check(non_negative());
+  cmd->add_option("--entropy-cost", l.loss.entropy_cost, "Weight of the entropy bonus (cartpole: 0.001)")
+      ->check(non_negative());
   cmd->add_option("--reward-clip", l.loss.reward_clip, "Clip rewards to [-c, c] (0: off)")->check(non_negative());
-  cmd->add_option("--reward-scale", l.loss.reward_scale, "Multiply rewards by this in the learner, after clipping (cartpole: 0.1)")
+  cmd->add_option("--reward-scale", l.loss.reward_scale,
+                  "Multiply rewards by this in the learner, after clipping (cartpole: 0.1)")
       ->check(positive());
 
   cmd->add_option("--logdir", c.logdir, "Directory for metrics, TensorBoard events and checkpoints");
@@ -76,15 +78,18 @@ CommandRunner add_train_command(CLI::App& app) {
       ->check(in_range(1, 1 << 20));
   cmd->add_flag("--eval-greedy,!--no-eval-greedy", c.eval_greedy,
                 "V-trace evaluations take the most likely action (default: sample, as training does)");
-  cmd->add_option("--dashboard", c.dashboard,
-                  "Serve the report live on HOST:PORT (PORT alone: loopback; port 0: a free one, in LOGDIR/dashboard.url)");
+  cmd->add_option(
+      "--dashboard", c.dashboard,
+      "Serve the report live on HOST:PORT (PORT alone: loopback; port 0: a free one, in LOGDIR/dashboard.url)");
   cmd->add_option("--remote-actors", c.remote_actors,
                   "Also serve `seedrl actor` processes on HOST:PORT (PORT alone: loopback only)");
   cmd->add_option("--max-remote-envs", c.max_remote_envs, "Env slots reserved for remote actors")
       ->check(in_range(1, 1 << 20));
   cmd->add_option("--max-remote-connections", c.max_remote_connections, "Open remote-actor connections at most")
       ->check(in_range(1, 1 << 16));
-  cmd->add_option("--token-file", c.token_file, "Shared secret remote actors and the dashboard's page URL (?token=) must present (required beyond loopback)");
+  cmd->add_option(
+      "--token-file", c.token_file,
+      "Shared secret remote actors and the dashboard's page URL (?token=) must present (required beyond loopback)");
   cmd->add_option("--remote-timeout-s", c.remote_timeout_s, "Silence that ends a remote actor's connection")
       ->check(in_range(0.1, 3600.0));
 

@@ -120,9 +120,12 @@ void check_number_options(CLI::App& command) {
     if (opt->get_items_expected_max() == 0) continue;  // a flag: nothing to parse
     const std::string type = opt->get_type_name();
     const std::string base = type.substr(0, type.find(':'));  // then the validators' descriptions
-    if (base == "FLOAT") opt->check(number_in(number_type<double>(), Bound::kAny));
-    else if (base == "INT") opt->check(number_in(number_type<std::int64_t>(), Bound::kAny));
-    else if (base == "UINT") opt->check(number_in(number_type<std::uint64_t>(), Bound::kAny));
+    if (base == "FLOAT")
+      opt->check(number_in(number_type<double>(), Bound::kAny));
+    else if (base == "INT")
+      opt->check(number_in(number_type<std::int64_t>(), Bound::kAny));
+    else if (base == "UINT")
+      opt->check(number_in(number_type<std::uint64_t>(), Bound::kAny));
   }
 }
 

@@ -60,8 +60,10 @@ void render_observation(const EnvSpec& env, const void* obs, std::ostream& out) 
   for (std::int64_t i = 0; i < n; ++i) {
     if (i) out << ' ';
     if (named) out << env.observation_names[static_cast<std::size_t>(i)] << '=';
-    if (spec.dtype == DType::kUInt8) out << static_cast<int>(static_cast<const std::uint8_t*>(obs)[i]);
-    else out << static_cast<const float*>(obs)[i];
+    if (spec.dtype == DType::kUInt8)
+      out << static_cast<int>(static_cast<const std::uint8_t*>(obs)[i]);
+    else
+      out << static_cast<const float*>(obs)[i];
   }
   out << '\n';
 }
@@ -76,14 +78,16 @@ void render_legend(const EnvSpec& env, const void* obs, std::ostream& out) {
     out << "legend: '.' empty";
     for (std::int64_t c = 0; c < channels; ++c) {
       out << ", " << channel_letter(c) << ' ';
-      if (named) out << names[static_cast<std::size_t>(c)];
-      else out << "channel " << c;
+      if (named)
+        out << names[static_cast<std::size_t>(c)];
+      else
+        out << "channel " << c;
     }
     out << " (where several are set, the last listed)\n";
     return;
   }
-  out << "legend: " << (named ? names.back() : "channel " + std::to_string(channels - 1)) << " in shades '"
-      << kShades << "' from dark (0) to bright (255)\n";
+  out << "legend: " << (named ? names.back() : "channel " + std::to_string(channels - 1)) << " in shades '" << kShades
+      << "' from dark (0) to bright (255)\n";
 }
 
 std::string action_label(const EnvSpec& env, const float* action) {
@@ -99,8 +103,7 @@ std::string action_label(const EnvSpec& env, const float* action) {
   return out.str();
 }
 
-PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::uint64_t seed,
-                        std::ostream* trace) {
+PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::uint64_t seed, std::ostream* trace) {
   return play_episodes(env, policy, episodes, seed, trace, FrameSink{});
 }
 
@@ -129,7 +132,10 @@ PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::u
       const StepResult r =
           env.step(Action{static_cast<std::int32_t>(std::lround(action[0])), action.data()}, obs.data());
       if (trace) {
-        *trace << "action " << action_label(spec, action.data()) << " reward " << r.reward << (r.terminated ? " terminated" : r.truncated ? " truncated" : "")
+        *trace << "action " << action_label(spec, action.data()) << " reward " << r.reward
+               << (r.terminated  ? " terminated"
+                   : r.truncated ? " truncated"
+                                 : "")
                << "\n";
       }
       if (frames) frames(env);

@@ -7,16 +7,20 @@ namespace seedrl {
 
 std::size_t dtype_size(DType d) {
   switch (d) {
-    case DType::kFloat32: return 4;
-    case DType::kUInt8: return 1;
+    case DType::kFloat32:
+      return 4;
+    case DType::kUInt8:
+      return 1;
   }
   throw std::logic_error("unknown dtype");
 }
 
 const char* dtype_name(DType d) {
   switch (d) {
-    case DType::kFloat32: return "float32";
-    case DType::kUInt8: return "uint8";
+    case DType::kFloat32:
+      return "float32";
+    case DType::kUInt8:
+      return "uint8";
   }
   return "?";
 }

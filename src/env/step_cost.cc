@@ -28,7 +28,9 @@ double measure_step_ns(Env& env, std::uint64_t seed, int max_steps, double max_s
   env.reset(seed, obs.data());
   const double cpu0 = thread_cpu_ns();
   const auto t0 = Clock::now();
-  const auto seconds = [](double s) { return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s)); };
+  const auto seconds = [](double s) {
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+  };
   const auto deadline = t0 + seconds(max_seconds);
   // Past the deadline, a thread that waited for a CPU may have stepped too
   // little to average out one-time costs: it goes on until it has spent the

@@ -4,8 +4,7 @@
 
 namespace seedrl::r2d2 {
 
-QValueStep::QValueStep(ModelFactory make_model, std::unique_ptr<ActionSelector> selector, int train_envs,
-                       int num_slots)
+QValueStep::QValueStep(ModelFactory make_model, std::unique_ptr<ActionSelector> selector, int train_envs, int num_slots)
     : make_model_(std::move(make_model)),
       selector_(std::move(selector)),
       train_envs_(train_envs),

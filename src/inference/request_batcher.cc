@@ -13,8 +13,8 @@ namespace {
 torch::Dtype to_torch(DType d) { return d == DType::kUInt8 ? torch::kUInt8 : torch::kFloat32; }
 }  // namespace
 
-RequestBatcher::RequestBatcher(const ArraySpec& observation, int batch_size,
-                               std::chrono::microseconds timeout, int num_buffers, bool pin_memory)
+RequestBatcher::RequestBatcher(const ArraySpec& observation, int batch_size, std::chrono::microseconds timeout,
+                               int num_buffers, bool pin_memory)
     : batch_size_(batch_size), timeout_(timeout), fill_target_(batch_size) {
   if (batch_size < 1 || num_buffers < 1)
     throw std::invalid_argument("RequestBatcher needs batch_size >= 1 and num_buffers >= 1");
@@ -175,7 +175,9 @@ InferenceBatch* RequestBatcher::next_batch() {
   }
   wait_for_rows(b);
   const auto taken = std::chrono::steady_clock::now();
-  auto ns = [](auto d) { return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count()); };
+  auto ns = [](auto d) {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
+  };
   fill_ns_.fetch_add(ns(taken - b->opened), std::memory_order_relaxed);
   idle_ns_.fetch_add(ns(taken - entered), std::memory_order_relaxed);
   return b;

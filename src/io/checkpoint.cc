@@ -3,17 +3,17 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <limits>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <unordered_set>
 
-#include <nlohmann/json.hpp>
 #include <torch/torch.h>
+#include <nlohmann/json.hpp>
 
 #include "seedrl/io/checkpoint_optimizer.h"
 #include "seedrl/io/checkpoint_tensors.h"
@@ -170,8 +170,9 @@ class CheckpointFile {
     const std::size_t got = std::min<std::size_t>(file_.size(), kHeaderBytes);
     const char* head = file_.data();
     if (got >= 8 && std::memcmp(head, kArchiveMagic, 8) == 0)
-      fail("was written by an older seedrl (a LibTorch archive), which this version does not read; "
-           "retrain, or use the seedrl that wrote it");
+      fail(
+          "was written by an older seedrl (a LibTorch archive), which this version does not read; "
+          "retrain, or use the seedrl that wrote it");
     if (got < 8 || std::memcmp(head, kMagic, 8) != 0) fail("is not a seedrl checkpoint (bad header)");
     if (got < kHeaderBytes) fail("is truncated (" + std::to_string(got) + " bytes, not even a header)");
     std::uint32_t crc;
@@ -199,7 +200,8 @@ class CheckpointFile {
     CheckpointIndexReader& r = *reader_;
     if (!index.is_object()) fail("is damaged: its index is not a JSON object");
     if (r.int_field(index, "format", "the index") != kFormat)
-      fail("has format " + std::to_string(r.int_field(index, "format", "the index")) + ", which this seedrl does not read");
+      fail("has format " + std::to_string(r.int_field(index, "format", "the index")) +
+           ", which this seedrl does not read");
     const auto& c = r.field(index, "counters", "the index");
     header_.counters.frames = r.int_field(c, "frames", "the counters");
     header_.counters.learner_steps = r.int_field(c, "learner_steps", "the counters");
@@ -247,15 +249,14 @@ std::string checkpoint_path(const std::string& logdir) {
   return (std::filesystem::path(logdir) / "checkpoint.pt").string();
 }
 
-void save_checkpoint(const std::string& path, const torch::nn::Module& model,
-                     const torch::optim::Optimizer& optimizer, const CheckpointCounters& counters,
-                     const std::string& config_json) {
+void save_checkpoint(const std::string& path, const torch::nn::Module& model, const torch::optim::Optimizer& optimizer,
+                     const CheckpointCounters& counters, const std::string& config_json) {
   save_checkpoint(path, model, optimizer, counters, config_json, {});
 }
 
-void save_checkpoint(const std::string& path, const torch::nn::Module& model,
-                     const torch::optim::Optimizer& optimizer, const CheckpointCounters& counters,
-                     const std::string& config_json, const CheckpointExtras& extras) {
+void save_checkpoint(const std::string& path, const torch::nn::Module& model, const torch::optim::Optimizer& optimizer,
+                     const CheckpointCounters& counters, const std::string& config_json,
+                     const CheckpointExtras& extras) {
   CheckpointTensorWriter w;
   nlohmann::json modules = nlohmann::json::array();
   modules.push_back(write_module("model", model, w));
@@ -291,8 +292,8 @@ LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& mod
   return load_checkpoint(path, model, optimizer, {});
 }
 
-LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& model,
-                                 torch::optim::Optimizer* optimizer, const CheckpointExtrasIn& extras) {
+LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& model, torch::optim::Optimizer* optimizer,
+                                 const CheckpointExtrasIn& extras) {
   const CheckpointFile file(path);
   // Everything is checked before the first tensor changes: a checkpoint that
   // does not fit leaves the model and optimizer as they were.

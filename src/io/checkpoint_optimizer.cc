@@ -82,20 +82,26 @@ struct StateAccess {
   void set(torch::optim::OptimizerParamState& s, const std::string& name, const at::Tensor& t) const {
     if (kind == Kind::kAdam) {
       auto& a = static_cast<torch::optim::AdamParamState&>(s);
-      if (name == "exp_avg") a.exp_avg(t);
-      else if (name == "exp_avg_sq") a.exp_avg_sq(t);
-      else a.max_exp_avg_sq(t);
+      if (name == "exp_avg")
+        a.exp_avg(t);
+      else if (name == "exp_avg_sq")
+        a.exp_avg_sq(t);
+      else
+        a.max_exp_avg_sq(t);
       return;
     }
     auto& r = static_cast<torch::optim::RMSpropParamState&>(s);
-    if (name == "square_avg") r.square_avg(t);
-    else if (name == "momentum_buffer") r.momentum_buffer(t);
-    else r.grad_avg(t);
+    if (name == "square_avg")
+      r.square_avg(t);
+    else if (name == "momentum_buffer")
+      r.momentum_buffer(t);
+    else
+      r.grad_avg(t);
   }
 };
 
-const char* const kAllNames[] = {"exp_avg", "exp_avg_sq", "max_exp_avg_sq", "square_avg", "momentum_buffer",
-                                 "grad_avg"};
+const char* const kAllNames[] = {"exp_avg",    "exp_avg_sq",      "max_exp_avg_sq",
+                                 "square_avg", "momentum_buffer", "grad_avg"};
 
 }  // namespace
 
@@ -206,8 +212,10 @@ void restore_optimizer_state(const SavedOptimizerState& saved, const CheckpointI
   auto& states = optimizer.state();
   for (std::size_t i = 0; i < params.size(); ++i) {
     const StateKey key = optimizer_state_key(params[i].first);
-    if (fresh[i]) states.insert_or_assign(key, std::move(fresh[i]));
-    else states.erase(key);
+    if (fresh[i])
+      states.insert_or_assign(key, std::move(fresh[i]));
+    else
+      states.erase(key);
   }
   for (std::size_t g = 0; g < groups.size(); ++g) groups[g].options().set_lr(saved.learning_rates[g]);
 }

@@ -71,8 +71,9 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
 
 nlohmann::json CheckpointTensorWriter::add(const std::string& name, const at::Tensor& t) {
   const DTypeInfo* d = find_dtype(t.scalar_type());
-  if (!d) throw CheckpointError("cannot save tensor " + name + ": dtype " + c10::toString(t.scalar_type()) +
-                                " has no checkpoint encoding");
+  if (!d)
+    throw CheckpointError("cannot save tensor " + name + ": dtype " + c10::toString(t.scalar_type()) +
+                          " has no checkpoint encoding");
   const at::Tensor host = t.detach().to(torch::kCPU).contiguous();
   const std::uint64_t bytes = static_cast<std::uint64_t>(host.numel()) * d->item_bytes;
   const std::uint64_t offset = data_.size();
@@ -113,8 +114,10 @@ std::int64_t CheckpointIndexReader::int_field(const nlohmann::json& j, const cha
                     : v.is_number_integer() ? true
                                             : false;
   if (!fits) fail("is damaged: " + where + " \"" + key + "\" is not a 64-bit integer");
-  const std::int64_t x = v.is_number_unsigned() ? static_cast<std::int64_t>(v.get<std::uint64_t>()) : v.get<std::int64_t>();
-  if (x < min) fail("is damaged: " + where + " \"" + key + "\" is " + std::to_string(x) + ", below " + std::to_string(min));
+  const std::int64_t x =
+      v.is_number_unsigned() ? static_cast<std::int64_t>(v.get<std::uint64_t>()) : v.get<std::int64_t>();
+  if (x < min)
+    fail("is damaged: " + where + " \"" + key + "\" is " + std::to_string(x) + ", below " + std::to_string(min));
   return x;
 }
 

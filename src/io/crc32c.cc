@@ -22,8 +22,7 @@ constexpr std::array<std::uint32_t, 256> kTable = make_table();
 #if defined(__x86_64__)
 // SSE4.2's crc32 instruction computes exactly this CRC, 8 bytes at a time:
 // checkpoints and replay snapshots run to hundreds of MiB.
-__attribute__((target("sse4.2"))) std::uint32_t crc32c_sse42(const unsigned char* p, std::size_t n,
-                                                             std::uint32_t c) {
+__attribute__((target("sse4.2"))) std::uint32_t crc32c_sse42(const unsigned char* p, std::size_t n, std::uint32_t c) {
   std::uint64_t c64 = c;
   for (; n >= 8; n -= 8, p += 8) {
     std::uint64_t v;

@@ -19,9 +19,12 @@ nlohmann::json to_json(const Scalars& s) {
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [k, v] : s) {
     // Counters print as integers; NaN/inf are not JSON.
-    if (!std::isfinite(v)) j[k] = nullptr;
-    else if (v == std::floor(v) && std::abs(v) < 9e15) j[k] = static_cast<std::int64_t>(v);
-    else j[k] = v;
+    if (!std::isfinite(v))
+      j[k] = nullptr;
+    else if (v == std::floor(v) && std::abs(v) < 9e15)
+      j[k] = static_cast<std::int64_t>(v);
+    else
+      j[k] = v;
   }
   return j;
 }

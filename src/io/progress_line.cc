@@ -30,10 +30,10 @@ ProgressLine::ProgressLine(std::FILE* out) : out_(out), tty_(::isatty(::fileno(o
 
 void ProgressLine::update(const Progress& p) {
   const double eta = p.fps > 0 && p.max_frames > 0 ? (p.max_frames - p.frames) / p.fps : -1;
-  const std::string line = fmt::format(
-      "frames {}/{} | {} fps | episodes {} | return(100) {} | learner steps {} | elapsed {} | ETA {}",
-      human(static_cast<double>(p.frames)), human(static_cast<double>(p.max_frames)), human(p.fps), p.episodes,
-      mean(p.return_mean), p.learner_steps, clock(p.elapsed_s), clock(eta));
+  const std::string line =
+      fmt::format("frames {}/{} | {} fps | episodes {} | return(100) {} | learner steps {} | elapsed {} | ETA {}",
+                  human(static_cast<double>(p.frames)), human(static_cast<double>(p.max_frames)), human(p.fps),
+                  p.episodes, mean(p.return_mean), p.learner_steps, clock(p.elapsed_s), clock(eta));
   if (tty_) {
     fmt::print(out_, "\r\033[2K{}", line);
     dirty_ = true;

@@ -3,11 +3,11 @@
 #include <unistd.h>
 
 #include <bit>
-#include <utility>
 #include <chrono>
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
+#include <utility>
 
 #include "seedrl/io/crc32c.h"
 
@@ -75,13 +75,11 @@ TensorBoardWriter::TensorBoardWriter(const std::string& logdir) {
   std::error_code ec;
   std::filesystem::create_directories(logdir, ec);
   if (ec) {
-    throw std::runtime_error("TensorBoardWriter: cannot create log directory '" + logdir +
-                             "': " + ec.message());
+    throw std::runtime_error("TensorBoardWriter: cannot create log directory '" + logdir + "': " + ec.message());
   }
   const double now = now_seconds();
   path_ = (std::filesystem::path(logdir) /
-           ("events.out.tfevents." + std::to_string(static_cast<std::int64_t>(now)) + "." +
-            hostname()))
+           ("events.out.tfevents." + std::to_string(static_cast<std::int64_t>(now)) + "." + hostname()))
               .string();
   out_ = std::make_unique<OutputFile>(path_, OutputFile::Mode::kTruncate);
 
@@ -101,8 +99,7 @@ TensorBoardWriter::~TensorBoardWriter() {
   }
 }
 
-void TensorBoardWriter::add_scalar(const std::string& tag, double value, std::int64_t step,
-                                   double wall_time_seconds) {
+void TensorBoardWriter::add_scalar(const std::string& tag, double value, std::int64_t step, double wall_time_seconds) {
   std::lock_guard<std::mutex> lock(mu_);
   value_.clear();
   put_bytes(value_, kValueTag, tag);

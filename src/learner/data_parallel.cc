@@ -26,9 +26,8 @@ std::unique_ptr<CudaGraphs> update_graphs(torch::Device device) {
 }  // namespace
 
 DataParallelLearner::DataParallelLearner(const ModelFactory& make_model, const ActionSpec& action,
-                                         const LearnerConfig& config, TrajectoryStore& store,
-                                         ParamPublisher& publisher, std::vector<torch::Device> devices,
-                                         DataParallelOptions options)
+                                         const LearnerConfig& config, TrajectoryStore& store, ParamPublisher& publisher,
+                                         std::vector<torch::Device> devices, DataParallelOptions options)
     : config_(config), store_(store), publisher_(publisher), options_(options) {
   const int n = static_cast<int>(devices.size());
   check_batch_splits(config_.batch_size, n, "unrolls");
@@ -42,10 +41,10 @@ DataParallelLearner::DataParallelLearner(const ModelFactory& make_model, const A
   losses_.resize(n);
   grad_norms_.resize(n);
   if (options_.cuda_graphs && n == 1 && devices.front().is_cuda()) {
-    const char* eager_because = !CudaGraphs::supported()             ? "this build has no CUDA graphs"
-                                : model()->normalizes_obs()           ? "--normalize-obs updates its moments outside the graph"
-                                : !replicas_->device_step(0)          ? "its optimizer step runs on the host"
-                                                                      : nullptr;
+    const char* eager_because = !CudaGraphs::supported()     ? "this build has no CUDA graphs"
+                                : model()->normalizes_obs()  ? "--normalize-obs updates its moments outside the graph"
+                                : !replicas_->device_step(0) ? "its optimizer step runs on the host"
+                                                             : nullptr;
     if (eager_because) {
       spdlog::info("--cuda-graphs: the learner's update runs eagerly ({})", eager_because);
     } else {
@@ -81,9 +80,9 @@ void DataParallelLearner::replica_update(int rank) {
     reduce.before_backward = [this, rank] { replicas_->prepare_gradients(rank); };
     reduce.after_backward = [this, rank] { replicas_->reduce_gradients(rank); };
   }
-  grad_norms_[rank] = vtrace_update(replicas_->net(rank), *dists_[rank], replicas_->optimizer(rank), job_.shards[rank],
-                                    config_, device, job_.lr, losses_[rank], job_.normalizer, reduce,
-                                    replicas_->device_step(rank));
+  grad_norms_[rank] =
+      vtrace_update(replicas_->net(rank), *dists_[rank], replicas_->optimizer(rank), job_.shards[rank], config_, device,
+                    job_.lr, losses_[rank], job_.normalizer, reduce, replicas_->device_step(rank));
 }
 
 torch::Tensor DataParallelLearner::graphed_update(int rank, const UnrollBatch& shard) {
@@ -95,8 +94,10 @@ torch::Tensor DataParallelLearner::graphed_update(int rank, const UnrollBatch& s
   for (auto& group : optimizer.param_groups()) group.options().set_lr(job_.lr);  // as checkpoints record it
   // On the device first: a graph is captured on device tensors, and each
   // replay copies the next batch into them.
-  const std::vector<torch::Tensor> in{shard.obs.to(device, true),     shard.actions.to(device, true),
-                                      shard.policy.to(device, true),  shard.rewards.to(device, true),
+  const std::vector<torch::Tensor> in{shard.obs.to(device, true),
+                                      shard.actions.to(device, true),
+                                      shard.policy.to(device, true),
+                                      shard.rewards.to(device, true),
                                       shard.flags.to(device, true),
                                       shard.core_h.defined() ? shard.core_h.to(device, true) : torch::Tensor(),
                                       shard.core_c.defined() ? shard.core_c.to(device, true) : torch::Tensor()};

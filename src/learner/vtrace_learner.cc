@@ -47,14 +47,13 @@ VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, cons
   auto behaviour_logp = dist.log_prob(behaviour_params, actions);
   auto log_rhos = (target_logp - behaviour_logp).detach();
 
-  Transitions tr = make_transitions(flags, batch.rewards.to(device, nb), config.discount, config.reward_clip,
-                                   config.reward_scale);
+  Transitions tr =
+      make_transitions(flags, batch.rewards.to(device, nb), config.discount, config.reward_clip, config.reward_scale);
   const auto& valid = tr.valid;
   auto values = out.value.slice(0, 0, T);
   auto bootstrap = out.value[T];
 
-  auto vt = vtrace(log_rhos, tr.discounts, tr.rewards, values.detach(),
-                   bootstrap.detach(), valid, config.vtrace);
+  auto vt = vtrace(log_rhos, tr.discounts, tr.rewards, values.detach(), bootstrap.detach(), valid, config.vtrace);
   auto n = normalizer > 0 ? torch::scalar_tensor(normalizer, valid.options()) : valid.sum().clamp_min(1.0);
   VTraceLosses l;
   if (config.ppo_clip > 0) {
@@ -111,18 +110,16 @@ torch::Tensor vtrace_update(AgentNet& model, const PolicyDistribution& dist, tor
   return grad_norm;
 }
 
-std::unique_ptr<torch::optim::Optimizer> make_optimizer(const OptimizerConfig& c,
-                                                        std::vector<torch::Tensor> params) {
+std::unique_ptr<torch::optim::Optimizer> make_optimizer(const OptimizerConfig& c, std::vector<torch::Tensor> params) {
   if (c.name == "adam") {
     return std::make_unique<torch::optim::Adam>(
         params, torch::optim::AdamOptions(c.learning_rate).betas({c.adam_beta1, c.adam_beta2}).eps(c.adam_eps));
   }
   if (c.name == "rmsprop") {
-    return std::make_unique<torch::optim::RMSprop>(
-        params, torch::optim::RMSpropOptions(c.learning_rate)
-                    .alpha(c.rmsprop_alpha)
-                    .eps(c.rmsprop_eps)
-                    .momentum(c.rmsprop_momentum));
+    return std::make_unique<torch::optim::RMSprop>(params, torch::optim::RMSpropOptions(c.learning_rate)
+                                                               .alpha(c.rmsprop_alpha)
+                                                               .eps(c.rmsprop_eps)
+                                                               .momentum(c.rmsprop_momentum));
   }
   throw std::invalid_argument("--optimizer: unknown optimizer '" + c.name + "' (valid: adam, rmsprop)");
 }

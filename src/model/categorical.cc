@@ -22,13 +22,13 @@ class Categorical final : public PolicyDistribution {
   torch::Tensor sample(const torch::Tensor& logits, at::Generator& generator) const override {
     return gumbel_max(logits, torch::rand(logits.sizes(), generator, logits.options()));
   }
-  torch::Tensor mode(const torch::Tensor& logits) const override {
-    return logits.argmax(-1, true).to(torch::kFloat32);
-  }
+  torch::Tensor mode(const torch::Tensor& logits) const override { return logits.argmax(-1, true).to(torch::kFloat32); }
   torch::Tensor log_prob(const torch::Tensor& logits, const torch::Tensor& actions) const override {
     return torch::log_softmax(logits, -1).gather(-1, actions.to(torch::kLong)).squeeze(-1);
   }
-  torch::Tensor entropy(const torch::Tensor& logits) const override { return entropy_of(torch::log_softmax(logits, -1)); }
+  torch::Tensor entropy(const torch::Tensor& logits) const override {
+    return entropy_of(torch::log_softmax(logits, -1));
+  }
   LogProbEntropy log_prob_and_entropy(const torch::Tensor& logits, const torch::Tensor& actions) const override {
     auto logp = torch::log_softmax(logits, -1);
     return {logp.gather(-1, actions.to(torch::kLong)).squeeze(-1), entropy_of(logp)};

@@ -18,9 +18,9 @@ namespace seedrl {
 inline void require_image(const ArraySpec& observation, const std::string& torso, std::int64_t min_side) {
   const auto& s = observation.shape;
   if (s.size() != 3 || s[0] < min_side || s[1] < min_side || s[2] < 1)
-    throw std::invalid_argument("--model: torso '" + torso + "' needs an image observation [H,W,C] with H,W >= " +
-                                std::to_string(min_side) + ", got " + observation.to_string() +
-                                " (use --model mlp or auto)");
+    throw std::invalid_argument("--model: torso '" + torso +
+                                "' needs an image observation [H,W,C] with H,W >= " + std::to_string(min_side) +
+                                ", got " + observation.to_string() + " (use --model mlp or auto)");
 }
 
 // --precision: the dtype an image torso computes in.
@@ -49,7 +49,8 @@ inline torch::Tensor conv2d_in_input_dtype(torch::nn::Conv2d conv, const torch::
   namespace F = torch::nn::functional;
   const auto& o = conv->options;
   const auto dtype = x.scalar_type();
-  auto options = F::Conv2dFuncOptions().stride(o.stride()).padding(o.padding()).dilation(o.dilation()).groups(o.groups());
+  auto options =
+      F::Conv2dFuncOptions().stride(o.stride()).padding(o.padding()).dilation(o.dilation()).groups(o.groups());
   if (conv->bias.defined()) options.bias(conv->bias.to(dtype));
   return F::conv2d(x, conv->weight.to(dtype), options);
 }

@@ -23,9 +23,9 @@ QNetImpl::QNetImpl(const EnvSpec& env, const ModelConfig& config) : config_(conf
   const int hidden = features;
   value_ = register_module("value", torch::nn::Sequential(torch::nn::Linear(features, hidden), torch::nn::ReLU(),
                                                           torch::nn::Linear(hidden, 1)));
-  advantage_ = register_module(
-      "advantage", torch::nn::Sequential(torch::nn::Linear(features, hidden), torch::nn::ReLU(),
-                                         torch::nn::Linear(hidden, num_actions_)));
+  advantage_ =
+      register_module("advantage", torch::nn::Sequential(torch::nn::Linear(features, hidden), torch::nn::ReLU(),
+                                                         torch::nn::Linear(hidden, num_actions_)));
 }
 
 CoreState QNetImpl::initial_state(std::int64_t batch, torch::Device device) const {

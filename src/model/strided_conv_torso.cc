@@ -29,8 +29,9 @@ class StridedConvTorsoImpl : public torch::nn::Module {
       : scale_(scale), dtype_(dtype) {
     std::int64_t in = c;
     for (const ConvLayer& l : layers) {
-      convs_.push_back(register_module("conv" + std::to_string(convs_.size()),
-                                       torch::nn::Conv2d(torch::nn::Conv2dOptions(in, l.channels, l.kernel).stride(l.stride))));
+      convs_.push_back(
+          register_module("conv" + std::to_string(convs_.size()),
+                          torch::nn::Conv2d(torch::nn::Conv2dOptions(in, l.channels, l.kernel).stride(l.stride))));
       in = l.channels;
       h = (h - l.kernel) / l.stride + 1;
       w = (w - l.kernel) / l.stride + 1;

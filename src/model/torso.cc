@@ -25,9 +25,7 @@ class MlpTorsoImpl : public torch::nn::Module {
     }
     register_module("layers", layers_);
   }
-  torch::Tensor forward(torch::Tensor x) {
-    return layers_->forward(x.flatten(1).to(torch::kFloat32));
-  }
+  torch::Tensor forward(torch::Tensor x) { return layers_->forward(x.flatten(1).to(torch::kFloat32)); }
 
  private:
   torch::nn::Sequential layers_;

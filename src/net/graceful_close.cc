@@ -16,7 +16,10 @@ namespace {
 class Closer : public std::enable_shared_from_this<Closer> {
  public:
   Closer(tcp::socket socket, std::vector<std::uint8_t> farewell, LingerLimits limits, std::function<void()> on_closed)
-      : socket_(std::move(socket)), timer_(socket_.get_executor()), farewell_(std::move(farewell)), limits_(limits),
+      : socket_(std::move(socket)),
+        timer_(socket_.get_executor()),
+        farewell_(std::move(farewell)),
+        limits_(limits),
         on_closed_(std::move(on_closed)) {}
 
   tcp::socket::executor_type executor() { return socket_.get_executor(); }
@@ -30,10 +33,11 @@ class Closer : public std::enable_shared_from_this<Closer> {
     // nothing until its input is taken.
     drain();
     if (farewell_.empty()) return half_close();
-    asio::async_write(socket_, asio::buffer(farewell_), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-      if (ec) return self->finish();
-      self->half_close();
-    });
+    asio::async_write(socket_, asio::buffer(farewell_),
+                      [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+                        if (ec) return self->finish();
+                        self->half_close();
+                      });
   }
 
  private:
@@ -46,17 +50,18 @@ class Closer : public std::enable_shared_from_this<Closer> {
   }
 
   void drain() {
-    socket_.async_read_some(asio::buffer(buffer_), [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
-      if (self->closed_) return;
-      self->discarded_ += n;
-      if (ec == asio::error::eof) {
-        self->peer_closed_ = true;  // it may still be reading the farewell
-        if (self->written_) self->finish();
-        return;
-      }
-      if (ec || self->discarded_ >= self->limits_.max_bytes) return self->finish();
-      self->drain();
-    });
+    socket_.async_read_some(asio::buffer(buffer_),
+                            [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
+                              if (self->closed_) return;
+                              self->discarded_ += n;
+                              if (ec == asio::error::eof) {
+                                self->peer_closed_ = true;  // it may still be reading the farewell
+                                if (self->written_) self->finish();
+                                return;
+                              }
+                              if (ec || self->discarded_ >= self->limits_.max_bytes) return self->finish();
+                              self->drain();
+                            });
   }
 
   void finish() {

@@ -33,7 +33,8 @@ class RefusalLog {
 
  private:
   std::mutex mu_;
-  LogThrottle throttles_[2] = {LogThrottle(std::chrono::milliseconds(1000)), LogThrottle(std::chrono::milliseconds(1000))};
+  LogThrottle throttles_[2] = {LogThrottle(std::chrono::milliseconds(1000)),
+                               LogThrottle(std::chrono::milliseconds(1000))};
 };
 
 }  // namespace seedrl::net

@@ -22,7 +22,9 @@ namespace {
 // Appends little-endian fields (the host is little-endian, checked above).
 class Writer {
  public:
-  explicit Writer(std::vector<std::uint8_t>& out) : out_(out), start_(out.size()) { out_.resize(start_ + kHeaderBytes); }
+  explicit Writer(std::vector<std::uint8_t>& out) : out_(out), start_(out.size()) {
+    out_.resize(start_ + kHeaderBytes);
+  }
   template <typename T>
   void put(T v) {
     const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
@@ -57,7 +59,9 @@ class Reader {
   }
   std::string str16(const char* field, std::size_t max) {
     const auto n = get<std::uint16_t>(field);
-    if (n > max) throw ProtocolError(std::string(what_) + ": " + field + " of " + std::to_string(n) + " bytes exceeds " + std::to_string(max));
+    if (n > max)
+      throw ProtocolError(std::string(what_) + ": " + field + " of " + std::to_string(n) + " bytes exceeds " +
+                          std::to_string(max));
     need(n, field);
     std::string s(reinterpret_cast<const char*>(body_.data() + pos_), n);
     pos_ += n;
@@ -81,13 +85,20 @@ class Reader {
 
 const char* msg_type_name(std::uint8_t type) {
   switch (static_cast<MsgType>(type)) {
-    case MsgType::kHello: return "HELLO";
-    case MsgType::kWelcome: return "WELCOME";
-    case MsgType::kReject: return "REJECT";
-    case MsgType::kStep: return "STEP";
-    case MsgType::kActions: return "ACTIONS";
-    case MsgType::kHeartbeat: return "HEARTBEAT";
-    case MsgType::kGoodbye: return "GOODBYE";
+    case MsgType::kHello:
+      return "HELLO";
+    case MsgType::kWelcome:
+      return "WELCOME";
+    case MsgType::kReject:
+      return "REJECT";
+    case MsgType::kStep:
+      return "STEP";
+    case MsgType::kActions:
+      return "ACTIONS";
+    case MsgType::kHeartbeat:
+      return "HEARTBEAT";
+    case MsgType::kGoodbye:
+      return "GOODBYE";
   }
   return "unknown";
 }
@@ -131,7 +142,8 @@ void encode_hello(const Hello& m, std::vector<std::uint8_t>& out) {
 Hello decode_hello(std::span<const std::uint8_t> body) {
   Reader r(body, "HELLO");
   r.need(sizeof(kMagic), "magic");
-  if (std::memcmp(body.data(), kMagic, sizeof(kMagic)) != 0) throw ProtocolError("HELLO: bad magic (not a seedrl actor)");
+  if (std::memcmp(body.data(), kMagic, sizeof(kMagic)) != 0)
+    throw ProtocolError("HELLO: bad magic (not a seedrl actor)");
   for (std::size_t i = 0; i < sizeof(kMagic); ++i) r.get<std::uint8_t>("magic");
   Hello m;
   m.version = r.get<std::uint16_t>("version");
@@ -144,10 +156,12 @@ Hello decode_hello(std::span<const std::uint8_t> body) {
     throw ProtocolError("HELLO: num_envs " + std::to_string(m.num_envs) + " outside [1, " +
                         std::to_string(kMaxEnvsPerConnection) + "]");
   const auto dtype = r.get<std::uint8_t>("obs_dtype");
-  if (dtype > static_cast<std::uint8_t>(DType::kUInt8)) throw ProtocolError("HELLO: unknown obs dtype " + std::to_string(dtype));
+  if (dtype > static_cast<std::uint8_t>(DType::kUInt8))
+    throw ProtocolError("HELLO: unknown obs dtype " + std::to_string(dtype));
   m.observation.dtype = static_cast<DType>(dtype);
   const auto rank = r.get<std::uint8_t>("obs_rank");
-  if (rank > kMaxRank) throw ProtocolError("HELLO: obs rank " + std::to_string(rank) + " exceeds " + std::to_string(kMaxRank));
+  if (rank > kMaxRank)
+    throw ProtocolError("HELLO: obs rank " + std::to_string(rank) + " exceeds " + std::to_string(kMaxRank));
   std::uint64_t numel = 1;
   for (int i = 0; i < rank; ++i) {
     const auto d = r.get<std::uint32_t>("obs_shape");
@@ -206,7 +220,8 @@ Reject decode_reject(std::span<const std::uint8_t> body) {
   Reader r(body, "REJECT");
   Reject m;
   const auto code = r.get<std::uint16_t>("code");
-  if (code < static_cast<std::uint16_t>(RejectCode::kBadVersion) || code > static_cast<std::uint16_t>(RejectCode::kBusy))
+  if (code < static_cast<std::uint16_t>(RejectCode::kBadVersion) ||
+      code > static_cast<std::uint16_t>(RejectCode::kBusy))
     throw ProtocolError("REJECT: unknown code " + std::to_string(code));
   m.code = static_cast<RejectCode>(code);
   m.message = printable(r.str16("message", 1024));

@@ -11,8 +11,8 @@
 
 #include <utility>  // before Asio: Boost 1.74 awaitable.hpp uses std::exchange unincluded
 
-#include <boost/asio.hpp>
 #include <fmt/format.h>
+#include <boost/asio.hpp>
 
 namespace seedrl::net {
 
@@ -118,7 +118,8 @@ class RemoteActorConnection::Impl {
         throw lost(boost::system::error_code(errno, boost::system::system_category()));
       }
       // Skip what went out, partly written buffer included.
-      while (first < count && static_cast<std::size_t>(n) >= iov[first].iov_len) n -= static_cast<ssize_t>(iov[first++].iov_len);
+      while (first < count && static_cast<std::size_t>(n) >= iov[first].iov_len)
+        n -= static_cast<ssize_t>(iov[first++].iov_len);
       if (first < count) {
         iov[first].iov_base = static_cast<std::uint8_t*>(iov[first].iov_base) + n;
         iov[first].iov_len -= static_cast<std::size_t>(n);
@@ -237,9 +238,8 @@ const float* RemoteActorConnection::actions(int env) const {
 void RemoteActorConnection::step() {
   Impl& s = *impl_;
   const std::size_t K = s.rewards.size();
-  const std::array<asio::const_buffer, 4> out{
-      asio::buffer(s.step_header), asio::buffer(s.rewards), asio::buffer(s.flags),
-      asio::buffer(s.obs_store.data(), K * s.obs_bytes)};
+  const std::array<asio::const_buffer, 4> out{asio::buffer(s.step_header), asio::buffer(s.rewards),
+                                              asio::buffer(s.flags), asio::buffer(s.obs_store.data(), K * s.obs_bytes)};
   s.write(out, "STEP");
   const std::size_t body = actions_body_bytes(K, s.action_width);
   for (;;) {

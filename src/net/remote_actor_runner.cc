@@ -109,9 +109,10 @@ void RemoteActorRunner::run(int actor) {
       if (unreachable_since == std::chrono::steady_clock::time_point::max()) unreachable_since = now;
       if (config_.give_up_after.count() > 0 && now - unreachable_since >= config_.give_up_after) {
         if (!refused_.exchange(true))
-          spdlog::error("actor {}: no working connection to the learner at {} for {:.0f} s ({}); giving up "
-                        "(--connect-timeout-s)",
-                        actor, learner, std::chrono::duration<double>(now - unreachable_since).count(), problem);
+          spdlog::error(
+              "actor {}: no working connection to the learner at {} for {:.0f} s ({}); giving up "
+              "(--connect-timeout-s)",
+              actor, learner, std::chrono::duration<double>(now - unreachable_since).count(), problem);
         stop_.store(true);
         break;
       }

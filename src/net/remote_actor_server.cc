@@ -14,8 +14,8 @@
 
 #include <utility>  // before Asio: Boost 1.74 awaitable.hpp uses std::exchange unincluded
 
-#include <boost/asio.hpp>
 #include <spdlog/spdlog.h>
+#include <boost/asio.hpp>
 
 #include "graceful_close.h"
 #include "log_throttle.h"
@@ -34,7 +34,8 @@ class RemoteActorServer::Impl {
   Impl(RemoteServerConfig config, EnvSpec spec, std::vector<RequestBatcher*> batchers, EpisodeStats& episodes,
        std::atomic<std::int64_t>& frames, SlotRelease on_release)
       : host(std::move(config), std::move(spec), std::move(batchers), episodes, frames, std::move(on_release)),
-        acceptor(host.io), retry_timer(host.io) {}
+        acceptor(host.io),
+        retry_timer(host.io) {}
 
   void start();
   void do_accept();
@@ -70,7 +71,8 @@ void RemoteActorServer::Impl::start() {
   boost::system::error_code ec;
   const auto address = asio::ip::make_address(config.host == "localhost" ? "127.0.0.1" : config.host, ec);
   auto fail = [&](const std::string& why) {
-    return std::invalid_argument(spdlog::fmt_lib::format("--remote-actors: cannot listen on {}:{}: {}", config.host, config.port, why));
+    return std::invalid_argument(
+        spdlog::fmt_lib::format("--remote-actors: cannot listen on {}:{}: {}", config.host, config.port, why));
   };
   if (ec) throw fail("not an IP address");
   const tcp::endpoint ep(address, config.port);
@@ -89,8 +91,10 @@ void RemoteActorServer::Impl::start() {
                bound_port, config.num_slots, config.first_slot, config.max_connections,
                config.token.empty() ? "" : ", token required");
   if (host.sockets.cap() < 2 * config.max_connections)
-    spdlog::warn("remote actors: only {} sockets fit the open-file limit beside the descriptors kept for the rest of "
-                 "the process (ulimit -n)", host.sockets.cap());
+    spdlog::warn(
+        "remote actors: only {} sockets fit the open-file limit beside the descriptors kept for the rest of "
+        "the process (ulimit -n)",
+        host.sockets.cap());
 }
 
 void RemoteActorServer::Impl::do_accept() {
@@ -120,7 +124,8 @@ void RemoteActorServer::Impl::do_accept() {
     std::shared_ptr<RemoteSession> session;
     std::string busy;
     if (!host.sockets.take()) {
-      busy = spdlog::fmt_lib::format("{} sockets held, all the open-file limit leaves to remote actors", host.sockets.cap());
+      busy = spdlog::fmt_lib::format("{} sockets held, all the open-file limit leaves to remote actors",
+                                     host.sockets.cap());
     } else {
       session = host.sessions.add(config.max_connections,
                                   [&] { return std::make_shared<RemoteSession>(host, std::move(socket), peer); });

@@ -11,8 +11,12 @@ namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
 
 RemoteSession::RemoteSession(SessionHost& host, tcp::socket socket, std::string peer)
-    : host_(host), socket_(std::move(socket)), deadline_(socket_.get_executor()),
-      heartbeat_(socket_.get_executor()), peer_(std::move(peer)), episodes_(host.episodes) {
+    : host_(host),
+      socket_(std::move(socket)),
+      deadline_(socket_.get_executor()),
+      heartbeat_(socket_.get_executor()),
+      peer_(std::move(peer)),
+      episodes_(host.episodes) {
   encode_heartbeat(heartbeat_frame_);
 }
 
@@ -30,9 +34,8 @@ void RemoteSession::shutdown(GoodbyeCode code) {
 
 // --- reading -----------------------------------------------------------------
 void RemoteSession::read_header() {
-  asio::async_read(socket_, asio::buffer(header_), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-    self->on_header(ec);
-  });
+  asio::async_read(socket_, asio::buffer(header_),
+                   [self = shared_from_this()](boost::system::error_code ec, std::size_t) { self->on_header(ec); });
 }
 
 void RemoteSession::on_header(boost::system::error_code ec) {
@@ -46,14 +49,17 @@ void RemoteSession::on_header(boost::system::error_code ec) {
   }
   if (!running_) {
     if (h.type != static_cast<std::uint8_t>(MsgType::kHello))
-      return refuse(RejectCode::kBadRequest, spdlog::fmt_lib::format("expected HELLO, got {} (type {})", msg_type_name(h.type), h.type));
+      return refuse(RejectCode::kBadRequest,
+                    spdlog::fmt_lib::format("expected HELLO, got {} (type {})", msg_type_name(h.type), h.type));
     if (h.length > kMaxControlFrame)
-      return refuse(RejectCode::kBadRequest, spdlog::fmt_lib::format("oversized HELLO frame of {} bytes (max {})", h.length, kMaxControlFrame));
+      return refuse(RejectCode::kBadRequest,
+                    spdlog::fmt_lib::format("oversized HELLO frame of {} bytes (max {})", h.length, kMaxControlFrame));
     rx_.resize(h.body_bytes());
     return read_body();
   }
   if (h.type == static_cast<std::uint8_t>(MsgType::kHeartbeat)) {
-    if (h.length != 1) return protocol_error(spdlog::fmt_lib::format("HEARTBEAT frame of {} bytes (expected 1)", h.length));
+    if (h.length != 1)
+      return protocol_error(spdlog::fmt_lib::format("HEARTBEAT frame of {} bytes (expected 1)", h.length));
     if (!busy()) arm_deadline(host_.config.timeout);
     return read_header();
   }
@@ -64,7 +70,7 @@ void RemoteSession::on_header(boost::system::error_code ec) {
   if (busy()) return protocol_error("STEP sent before the ACTIONS of the previous one");
   if (h.body_bytes() != rx_.size())
     return protocol_error(spdlog::fmt_lib::format("STEP frame of {} bytes, expected {} for {} envs", h.length,
-                                      rx_.size() + 1, steps_.size()));
+                                                  rx_.size() + 1, steps_.size()));
   read_body();
 }
 
@@ -85,23 +91,26 @@ void RemoteSession::on_hello() {
     return refuse(RejectCode::kBadRequest, e.what());
   }
   if (hello.version != kProtocolVersion)
-    return refuse(RejectCode::kBadVersion,
-                  spdlog::fmt_lib::format("protocol version {} (this learner speaks {})", hello.version, kProtocolVersion));
+    return refuse(RejectCode::kBadVersion, spdlog::fmt_lib::format("protocol version {} (this learner speaks {})",
+                                                                   hello.version, kProtocolVersion));
   if (!host_.config.token.empty() && !constant_time_equal(hello.token, host_.config.token))
     return refuse(RejectCode::kBadToken, "bad token");
   const EnvSpec& spec = host_.spec;
   if (!(hello.observation == spec.observation))
-    return refuse(RejectCode::kSpecMismatch, spdlog::fmt_lib::format("observation {} differs from the learner's {} ({})",
-                                                         hello.observation.to_string(), spec.observation.to_string(), spec.name));
+    return refuse(RejectCode::kSpecMismatch,
+                  spdlog::fmt_lib::format("observation {} differs from the learner's {} ({})",
+                                          hello.observation.to_string(), spec.observation.to_string(), spec.name));
   if (!(hello.action == spec.action))
-    return refuse(RejectCode::kSpecMismatch, spdlog::fmt_lib::format("action {} differs from the learner's {} ({})",
-                                                         hello.action.to_string(), spec.action.to_string(), spec.name));
+    return refuse(RejectCode::kSpecMismatch,
+                  spdlog::fmt_lib::format("action {} differs from the learner's {} ({})", hello.action.to_string(),
+                                          spec.action.to_string(), spec.name));
   const std::size_t K = hello.num_envs;
   slots_.reserve(K);
   device_ = host_.slots.lease(K, slots_);
   if (device_ < 0)
-    return refuse(RejectCode::kBusy, spdlog::fmt_lib::format("{} envs asked for, not enough free remote slots (--max-remote-envs {})",
-                                                 K, host_.config.num_slots));
+    return refuse(RejectCode::kBusy,
+                  spdlog::fmt_lib::format("{} envs asked for, not enough free remote slots (--max-remote-envs {})", K,
+                                          host_.config.num_slots));
   start_running(hello);
 }
 
@@ -137,17 +146,18 @@ void RemoteSession::start_running(const Hello& hello) {
     std::lock_guard lock(write_mu_);
     writing_ = true;
   }
-  asio::async_write(socket_, asio::buffer(control_), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-    {
-      std::lock_guard lock(self->write_mu_);
-      self->writing_ = false;
-    }
-    if (self->closed_ || self->farewell_due()) return;
-    if (ec) return self->lost(ec);
-    self->arm_deadline(self->host_.config.timeout);
-    self->arm_heartbeat();
-    self->read_header();
-  });
+  asio::async_write(socket_, asio::buffer(control_),
+                    [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+                      {
+                        std::lock_guard lock(self->write_mu_);
+                        self->writing_ = false;
+                      }
+                      if (self->closed_ || self->farewell_due()) return;
+                      if (ec) return self->lost(ec);
+                      self->arm_deadline(self->host_.config.timeout);
+                      self->arm_heartbeat();
+                      self->read_header();
+                    });
 }
 
 }  // namespace seedrl::net

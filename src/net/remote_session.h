@@ -85,7 +85,8 @@ class RemoteSession : public std::enable_shared_from_this<RemoteSession> {
   SessionHost& host_;
   boost::asio::ip::tcp::socket socket_;
   boost::asio::steady_timer deadline_, heartbeat_;
-  std::atomic<std::int64_t> deadline_ns_{std::numeric_limits<std::int64_t>::max()};  // set by strand and inference thread
+  std::atomic<std::int64_t> deadline_ns_{
+      std::numeric_limits<std::int64_t>::max()};  // set by strand and inference thread
   bool deadline_waiting_ = false;
   std::string peer_;
   std::array<std::uint8_t, kHeaderBytes> header_{};
@@ -100,7 +101,7 @@ class RemoteSession : public std::enable_shared_from_this<RemoteSession> {
   EpisodeTracker episodes_;  // records into host_.episodes
   Completion completion_;
   std::atomic<std::uint32_t> state_{kIdle};
-  std::atomic<bool> ran_{false};        // past the handshake (read off the strand by remove())
+  std::atomic<bool> ran_{false};                       // past the handshake (read off the strand by remove())
   std::optional<std::vector<std::uint8_t>> farewell_;  // an ending waiting for a write (strand only)
   // Shared by the strand and the inference thread's direct sends.
   std::mutex write_mu_;

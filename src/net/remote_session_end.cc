@@ -52,9 +52,10 @@ void RemoteSession::wait_deadline() {
     }
     if (self->farewell_) return self->close();  // the frame being written never went out
     if (!self->running_) {
-      self->host_.refused(self->peer_, spdlog::fmt_lib::format("no complete HELLO within {} s",
-                                                              seconds(self->host_.config.handshake_timeout)),
-                          RefusalLog::kSilent);
+      self->host_.refused(
+          self->peer_,
+          spdlog::fmt_lib::format("no complete HELLO within {} s", seconds(self->host_.config.handshake_timeout)),
+          RefusalLog::kSilent);
     } else {
       spdlog::warn("remote actor {} timed out: nothing received for {} s", self->peer_,
                    seconds(self->host_.config.timeout));
@@ -91,10 +92,12 @@ void RemoteSession::protocol_error(const std::string& why) {
 void RemoteSession::lost(boost::system::error_code ec) {
   if (ec != asio::error::operation_aborted) {
     if (running_)
-      spdlog::warn("remote actor {} disconnected: {}", peer_, ec == asio::error::eof ? "connection closed" : ec.message());
+      spdlog::warn("remote actor {} disconnected: {}", peer_,
+                   ec == asio::error::eof ? "connection closed" : ec.message());
     else
-      host_.refused(peer_, spdlog::fmt_lib::format("connection ended during the handshake ({})",
-                                                  ec == asio::error::eof ? "truncated HELLO" : ec.message()),
+      host_.refused(peer_,
+                    spdlog::fmt_lib::format("connection ended during the handshake ({})",
+                                            ec == asio::error::eof ? "truncated HELLO" : ec.message()),
                     RefusalLog::kSilent);
   }
   close();

@@ -100,16 +100,17 @@ bool RemoteSession::send_actions_here() {
 void RemoteSession::write_actions() {
   if (closed_) return;
   arm_deadline(host_.config.timeout);  // a peer that stops reading cannot pin us
-  asio::async_write(socket_, asio::buffer(tx_) + tx_sent_, [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-    {
-      std::lock_guard lock(self->write_mu_);
-      self->writing_ = false;
-      self->busy_ = false;
-    }
-    if (self->closed_ || self->farewell_due()) return;
-    if (ec) return self->lost(ec);
-    self->arm_deadline(self->host_.config.timeout);
-  });
+  asio::async_write(socket_, asio::buffer(tx_) + tx_sent_,
+                    [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+                      {
+                        std::lock_guard lock(self->write_mu_);
+                        self->writing_ = false;
+                        self->busy_ = false;
+                      }
+                      if (self->closed_ || self->farewell_due()) return;
+                      if (ec) return self->lost(ec);
+                      self->arm_deadline(self->host_.config.timeout);
+                    });
 }
 
 bool RemoteSession::busy() {

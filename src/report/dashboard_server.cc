@@ -6,12 +6,12 @@
 #include <string_view>
 #include <thread>
 
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <spdlog/spdlog.h>
 
 #include "seedrl/report/dygraphs_assets.h"
 #include "seedrl/report/html_report.h"
@@ -122,9 +122,9 @@ class Session : public std::enable_shared_from_this<Session> {
       return;
     }
     if (ec) {  // malformed or too large: say so, then close
-      const http::status status = ec == http::error::header_limit  ? http::status::request_header_fields_too_large
+      const http::status status = ec == http::error::header_limit ? http::status::request_header_fields_too_large
                                   : ec == http::error::body_limit ? http::status::payload_too_large
-                                                                   : http::status::bad_request;
+                                                                  : http::status::bad_request;
       send(text_response(status, "bad request: " + ec.message(), 11), true);
       return;
     }
@@ -142,8 +142,10 @@ class Session : public std::enable_shared_from_this<Session> {
     response_.prepare_payload();
     stream_.expires_after(server_.config.idle_timeout);
     http::async_write(stream_, response_, [self = shared_from_this(), close_after](beast::error_code ec, std::size_t) {
-      if (ec || close_after) self->close();
-      else self->read();
+      if (ec || close_after)
+        self->close();
+      else
+        self->read();
     });
   }
 
@@ -203,8 +205,8 @@ Response DashboardServer::Impl::respond(const Request& request) {
   if (!config.token.empty()) {
     const std::optional<std::string> token = query_value(query, "token");
     if (!token || !constant_time_equal(*token, config.token))
-      return text_response(http::status::unauthorized, "unauthorized: open the URL with ?token=<the --token-file secret>",
-                           version);
+      return text_response(http::status::unauthorized,
+                           "unauthorized: open the URL with ?token=<the --token-file secret>", version);
   }
   const bool page = path == "/" || path == "/index.html";
   if (!page && path != "/data") return text_response(http::status::not_found, "not found", version);
@@ -221,7 +223,8 @@ DashboardServer::DashboardServer(DashboardConfig config) : impl_(std::make_uniqu
   Impl& s = *impl_;
   s.config = std::move(config);
   const auto fail = [&](const std::string& why) {
-    return std::invalid_argument(fmt::format("--dashboard: cannot listen on {}:{}: {}", s.config.host, s.config.port, why));
+    return std::invalid_argument(
+        fmt::format("--dashboard: cannot listen on {}:{}: {}", s.config.host, s.config.port, why));
   };
   try {
     s.dygraphs = load_dygraphs();

@@ -178,13 +178,18 @@ nlohmann::json chart_json(const Chart& chart, const std::string& id) {
   for (const ChartSeries& s : chart.series) {
     nlohmann::json points = nlohmann::json::array();
     for (const ChartPoint& p : s.points) {
-      if (chart.bars) points.push_back({number(p.x), number(p.low), number(p.y), number(p.high)});
-      else points.push_back({number(p.x), number(p.y)});
+      if (chart.bars)
+        points.push_back({number(p.x), number(p.low), number(p.y), number(p.high)});
+      else
+        points.push_back({number(p.x), number(p.y)});
     }
     series.push_back({{"name", html_escape(s.name)}, {"points", std::move(points)}});
   }
-  return {{"id", id}, {"title", html_escape(chart.title)}, {"xlabel", html_escape(chart.xlabel)},
-          {"bars", chart.bars}, {"series", std::move(series)}};
+  return {{"id", id},
+          {"title", html_escape(chart.title)},
+          {"xlabel", html_escape(chart.xlabel)},
+          {"bars", chart.bars},
+          {"series", std::move(series)}};
 }
 
 std::string runs_html(const ReportPage& page) {
@@ -207,10 +212,14 @@ std::string script_safe_json(std::string json) {
   std::string out;
   out.reserve(json.size());
   for (const char c : json) {
-    if (c == '<') out += "\\u003c";
-    else if (c == '>') out += "\\u003e";
-    else if (c == '&') out += "\\u0026";
-    else out += c;
+    if (c == '<')
+      out += "\\u003c";
+    else if (c == '>')
+      out += "\\u003e";
+    else if (c == '&')
+      out += "\\u0026";
+    else
+      out += c;
   }
   return out;
 }

@@ -17,7 +17,8 @@ void flatten(const nlohmann::json& j, const std::string& key, std::size_t max_ro
   const bool nested = (j.is_object() || j.is_array()) && !j.empty();
   if (nested && depth < 32) {
     if (j.is_object()) {
-      for (const auto& [k, v] : j.items()) flatten(v, key.empty() ? k : key + "." + k, max_rows, out, left_out, depth + 1);
+      for (const auto& [k, v] : j.items())
+        flatten(v, key.empty() ? k : key + "." + k, max_rows, out, left_out, depth + 1);
     } else {
       for (std::size_t i = 0; i < j.size(); ++i)
         flatten(j[i], key + "[" + std::to_string(i) + "]", max_rows, out, left_out, depth + 1);

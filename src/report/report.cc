@@ -45,8 +45,8 @@ ReportPage build_page(const std::vector<std::string>& logdirs, const std::string
   if (names.size() > 6) page.title += ", …";
   add_charts(runs, group_by_config(runs), names, page);
   for (std::size_t i = 0; i < runs.size(); ++i)
-    page.runs.push_back({names[i], runs[i].logdir, runs[i].has_config, runs[i].config, runs[i].summary,
-                         video_html(runs[i].logdir)});
+    page.runs.push_back(
+        {names[i], runs[i].logdir, runs[i].has_config, runs[i].config, runs[i].summary, video_html(runs[i].logdir)});
   if (!bench_path.empty()) {
     page.bench_path = bench_path;
     page.bench = load_bench(bench_path);

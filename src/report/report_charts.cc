@@ -20,9 +20,8 @@ constexpr const char* kWall = "wall_seconds";
 
 // The order metric charts come in; other keys follow in name order.
 const std::vector<std::string> kFirstMetrics = {
-    "eval_return_mean", "fps", "episode_length_mean", "total_loss", "pg_loss", "baseline_loss",
-    "entropy",    "policy_lag",          "queue_size",         "inference_batch_mean", "grad_norm",
-    "learning_rate"};
+    "eval_return_mean", "fps",        "episode_length_mean", "total_loss",           "pg_loss",   "baseline_loss",
+    "entropy",          "policy_lag", "queue_size",          "inference_batch_mean", "grad_norm", "learning_rate"};
 // Keys that are an axis, or charted above the metrics.
 const std::set<std::string> kNotMetrics = {kReturn, kWall, "atari_frames", "eval_episodes", "eval_frames"};
 
@@ -63,7 +62,9 @@ std::string group_name(const std::vector<std::size_t>& group, const std::vector<
 Chart return_chart(const std::vector<RunData>& runs, const std::vector<std::vector<std::size_t>>& groups,
                    const std::vector<std::string>& names, const std::string& x_key, const std::string& xlabel) {
   Chart chart{"Episode return (mean of the last 100 episodes)", xlabel, true, {}};
-  auto xs = [&](const RunData& run) -> const std::vector<double>& { return x_key.empty() ? run.frames : values(run, x_key); };
+  auto xs = [&](const RunData& run) -> const std::vector<double>& {
+    return x_key.empty() ? run.frames : values(run, x_key);
+  };
   for (const auto& group : groups) {
     if (group.size() == 1) {
       const RunData& run = runs[group.front()];
@@ -75,7 +76,8 @@ Chart return_chart(const std::vector<RunData>& runs, const std::vector<std::vect
     for (const std::size_t i : group) seeds.push_back({xs(runs[i]), values(runs[i], kReturn)});
     const Band band = seed_band(seeds);
     ChartSeries s{group_name(group, names), {}};
-    for (std::size_t i = 0; i < band.x.size(); ++i) s.points.push_back({band.x[i], band.low[i], band.mean[i], band.high[i]});
+    for (std::size_t i = 0; i < band.x.size(); ++i)
+      s.points.push_back({band.x[i], band.low[i], band.mean[i], band.high[i]});
     if (!s.points.empty()) chart.series.push_back(std::move(s));
   }
   return chart;

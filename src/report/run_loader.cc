@@ -7,8 +7,8 @@
 #include <string_view>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <toml++/toml.h>
+#include <nlohmann/json.hpp>
 
 #include "seedrl/io/input_file.h"
 #include "seedrl/report/json_table.h"
@@ -60,8 +60,7 @@ Lines parse_metrics(const std::string& path) {
     }
     if (!j.is_object()) refuse(where, "not a JSON object");
     const auto f = j.find("frames");
-    if (f == j.end() || !f->is_number() || !std::isfinite(f->get<double>()))
-      refuse(where, "no \"frames\" number");
+    if (f == j.end() || !f->is_number() || !std::isfinite(f->get<double>())) refuse(where, "no \"frames\" number");
     const std::size_t row = out.frames.size();
     out.frames.push_back(f->get<double>());
     for (const auto& [key, value] : j.items()) {
@@ -112,8 +111,8 @@ std::string toml_text(const toml::node& v) {
 // Settings that change where and how often a run writes, not what it
 // learns: runs differing only in these (and the seed) are seeds of one setting.
 bool output_only(const std::string& name) {
-  return name == "logdir" || name == "report-every-s" || name == "dashboard" || name == "log-interval-s" || name == "checkpoint-every-s" ||
-         name == "checkpoint-replay";
+  return name == "logdir" || name == "report-every-s" || name == "dashboard" || name == "log-interval-s" ||
+         name == "checkpoint-every-s" || name == "checkpoint-replay";
 }
 
 void load_config(const std::string& path, RunData& run) {
@@ -129,8 +128,10 @@ void load_config(const std::string& path, RunData& run) {
     std::string name(key.str());
     run.config.emplace_back(name, toml_text(value));
     std::replace(name.begin(), name.end(), '_', '-');
-    if (name == "seed") run.seed = toml_text(value);
-    else if (!output_only(name)) identity.insert_or_assign(name, value);
+    if (name == "seed")
+      run.seed = toml_text(value);
+    else if (!output_only(name))
+      identity.insert_or_assign(name, value);
   }
   std::ostringstream canonical;
   canonical << identity;

@@ -22,15 +22,14 @@ std::string base64(std::string_view in) {
   }
   if (i < in.size()) {
     const bool two = i + 1 < in.size();
-    const unsigned v = (static_cast<unsigned char>(in[i]) << 16) | (two ? static_cast<unsigned char>(in[i + 1]) << 8 : 0);
+    const unsigned v =
+        (static_cast<unsigned char>(in[i]) << 16) | (two ? static_cast<unsigned char>(in[i + 1]) << 8 : 0);
     out += {kAlphabet[v >> 18], kAlphabet[(v >> 12) & 63], two ? kAlphabet[(v >> 6) & 63] : '=', '='};
   }
   return out;
 }
 
-std::string video_path(const std::string& logdir) {
-  return (std::filesystem::path(logdir) / "video.gif").string();
-}
+std::string video_path(const std::string& logdir) { return (std::filesystem::path(logdir) / "video.gif").string(); }
 
 std::string video_html(const std::string& logdir) {
   const std::string path = video_path(logdir);
@@ -39,8 +38,9 @@ std::string video_html(const std::string& logdir) {
   const auto size = std::filesystem::file_size(path, ec);
   if (ec) return "<p class=\"note\">" + html_escape(path) + " cannot be read: " + html_escape(ec.message()) + "</p>\n";
   if (size > kMaxEmbeddedVideoBytes)
-    return "<p class=\"note\">" + html_escape(path) + fmt::format(" is left out: {} MB, more than the {} MB a page embeds</p>\n",
-                                                             size >> 20, kMaxEmbeddedVideoBytes >> 20);
+    return "<p class=\"note\">" + html_escape(path) +
+           fmt::format(" is left out: {} MB, more than the {} MB a page embeds</p>\n", size >> 20,
+                       kMaxEmbeddedVideoBytes >> 20);
   std::ifstream in(path, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (!in && !in.eof()) return "<p class=\"note\">" + html_escape(path) + " cannot be read</p>\n";

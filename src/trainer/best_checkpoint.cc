@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <system_error>
 
-#include <nlohmann/json.hpp>
 #include <torch/torch.h>
+#include <nlohmann/json.hpp>
 
 #include "seedrl/io/checkpoint.h"
 #include "seedrl/learner/vtrace_learner.h"
@@ -19,11 +19,14 @@ std::string best_checkpoint_path(const std::string& logdir) {
   return (std::filesystem::path(logdir) / "best.pt").string();
 }
 
-void save_best_checkpoint(const std::string& path, AgentNet model, const TrainConfig& config,
-                          const EvalResult& r) {
+void save_best_checkpoint(const std::string& path, AgentNet model, const TrainConfig& config, const EvalResult& r) {
   nlohmann::json j = nlohmann::json::parse(to_json(config));
-  j[kKey] = {{"return_mean", r.return_mean}, {"return_std", r.return_std},       {"episodes", r.episodes},
-             {"frames", r.frames},           {"learner_steps", r.learner_steps}, {"seed", r.seed},
+  j[kKey] = {{"return_mean", r.return_mean},
+             {"return_std", r.return_std},
+             {"episodes", r.episodes},
+             {"frames", r.frames},
+             {"learner_steps", r.learner_steps},
+             {"seed", r.seed},
              {"greedy", r.greedy}};
   const auto optimizer = make_optimizer(config.learner.optimizer, model->parameters());
   CheckpointCounters counters;

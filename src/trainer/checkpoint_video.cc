@@ -16,20 +16,20 @@
 
 namespace seedrl {
 
-std::string CheckpointVideo::video_path(const std::string& logdir) {
-  return report::video_path(logdir);
-}
+std::string CheckpointVideo::video_path(const std::string& logdir) { return report::video_path(logdir); }
 
 CheckpointVideo::CheckpointVideo(std::string checkpoint, const std::string& logdir, double every_s,
                                  const std::string& env_name, const EnvOptions& options, std::uint64_t seed)
-    : checkpoint_(std::move(checkpoint)), path_(video_path(logdir)), rom_dir_(options.rom_dir), every_s_(every_s),
+    : checkpoint_(std::move(checkpoint)),
+      path_(video_path(logdir)),
+      rom_dir_(options.rom_dir),
+      every_s_(every_s),
       seed_(seed) {
   EnvPtr env = EnvRegistry::builtin().make(env_name, options);
   std::vector<std::uint8_t> obs(env->spec().observation.bytes());
   env->reset(seed, obs.data());
   RgbImage picture;
-  if (!render_rgb(*env, picture))
-    throw std::invalid_argument("--record-every-s: " + env_name + " has no renderer");
+  if (!render_rgb(*env, picture)) throw std::invalid_argument("--record-every-s: " + env_name + " has no renderer");
   thread_ = std::thread([this] { loop(); });
 }
 

@@ -6,7 +6,6 @@
 #include "seedrl/env/registry.h"
 #include "seedrl/io/checkpoint.h"
 #include "seedrl/model/agent_net.h"
-#include "seedrl/util/rng.h"
 #include "seedrl/model/policy_distribution.h"
 #include "seedrl/model/q_net.h"
 #include "seedrl/model/torso.h"
@@ -14,6 +13,7 @@
 #include "seedrl/trainer/checkpoint_model.h"
 #include "seedrl/trainer/evaluate.h"
 #include "seedrl/util/error_text.h"
+#include "seedrl/util/rng.h"
 
 namespace seedrl {
 
@@ -92,7 +92,8 @@ CheckpointPolicy q_policy(const std::string& checkpoint, CheckpointPolicy out, c
     QOutput q = st->model->forward(st->obs, first_t, st->prev_action, st->prev_reward, st->core);
     st->core = q.state;
     int a = static_cast<int>(q.q[0][0].argmax().item<std::int64_t>());
-    if (epsilon > 0 && st->rng.uniform() < epsilon) a = static_cast<int>(st->rng.below(static_cast<std::uint64_t>(actions)));
+    if (epsilon > 0 && st->rng.uniform() < epsilon)
+      a = static_cast<int>(st->rng.below(static_cast<std::uint64_t>(actions)));
     action[0] = static_cast<float>(a);
     st->prev_action.fill_(static_cast<float>(a));
   };
@@ -104,7 +105,8 @@ CheckpointPolicy q_policy(const std::string& checkpoint, CheckpointPolicy out, c
 CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint64_t seed, bool greedy) {
   CheckpointPolicy out;
   const LoadedCheckpoint header = read_checkpoint_header(checkpoint);
-  out.config = from_checkpoint(checkpoint, "its run config", [&] { return train_config_from_json(header.config_json); });
+  out.config =
+      from_checkpoint(checkpoint, "its run config", [&] { return train_config_from_json(header.config_json); });
   const EnvSpec spec = from_checkpoint(checkpoint, "its environment", [&] {
     return EnvRegistry::builtin().make(out.config.env, out.config.env_options)->spec();
   });
@@ -127,7 +129,8 @@ CheckpointModel load_checkpoint_model(const std::string& checkpoint) {
   CheckpointModel out;
   const LoadedCheckpoint header = read_checkpoint_header(checkpoint);
   out.counters = header.counters;
-  out.config = from_checkpoint(checkpoint, "its run config", [&] { return train_config_from_json(header.config_json); });
+  out.config =
+      from_checkpoint(checkpoint, "its run config", [&] { return train_config_from_json(header.config_json); });
   out.spec = from_checkpoint(checkpoint, "its environment", [&] {
     return EnvRegistry::builtin().make(out.config.env, out.config.env_options)->spec();
   });

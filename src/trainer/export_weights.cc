@@ -4,10 +4,10 @@
 #include <string_view>
 
 #include <caffe2/serialize/inline_container.h>
-#include <nlohmann/json.hpp>
 #include <torch/csrc/jit/serialization/export.h>
 #include <torch/csrc/jit/serialization/pickler.h>
 #include <torch/torch.h>
+#include <nlohmann/json.hpp>
 
 #include "seedrl/io/replace_file.h"
 #include "seedrl/model/torso.h"
@@ -22,22 +22,25 @@ namespace {
 std::string metadata(const CheckpointModel& m) {
   const ModelConfig& model = m.config.model;
   nlohmann::json action{{"kind", m.spec.action.is_discrete() ? "discrete" : "box"}};
-  if (m.spec.action.is_discrete()) action["num_actions"] = m.spec.action.num_actions;
-  else action.update({{"dim", m.spec.action.dim}, {"low", m.spec.action.low}, {"high", m.spec.action.high}});
-  nlohmann::json j{{"format", "seedrl-export-1"},
-                   {"algo", m.config.algo},
-                   {"env", m.config.env},
-                   {"observation", {{"shape", m.spec.observation.shape}, {"dtype", dtype_name(m.spec.observation.dtype)}}},
-                   {"action", action},
-                   {"torso", resolve_torso(m.spec.observation, model.torso)},
-                   {"hidden", model.hidden},
-                   {"activation", model.activation},
-                   {"lstm", model.lstm},
-                   {"lstm_size", model.lstm_size},
-                   {"separate_value_net", model.separate_value_net},
-                   {"normalize_obs", model.normalize_obs},
-                   {"frames", m.counters.frames},
-                   {"learner_steps", m.counters.learner_steps}};
+  if (m.spec.action.is_discrete())
+    action["num_actions"] = m.spec.action.num_actions;
+  else
+    action.update({{"dim", m.spec.action.dim}, {"low", m.spec.action.low}, {"high", m.spec.action.high}});
+  nlohmann::json j{
+      {"format", "seedrl-export-1"},
+      {"algo", m.config.algo},
+      {"env", m.config.env},
+      {"observation", {{"shape", m.spec.observation.shape}, {"dtype", dtype_name(m.spec.observation.dtype)}}},
+      {"action", action},
+      {"torso", resolve_torso(m.spec.observation, model.torso)},
+      {"hidden", model.hidden},
+      {"activation", model.activation},
+      {"lstm", model.lstm},
+      {"lstm_size", model.lstm_size},
+      {"separate_value_net", model.separate_value_net},
+      {"normalize_obs", model.normalize_obs},
+      {"frames", m.counters.frames},
+      {"learner_steps", m.counters.learner_steps}};
   // ObsNormalizer's defaults: clamp((x - mean) / sqrt(var + eps), -clip, clip).
   if (model.normalize_obs) j["obs_normalizer"] = {{"clip", 10.0}, {"eps", 1e-8}};
   return j.dump();
@@ -49,9 +52,10 @@ std::string metadata(const CheckpointModel& m) {
 // weights_only=True, its default since PyTorch 2.6.
 std::vector<char> torch_save_bytes(const c10::IValue& value) {
   std::vector<char> pickle;
-  torch::jit::Pickler pickler([&](const char* data, std::size_t size) { pickle.insert(pickle.end(), data, data + size); },
-                              /*tensor_table=*/nullptr, /*type_renamer=*/nullptr, /*memoized_class_types=*/nullptr,
-                              /*get_tensor_id=*/nullptr, /*tag_aggregates=*/false);
+  torch::jit::Pickler pickler(
+      [&](const char* data, std::size_t size) { pickle.insert(pickle.end(), data, data + size); },
+      /*tensor_table=*/nullptr, /*type_renamer=*/nullptr, /*memoized_class_types=*/nullptr,
+      /*get_tensor_id=*/nullptr, /*tag_aggregates=*/false);
   pickler.protocol();
   pickler.pushIValue(value);
   pickler.stop();

@@ -82,9 +82,10 @@ LearnerCpus plan_learner_cpus(const std::string& mode, const std::vector<int>& c
   auto shared = [&](const std::string& why) { return shared_plan(cpus.size(), why); };
   if (mode == "share") return shared("--learner-cpus share");
   if (mode == "reserve" && want >= n)
-    throw std::invalid_argument(fmt::format("--learner-cpus reserve: {} learner thread(s) x {} torch thread(s) "
-                                            "need more than the {} CPU(s) this process may use",
-                                            learner_threads, torch_threads, n));
+    throw std::invalid_argument(
+        fmt::format("--learner-cpus reserve: {} learner thread(s) x {} torch thread(s) "
+                    "need more than the {} CPU(s) this process may use",
+                    learner_threads, torch_threads, n));
   std::string why = "--learner-cpus reserve";
   if (mode == "auto") {
     if (2 * want > n) return shared(fmt::format("{} learner CPU(s) would leave fewer than half", want));

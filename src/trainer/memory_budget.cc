@@ -11,9 +11,9 @@
 #include "seedrl/env/registry.h"
 #include "seedrl/learner/r2d2/replay.h"
 #include "seedrl/model/torso.h"
-#include "seedrl/trainer/remote_training.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/r2d2_setup.h"
+#include "seedrl/trainer/remote_training.h"
 #include "seedrl/trainer/vtrace_algorithm.h"
 #include "seedrl/util/available_memory.h"
 
@@ -211,16 +211,16 @@ void check_memory(const MemoryEstimate& estimate, double available) {
   const double total = estimate.total();
   if (available <= 0 || total <= available * 0.9) return;
   const MemoryItem& top = estimate.largest();
-  throw std::invalid_argument(fmt::format("{}: {} would take about {}, the whole run about {}: more than the {} of "
-                                          "memory available",
-                                          top.flag, top.what, memory_text(top.bytes), memory_text(total),
-                                          memory_text(available)));
+  throw std::invalid_argument(
+      fmt::format("{}: {} would take about {}, the whole run about {}: more than the {} of "
+                  "memory available",
+                  top.flag, top.what, memory_text(top.bytes), memory_text(total), memory_text(available)));
 }
 
 MemoryEstimate check_train_memory(const TrainConfig& run) {
   if (run.model.hidden.size() > static_cast<std::size_t>(kMaxHiddenLayers))
-    throw std::invalid_argument(fmt::format("--hidden: {} layers; the MLP may have at most {}", run.model.hidden.size(),
-                                            kMaxHiddenLayers));
+    throw std::invalid_argument(
+        fmt::format("--hidden: {} layers; the MLP may have at most {}", run.model.hidden.size(), kMaxHiddenLayers));
   TrainConfig config = run;
   resolve_defaults(config);
   const Placement placement = resolve_placement(config);

@@ -39,9 +39,8 @@ std::optional<EvalResult> resumed_best_eval(const TrainConfig& config) {
   }
 }
 
-PeriodicEval::PeriodicEval(const TrainConfig& config, const EnvSpec& spec, int policy_size,
-                           ParamPublisher& publisher, const std::atomic<std::int64_t>& frames,
-                           std::optional<EvalResult> best_so_far)
+PeriodicEval::PeriodicEval(const TrainConfig& config, const EnvSpec& spec, int policy_size, ParamPublisher& publisher,
+                           const std::atomic<std::int64_t>& frames, std::optional<EvalResult> best_so_far)
     : enabled_(config.eval_every_s > 0),
       config_(config),
       best_path_(best_checkpoint_path(config.logdir)),
@@ -69,7 +68,8 @@ void PeriodicEval::start() {
   spdlog::info("evaluation: {} {} episodes every {} s and at the end (env seed {}), the best kept as {}",
                config_.eval_episodes, config_.eval_greedy ? "greedy" : "sampled", config_.eval_every_s, seed_,
                best_path_);
-  if (best_) spdlog::info("evaluation: best so far {:.2f} at {} frames ({})", best_->return_mean, best_->frames, best_path_);
+  if (best_)
+    spdlog::info("evaluation: best so far {:.2f} at {} frames ({})", best_->return_mean, best_->frames, best_path_);
   thread_ = std::thread([this] { loop(); });
 }
 

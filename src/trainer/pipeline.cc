@@ -62,8 +62,8 @@ Pipeline::Pipeline(const TrainConfig& config, Algorithm& algorithm)
   remote_ = net::make_remote_server(config, spec_, local_envs, *inference_, episodes_, frames_,
                                     [this](int slot) { algorithm_.release_slot(slot, *store_, *inference_); });
   learner_thread_ = std::make_unique<LearnerThread>([this] { return algorithm_.learner_step(); },
-                                                    [this] { return algorithm_.learner_steps(); },
-                                                    [this] { save_(); }, cpus_.of_rank(0));
+                                                    [this] { return algorithm_.learner_steps(); }, [this] { save_(); },
+                                                    cpus_.of_rank(0));
 }
 
 Pipeline::~Pipeline() { stop(); }
@@ -94,7 +94,7 @@ void Pipeline::stop() noexcept {
     if (eval_actors_) eval_actors_->request_stop();
     if (remote_)
       remote_->request_stop(frames_.load() >= config_.learner.max_frames ? net::GoodbyeCode::kFinished
-                                                                        : net::GoodbyeCode::kShutdown);
+                                                                         : net::GoodbyeCode::kShutdown);
     store_->close();
     inference_->stop();
     if (remote_) remote_->join();
@@ -107,9 +107,7 @@ void Pipeline::stop() noexcept {
   }
 }
 
-bool Pipeline::failed() const {
-  return learner_thread_->failed() || algorithm_.stages_failed();
-}
+bool Pipeline::failed() const { return learner_thread_->failed() || algorithm_.stages_failed(); }
 
 void Pipeline::add_scalars(Scalars& out) {
   algorithm_.add_scalars(out);

@@ -31,9 +31,9 @@ torch::Device parse_one(const std::string& item, int visible_gpus, const std::st
   int index = 0;
   if (item != "cuda") {
     const std::string prefix = "cuda:";
-    const bool digits = item.size() > prefix.size() && item.rfind(prefix, 0) == 0 &&
-                        item.size() <= prefix.size() + 4 &&
-                        std::all_of(item.begin() + prefix.size(), item.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const bool digits =
+        item.size() > prefix.size() && item.rfind(prefix, 0) == 0 && item.size() <= prefix.size() + 4 &&
+        std::all_of(item.begin() + prefix.size(), item.end(), [](char c) { return c >= '0' && c <= '9'; });
     if (!digits)
       throw std::invalid_argument(flag + ": cannot parse device '" + item + "' (use all, cpu, cuda or cuda:N)");
     index = std::stoi(item.substr(prefix.size()));
@@ -141,8 +141,8 @@ Placement resolve_placement(const std::string& devices, const std::string& infer
 
 Placement resolve_placement(const TrainConfig& config) {
   const int visible_gpus = torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;
-  Placement p = resolve_placement(config.devices, config.inference_devices, config.learner_devices, visible_gpus,
-                                 config.device);
+  Placement p =
+      resolve_placement(config.devices, config.inference_devices, config.learner_devices, visible_gpus, config.device);
   const auto any_cuda = [](const std::vector<torch::Device>& ds) {
     return std::any_of(ds.begin(), ds.end(), [](const torch::Device& d) { return d.is_cuda(); });
   };
@@ -154,8 +154,7 @@ Placement resolve_placement(const TrainConfig& config) {
   return p;
 }
 
-InferenceFleetConfig inference_fleet_config(const TrainConfig& config, const ArraySpec& observation,
-                                            int remote_envs) {
+InferenceFleetConfig inference_fleet_config(const TrainConfig& config, const ArraySpec& observation, int remote_envs) {
   InferenceFleetConfig f;
   f.observation = observation;
   f.batch_size = config.inference_batch;

@@ -7,8 +7,8 @@
 #include <spdlog/spdlog.h>
 #include <torch/torch.h>
 
-#include "seedrl/inference/inference_fleet.h"
 #include "seedrl/inference/epsilon_greedy.h"
+#include "seedrl/inference/inference_fleet.h"
 #include "seedrl/inference/q_value_step.h"
 #include "seedrl/learner/r2d2/replay.h"
 #include "seedrl/learner/r2d2/replay_inserter.h"
@@ -43,9 +43,9 @@ void R2D2Algorithm::build(const PipelineContext& ctx) {
   options.checksum_every = config_.replica_checksum_every;
   const EnvSpec spec = ctx.spec;
   const ModelConfig model = config_.model;
-  learner_ = std::make_unique<r2d2::R2D2Learner>([spec, model] { return QNet(spec, model); }, config_.r2d2,
-                                                 config_.learner, *replay_, ctx.publisher, ctx.placement.learner,
-                                                 options);
+  learner_ =
+      std::make_unique<r2d2::R2D2Learner>([spec, model] { return QNet(spec, model); }, config_.r2d2, config_.learner,
+                                          *replay_, ctx.publisher, ctx.placement.learner, options);
   checkpoint_ = std::make_unique<RunCheckpoint<r2d2::R2D2Learner>>(
       config_, *learner_, CheckpointExtrasIn{{"target", learner_->target().ptr().get()}});
   replay_checkpoint_ = std::make_unique<ReplayCheckpoint>(config_, *replay_);
@@ -69,11 +69,12 @@ void R2D2Algorithm::publish() { learner_->publish(); }
 
 std::string R2D2Algorithm::describe() const {
   const R2D2Config& rc = config_.r2d2;
-  return fmt::format("r2d2: replay {} sequences of {} steps, {:.1f} MiB | batch {} x ({} burn-in + {}) | n {} | "
-                     "discount {} | learning rate {}",
-                     rc.replay_capacity, replay_->layout().length, replay_->byte_size() / 1048576.0,
-                     config_.learner.batch_size, rc.burn_in, config_.unroll_length, rc.n_step,
-                     config_.learner.loss.discount, config_.learner.optimizer.learning_rate);
+  return fmt::format(
+      "r2d2: replay {} sequences of {} steps, {:.1f} MiB | batch {} x ({} burn-in + {}) | n {} | "
+      "discount {} | learning rate {}",
+      rc.replay_capacity, replay_->layout().length, replay_->byte_size() / 1048576.0, config_.learner.batch_size,
+      rc.burn_in, config_.unroll_length, rc.n_step, config_.learner.loss.discount,
+      config_.learner.optimizer.learning_rate);
 }
 
 std::unique_ptr<DeviceInference> R2D2Algorithm::make_inference(RequestBatcher& batcher, torch::Device device,
@@ -83,13 +84,14 @@ std::unique_ptr<DeviceInference> R2D2Algorithm::make_inference(RequestBatcher& b
   // next session, and must not replay the random numbers it drew there.
   const R2D2Config& rc = config_.r2d2;
   const std::uint64_t seed = config_.seed + static_cast<std::uint64_t>(servers_made_++) * 0x9E3779B97F4A7C15ull;
-  auto selector = std::make_unique<r2d2::EpsilonGreedySelector>(spec_->action.num_actions, train_envs_, rc.eval_envs,
-                                                                rc.epsilon, rc.epsilon_alpha, rc.eval_epsilon, seed,
-                                                                remote_envs_);
+  auto selector =
+      std::make_unique<r2d2::EpsilonGreedySelector>(spec_->action.num_actions, train_envs_, rc.eval_envs, rc.epsilon,
+                                                    rc.epsilon_alpha, rc.eval_epsilon, seed, remote_envs_);
   const EnvSpec spec = *spec_;
   const ModelConfig model = config_.model;
-  return r2d2::make_q_inference_server(batcher, *store_, *publisher_, [spec, model] { return QNet(spec, model); },
-                                       std::move(selector), train_envs_, num_slots, config_.inference_threads, device);
+  return r2d2::make_q_inference_server(
+      batcher, *store_, *publisher_, [spec, model] { return QNet(spec, model); }, std::move(selector), train_envs_,
+      num_slots, config_.inference_threads, device);
 }
 
 void R2D2Algorithm::release_slot(int slot, TrajectoryStore& store, InferenceFleet&) {

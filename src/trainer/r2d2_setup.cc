@@ -21,7 +21,8 @@ void validate_r2d2_config(const TrainConfig& c) {
 
 UnrollLayout r2d2_sequence_layout(const TrainConfig& config, const EnvSpec& spec) {
   if (!spec.action.is_discrete())
-    throw std::invalid_argument("--algo r2d2: needs discrete actions; " + spec.name + " has " + spec.action.to_string());
+    throw std::invalid_argument("--algo r2d2: needs discrete actions; " + spec.name + " has " +
+                                spec.action.to_string());
   const R2D2Config& rc = config.r2d2;
   UnrollLayout layout;
   layout.observation = spec.observation;

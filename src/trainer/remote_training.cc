@@ -42,8 +42,8 @@ std::unique_ptr<RemoteActorServer> make_remote_server(const TrainConfig& c, cons
   rc.max_connections = c.max_remote_connections;
   rc.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(c.remote_timeout_s * 1000));
   for (int d = 0; d < inference.size(); ++d) rc.local_envs.push_back(inference.local_envs(d));
-  auto server = std::make_unique<RemoteActorServer>(rc, spec, inference.batchers(), episodes, frames,
-                                                    std::move(on_release));
+  auto server =
+      std::make_unique<RemoteActorServer>(rc, spec, inference.batchers(), episodes, frames, std::move(on_release));
   server->start();
   return server;
 }

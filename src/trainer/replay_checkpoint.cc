@@ -42,9 +42,10 @@ std::int64_t ReplayCheckpoint::resume(bool checkpoint_loaded, std::int64_t learn
       return refill(0);
     }
     if (info.learner_steps > learner_steps)
-      spdlog::warn("--resume: replay snapshot {} is from learner step {}, the checkpoint from {} (the run stopped "
-                   "between the two saves); using it",
-                   path_, info.learner_steps, learner_steps);
+      spdlog::warn(
+          "--resume: replay snapshot {} is from learner step {}, the checkpoint from {} (the run stopped "
+          "between the two saves); using it",
+          path_, info.learner_steps, learner_steps);
     const auto t0 = SteadyClock::now();
     const auto loaded = r2d2::load_replay_snapshot(replay_, path_);
     spdlog::info("resumed replay: {} sequences from {} ({:.1f} MiB in {:.2f} s)", loaded.sequences, path_,

@@ -69,13 +69,17 @@ std::string prepare_run_directory(const std::string& logdir, bool resume) {
   check_writable(logdir);
   if (resume || !fs::exists(checkpoint_path(logdir))) return "";
   fs::path aside = fs::path(logdir) / ("replaced-" + timestamp());
-  for (int n = 2; fs::exists(aside); ++n) aside = fs::path(logdir) / ("replaced-" + timestamp() + "-" + std::to_string(n));
+  for (int n = 2; fs::exists(aside); ++n)
+    aside = fs::path(logdir) / ("replaced-" + timestamp() + "-" + std::to_string(n));
   fs::create_directory(aside, ec);
-  if (ec) throw std::invalid_argument("--logdir: cannot set the earlier run aside in " + aside.string() + " (" + ec.message() + ")");
+  if (ec)
+    throw std::invalid_argument("--logdir: cannot set the earlier run aside in " + aside.string() + " (" +
+                                ec.message() + ")");
   for (const auto& entry : fs::directory_iterator(logdir)) {
     if (!entry.is_regular_file() || !belongs_to_run(entry.path())) continue;
     fs::rename(entry.path(), aside / entry.path().filename(), ec);
-    if (ec) throw std::invalid_argument("--logdir: cannot move " + entry.path().string() + " aside (" + ec.message() + ")");
+    if (ec)
+      throw std::invalid_argument("--logdir: cannot move " + entry.path().string() + " aside (" + ec.message() + ")");
   }
   spdlog::warn("--logdir {} held an earlier run (pass --resume to continue one); it was moved to {}", logdir,
                aside.string());

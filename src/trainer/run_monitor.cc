@@ -158,10 +158,11 @@ std::string describe_run(const Scalars& s) {
     return it == s.end() ? kNoValue : it->second;
   };
   const double ret = get("episode_return_mean");
-  return fmt::format("{:.0f} frames in {:.1f} s ({:.0f} fps), {:.0f} episodes, mean return (last 100) {}, {:.0f} "
-                     "learner steps",
-                     get("frames"), get("wall_seconds"), get("fps"), get("episodes"),
-                     std::isfinite(ret) ? fmt::format("{:.2f}", ret) : "- (no episode ended)", get("learner_steps"));
+  return fmt::format(
+      "{:.0f} frames in {:.1f} s ({:.0f} fps), {:.0f} episodes, mean return (last 100) {}, {:.0f} "
+      "learner steps",
+      get("frames"), get("wall_seconds"), get("fps"), get("episodes"),
+      std::isfinite(ret) ? fmt::format("{:.2f}", ret) : "- (no episode ended)", get("learner_steps"));
 }
 
 }  // namespace seedrl

@@ -65,9 +65,13 @@ std::string to_json(const TrainConfig& c) {
   j["replica_checksum_every"] = c.replica_checksum_every;
   j["unroll_length"] = c.unroll_length;
   j["queue_capacity"] = c.queue_capacity;
-  j["model"] = {{"torso", c.model.torso}, {"hidden", c.model.hidden}, {"lstm", c.model.lstm},
-                {"lstm_size", c.model.lstm_size}, {"normalize_obs", c.model.normalize_obs},
-                {"activation", c.model.activation}, {"separate_value_net", c.model.separate_value_net},
+  j["model"] = {{"torso", c.model.torso},
+                {"hidden", c.model.hidden},
+                {"lstm", c.model.lstm},
+                {"lstm_size", c.model.lstm_size},
+                {"normalize_obs", c.model.normalize_obs},
+                {"activation", c.model.activation},
+                {"separate_value_net", c.model.separate_value_net},
                 {"precision", c.model.precision}};
   const auto& l = c.learner;
   j["batch_size"] = l.batch_size;

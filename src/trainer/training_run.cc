@@ -61,8 +61,8 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
 
   // The checkpoint before the summary: a summary that cannot be written
   // must not cost the run's last weights.
-  const int status = finish_run(pipeline.failed(), signal_received.load(), save, algorithm.checkpoint_path(),
-                                frames.load());
+  const int status =
+      finish_run(pipeline.failed(), signal_received.load(), save, algorithm.checkpoint_path(), frames.load());
   algorithm.after_run(status, [&] { return signal_received.load() != 0; });
   // Before the final report, which shows it; not when the user asked to stop.
   if (video && signal_received.load() == 0) video->final_video();

@@ -10,8 +10,8 @@
 #include "seedrl/inference/inference_fleet.h"
 #include "seedrl/inference/inference_server.h"
 #include "seedrl/learner/data_parallel.h"
-#include "seedrl/trainer/periodic_eval.h"
 #include "seedrl/trainer/learner_cpus.h"
+#include "seedrl/trainer/periodic_eval.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/run_checkpoint.h"
 #include "seedrl/trainer/run_monitor.h"
@@ -53,17 +53,18 @@ void VTraceAlgorithm::build(const PipelineContext& ctx) {
   const EnvSpec& spec = *spec_;
   const ModelConfig model = config_.model;
   const int policy_size = policy_size_;
-  learner_ = std::make_unique<DataParallelLearner>([spec, model, policy_size] { return AgentNet(spec, model, policy_size); },
-                                                   spec.action, config_.learner, ctx.store, ctx.publisher,
-                                                   ctx.placement.learner, options);
+  learner_ = std::make_unique<DataParallelLearner>(
+      [spec, model, policy_size] { return AgentNet(spec, model, policy_size); }, spec.action, config_.learner,
+      ctx.store, ctx.publisher, ctx.placement.learner, options);
   checkpoint_ = std::make_unique<RunCheckpoint<DataParallelLearner>>(config_, *learner_);
   // A damaged best.pt, like a refused checkpoint, is the one line a user sees.
   evaluation_ = std::make_unique<PeriodicEval>(config_, spec, policy_size_, ctx.publisher, ctx.frames,
                                                resumed_best_eval(config_));
   if (const int lag = expected_policy_lag(ctx.train_envs, config_.learner.batch_size); lag > kPolicyLagWarning)
-    spdlog::warn("--batch-size: {} envs feed batches of {} unrolls, so the learner will see each unroll about {} "
-                 "updates after it was acted (policy lag); a larger --batch-size or fewer envs keeps it lower",
-                 ctx.train_envs, config_.learner.batch_size, lag);
+    spdlog::warn(
+        "--batch-size: {} envs feed batches of {} unrolls, so the learner will see each unroll about {} "
+        "updates after it was acted (policy lag); a larger --batch-size or fewer envs keeps it lower",
+        ctx.train_envs, config_.learner.batch_size, lag);
 }
 
 CheckpointCounters VTraceAlgorithm::resume(bool resume) { return checkpoint_->resume(resume); }
@@ -133,10 +134,9 @@ void VTraceAlgorithm::add_scalars(Scalars& out) {
     stepped = last_;
   }
   const LearnerStats s = stepped.value_or(LearnerStats{});
-  Scalars learner_scalars{{"total_loss", s.total_loss},       {"pg_loss", s.pg_loss},
-                          {"baseline_loss", s.baseline_loss}, {"entropy", s.entropy},
-                          {"grad_norm", s.grad_norm},         {"learning_rate", s.learning_rate},
-                          {"policy_lag", s.policy_lag},       {"mean_rho", s.mean_rho}};
+  Scalars learner_scalars{{"total_loss", s.total_loss}, {"pg_loss", s.pg_loss},     {"baseline_loss", s.baseline_loss},
+                          {"entropy", s.entropy},       {"grad_norm", s.grad_norm}, {"learning_rate", s.learning_rate},
+                          {"policy_lag", s.policy_lag}, {"mean_rho", s.mean_rho}};
   if (!stepped)
     for (auto& [key, value] : learner_scalars) value = kNoValue;  // no step yet: no loss, not a loss of 0
   out.merge(learner_scalars);

@@ -15,8 +15,7 @@ namespace {
 torch::Dtype to_torch(DType d) { return d == DType::kUInt8 ? torch::kUInt8 : torch::kFloat32; }
 }  // namespace
 
-TrajectoryStore::TrajectoryStore(const UnrollLayout& layout, int num_slots, int queue_capacity,
-                                 int max_batch)
+TrajectoryStore::TrajectoryStore(const UnrollLayout& layout, int num_slots, int queue_capacity, int max_batch)
     : layout_(layout),
       obs_bytes_(layout.observation.bytes()),
       stride_(layout.length - layout.overlap),
@@ -116,7 +115,8 @@ bool TrajectoryStore::append(int slot, const StepRecord& step, std::int64_t poli
   if (H > 0 && O > 0) {
     const std::size_t at = static_cast<std::size_t>(done) * core_marks_ * H;
     for (int m = 1; m < core_marks_; ++m)
-      write_core(*next, m - 1, core_h_ptr_ + at + m * static_cast<std::size_t>(H), core_c_ptr_ + at + m * static_cast<std::size_t>(H));
+      write_core(*next, m - 1, core_h_ptr_ + at + m * static_cast<std::size_t>(H),
+                 core_c_ptr_ + at + m * static_cast<std::size_t>(H));
   }
   st.unroll = *next;
   st.pos = O;

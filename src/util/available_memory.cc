@@ -28,9 +28,12 @@ std::vector<std::string> cgroup_dirs() {
     if (a == std::string::npos || b == std::string::npos) continue;
     const std::string controllers = line.substr(a + 1, b - a - 1);
     std::string dir;
-    if (controllers.empty()) dir = "v2:/sys/fs/cgroup";
-    else if (("," + controllers + ",").find(",memory,") != std::string::npos) dir = "v1:/sys/fs/cgroup/memory";
-    else continue;
+    if (controllers.empty())
+      dir = "v2:/sys/fs/cgroup";
+    else if (("," + controllers + ",").find(",memory,") != std::string::npos)
+      dir = "v1:/sys/fs/cgroup/memory";
+    else
+      continue;
     // The root, then each directory below it on the way to the process's own.
     std::vector<std::string> chain{dir};
     std::istringstream parts(line.substr(b + 1));
@@ -59,7 +62,7 @@ std::uint64_t cgroup_headroom(const std::string& limit_text, const std::string& 
                               const std::string& stat_text) {
   std::uint64_t limit = 0, usage = 0;
   std::istringstream l(limit_text), u(usage_text);
-  if (!(l >> limit) || !(u >> usage)) return 0;  // v2 "max": no limit
+  if (!(l >> limit) || !(u >> usage)) return 0;     // v2 "max": no limit
   if (limit >= (std::uint64_t{1} << 60)) return 0;  // v1's "unlimited" is about 2^63
   // Usage counts the page cache; its inactive part is reclaimed before the
   // limit bites.

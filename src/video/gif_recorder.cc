@@ -43,10 +43,9 @@ void GifRecorder::add(Env& env) {
   if (gif_ && gif_->frames() >= max_frames_) return;
   if (!render_rgb(env, frame_)) {
     const std::string name = env.spec().name;
-    throw std::invalid_argument(flag_ + ": " + name + " has no renderer" +
-                                (name.rfind("mujoco:", 0) == 0
-                                     ? " (MuJoCo would need an OpenGL context for offscreen rendering)"
-                                     : ""));
+    throw std::invalid_argument(
+        flag_ + ": " + name + " has no renderer" +
+        (name.rfind("mujoco:", 0) == 0 ? " (MuJoCo would need an OpenGL context for offscreen rendering)" : ""));
   }
   if (!gif_) gif_ = std::make_unique<GifWriter>(GifWriter::delay_for_fps(render_fps(env)));
   gif_->add(frame_);

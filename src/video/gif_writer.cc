@@ -47,8 +47,10 @@ struct GifWriter::Impl {
       if (key != last_key) {
         auto [it, added] = index_of.try_emplace(key, static_cast<int>(colours.size()));
         if (added) {
-          if (colours.size() == 256) exact = false;
-          else colours.push_back(GifColorType{p[0], p[1], p[2]});
+          if (colours.size() == 256)
+            exact = false;
+          else
+            colours.push_back(GifColorType{p[0], p[1], p[2]});
         }
         last_key = key;
         last_index = it->second;

@@ -56,10 +56,10 @@ TEST_CASE("play --render draws atari:pong's preprocessed frames", "[cli][atari][
   CHECK_THAT(r.output, Catch::Contains("legend: gray(t) in shades"));
   // Every action taken is named as Gymnasium's get_action_meanings() names
   // the full action set.
-  const std::vector<std::string> meanings = {
-      "NOOP",   "FIRE",      "UP",       "RIGHT",    "LEFT",        "DOWN",       "UPRIGHT",      "UPLEFT",
-      "DOWNRIGHT", "DOWNLEFT", "UPFIRE", "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE", "UPRIGHTFIRE", "UPLEFTFIRE",
-      "DOWNRIGHTFIRE", "DOWNLEFTFIRE"};
+  const std::vector<std::string> meanings = {"NOOP",       "FIRE",          "UP",          "RIGHT",     "LEFT",
+                                             "DOWN",       "UPRIGHT",       "UPLEFT",      "DOWNRIGHT", "DOWNLEFT",
+                                             "UPFIRE",     "RIGHTFIRE",     "LEFTFIRE",    "DOWNFIRE",  "UPRIGHTFIRE",
+                                             "UPLEFTFIRE", "DOWNRIGHTFIRE", "DOWNLEFTFIRE"};
   int named = 0;
   for (auto at = r.output.find("\naction "); at != std::string::npos; at = r.output.find("\naction ", at + 1)) {
     std::istringstream line(r.output.substr(at + 8, r.output.find('\n', at + 1) - at - 8));
@@ -89,15 +89,16 @@ TEST_CASE("seedrl actor --env atari:pong feeds a learner over loopback", "[cli][
   const std::string addr = "127.0.0.1:" + std::to_string(free_port());
   RunResult learner, actor;
   std::thread l([&] {
-    learner = run_seedrl({"train", "--env", "atari:pong", "--rom-dir", kRoms, "--max-episode-frames", "400",
-                          "--actors", "0", "--remote-actors", addr, "--max-frames", "600", "--unroll-length", "10",
-                          "--batch-size", "2", "--inference-batch", "2", "--logdir", dir, "--log-interval-s", "1",
-                          "--checkpoint-every-s", "0", "--seed", "5"},
+    learner = run_seedrl({"train", "--env",           "atari:pong", "--rom-dir",        kRoms, "--max-episode-frames",
+                          "400",   "--actors",        "0",          "--remote-actors",  addr,  "--max-frames",
+                          "600",   "--unroll-length", "10",         "--batch-size",     "2",   "--inference-batch",
+                          "2",     "--logdir",        dir,          "--log-interval-s", "1",   "--checkpoint-every-s",
+                          "0",     "--seed",          "5"},
                          300);
   });
   std::thread a([&] {
-    actor = run_seedrl({"actor", "--connect", addr, "--env", "atari:pong", "--rom-dir", kRoms,
-                        "--max-episode-frames", "400", "--actors", "2", "--envs-per-actor", "1"},
+    actor = run_seedrl({"actor", "--connect", addr, "--env", "atari:pong", "--rom-dir", kRoms, "--max-episode-frames",
+                        "400", "--actors", "2", "--envs-per-actor", "1"},
                        300);
   });
   l.join();

@@ -127,8 +127,8 @@ TEST_CASE("eval refuses a checkpoint whose run config does not fit its weights",
 
 TEST_CASE("train --resume refuses a damaged checkpoint in one line naming it", "[cli][checkpoint][train]") {
   const std::string dir = temp_dir("cli_bad_resume");
-  const std::vector<std::string> train{"train", "--max-frames", "5000", "--actors", "4", "--batch-size", "2",
-                                       "--logdir", dir};
+  const std::vector<std::string> train{"train", "--max-frames", "5000", "--actors", "4", "--batch-size",
+                                       "2",     "--logdir",     dir};
   const RunResult first = run_seedrl(train);
   INFO(first.output);
   REQUIRE(first.status == 0);

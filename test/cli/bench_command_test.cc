@@ -12,8 +12,8 @@
 using namespace seedrl::test;
 
 namespace {
-const std::vector<std::string> kTiny = {"--env", "cartpole", "--actors", "4", "--batch-size", "4",
-                                        "--unroll-length", "5", "--seconds", "0.4", "--warmup-s", "0.2"};
+const std::vector<std::string> kTiny = {"--env",           "cartpole", "--actors",  "4",   "--batch-size", "4",
+                                        "--unroll-length", "5",        "--seconds", "0.4", "--warmup-s",   "0.2"};
 
 std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
   args.insert(args.end(), more.begin(), more.end());
@@ -64,8 +64,7 @@ TEST_CASE("seedrl bench writes every stage figure as positive JSON", "[cli][benc
                              : slowest == "inference" ? inf["requests_per_s"].get<double>()
                                                       : j["learner"]["frames_per_s"].get<double>();
   CHECK(j["slowest_stage_frames_per_s"].get<double>() == Approx(slowest_fps));
-  CHECK(j["pipeline_efficiency"].get<double>() ==
-        Approx(j["end_to_end_frames_per_s"].get<double>() / slowest_fps));
+  CHECK(j["pipeline_efficiency"].get<double>() == Approx(j["end_to_end_frames_per_s"].get<double>() / slowest_fps));
 
   // CPU per frame, from the process CPU clock: positive, and no stage can
   // have used more CPUs than this process may use (cpu_us x frames/s = CPUs busy).
@@ -73,11 +72,10 @@ TEST_CASE("seedrl bench writes every stage figure as positive JSON", "[cli][benc
   const auto& bound = j.at("cpu_sharing_bound");
   const double cpus = bound.at("cpus").get<double>();
   REQUIRE(cpus >= 1);
-  const std::pair<const char*, double> stage_fps[] = {
-      {"env", j["env_steps_per_s"].get<double>()},
-      {"inference", inf["requests_per_s"].get<double>()},
-      {"learner", j["learner"]["frames_per_s"].get<double>()},
-      {"end_to_end", j["end_to_end_frames_per_s"].get<double>()}};
+  const std::pair<const char*, double> stage_fps[] = {{"env", j["env_steps_per_s"].get<double>()},
+                                                      {"inference", inf["requests_per_s"].get<double>()},
+                                                      {"learner", j["learner"]["frames_per_s"].get<double>()},
+                                                      {"end_to_end", j["end_to_end_frames_per_s"].get<double>()}};
   for (const auto& [stage, fps] : stage_fps) {
     INFO(stage);
     const double us = cpu.at(stage).get<double>();
@@ -154,8 +152,8 @@ TEST_CASE("seedrl bench stops at once on SIGINT or SIGTERM even with thousands o
   };
   for (int sig : {SIGINT, SIGTERM}) {
     RunResult r = run_seedrl_and_signal_when(
-        {"bench", "--env", "cartpole", "--actors", "2048", "--seconds", "60", "--warmup-s", "1"},
-        env_threads_started, sig);
+        {"bench", "--env", "cartpole", "--actors", "2048", "--seconds", "60", "--warmup-s", "1"}, env_threads_started,
+        sig);
     INFO(r.output);
     CHECK(r.status == 128 + sig);
     // Not at the end of the 60 s stage: a bound that only a stop that waits
@@ -192,8 +190,9 @@ TEST_CASE("seedrl bench measures the learner on 1 and 2 CPU replicas with the sc
 TEST_CASE("seedrl bench --algo r2d2 measures R2D2's learner on 1 and 2 CPU replicas", "[cli][bench][r2d2]") {
   const std::string path = temp_dir("bench_r2d2") + "/bench.json";
   // Burn-in 3: an update trains on T = 5 steps of each of 4 sequences, burn-in excluded.
-  RunResult r = run_seedrl(with({"bench", "--algo", "r2d2", "--burn-in", "3", "--sequence-overlap", "2", "--learner-devices", "cpu,cpu"},
-                                with(kTiny, {"--json", path})));
+  RunResult r = run_seedrl(
+      with({"bench", "--algo", "r2d2", "--burn-in", "3", "--sequence-overlap", "2", "--learner-devices", "cpu,cpu"},
+           with(kTiny, {"--json", path})));
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("learner (r2d2, synthetic replay)"));
@@ -205,11 +204,13 @@ TEST_CASE("seedrl bench --algo r2d2 measures R2D2's learner on 1 and 2 CPU repli
   REQUIRE(s.size() == 2);
   for (const auto& point : s) {
     CHECK(point.at("steps_per_s").get<double>() > 0);
-    CHECK(point.at("frames_per_s").get<double>() == Approx(point.at("steps_per_s").get<double>() * 5 * 4).epsilon(1e-9));
+    CHECK(point.at("frames_per_s").get<double>() ==
+          Approx(point.at("steps_per_s").get<double>() * 5 * 4).epsilon(1e-9));
   }
   CHECK(s[1].at("scaling_efficiency").get<double>() ==
         Approx(s[1].at("frames_per_s").get<double>() / (2 * s[0].at("frames_per_s").get<double>())).epsilon(1e-9));
-  CHECK(j.at("learner").at("frames_per_s").get<double>() == Approx(s[1].at("frames_per_s").get<double>()).epsilon(1e-9));
+  CHECK(j.at("learner").at("frames_per_s").get<double>() ==
+        Approx(s[1].at("frames_per_s").get<double>()).epsilon(1e-9));
 
   RunResult sweep = run_seedrl({"bench", "--algo", "r2d2", "--sweep", "actors=1,2"});
   CHECK(sweep.status != 0);

@@ -41,8 +41,8 @@ TEST_CASE("train rejects bad values with one line naming the flag", "[cli]") {
 TEST_CASE("the old flag name --learner-cores still works, and errors name it as typed", "[cli]") {
   check_error({"train", "--learner-cores", "pin"}, "--learner-cores");
   // The value reaches the learner's CPU plan, whose refusal names the flag as typed.
-  const RunResult r = run_seedrl({"train", "--learner-cores", "reserve", "--torch-threads",
-                                  std::to_string(seedrl::thread_cpus().size())});
+  const RunResult r = run_seedrl(
+      {"train", "--learner-cores", "reserve", "--torch-threads", std::to_string(seedrl::thread_cpus().size())});
   INFO(r.output);
   CHECK(r.status == 2);
   CHECK_THAT(r.output, Catch::Contains("error: --learner-cores reserve:"));
@@ -117,7 +117,8 @@ TEST_CASE("actor refuses a learner host that does not exist instead of retrying 
     WARN("the resolver here says '" << gai_strerror(rc) << "' for nosuchhost.invalid; not tested");
     return;
   }
-  check_error({"actor", "--connect", "nosuchhost.invalid:29599"}, "--connect: cannot resolve host 'nosuchhost.invalid'");
+  check_error({"actor", "--connect", "nosuchhost.invalid:29599"},
+              "--connect: cannot resolve host 'nosuchhost.invalid'");
 }
 
 TEST_CASE("help output (--help) shows every command's defaults", "[cli]") {
@@ -146,8 +147,8 @@ TEST_CASE("play and train take Gymnasium ids and report seedrl's name", "[cli]")
   INFO(play.output);
   CHECK(play.status == 0);
   const std::string dir = temp_dir("cli_gym_name");
-  const RunResult train = run_seedrl({"train", "--env", "MinAtar/Breakout-v1", "--max-frames", "400", "--actors",
-                                      "2", "--batch-size", "2", "--logdir", dir});
+  const RunResult train = run_seedrl({"train", "--env", "MinAtar/Breakout-v1", "--max-frames", "400", "--actors", "2",
+                                      "--batch-size", "2", "--logdir", dir});
   INFO(train.output);
   REQUIRE(train.status == 0);
   CHECK_THAT(train.output, Catch::Contains("env minatar:breakout"));

@@ -1,8 +1,8 @@
 // --config files: TOML read by toml++. A malformed file is refused by its
 // file, line and column; a value of the wrong type for its flag by file, line
 // and key, in one line; every config shipped under configs/ is read as before.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -163,8 +163,8 @@ TEST_CASE("a renamed flag's old key still sets it, below the command line", "[cl
   seedrl::apply_config_file(*given.cmd, write("learner-cores = \"share\"\n"));
   CHECK(given.get<std::string>("--learner-cpus") == "reserve");
   // Its errors name the key as the file wrote it.
-  CHECK_THAT(train_error("learner-cores = \"pin\"\n"), Catch::StartsWith("1: --learner-cores: ") &&
-                                                          !Catch::Contains("--learner-cpus"));
+  CHECK_THAT(train_error("learner-cores = \"pin\"\n"),
+             Catch::StartsWith("1: --learner-cores: ") && !Catch::Contains("--learner-cpus"));
   CHECK(train_error("learner-cores = 3\n") == "1: --learner-cores: expected a string, got an integer 3");
   // Old and new name in one file: the same flag set twice.
   CHECK(train_error("learner-cpus = \"share\"\nlearner-cores = \"reserve\"\n") ==
@@ -207,8 +207,10 @@ TEST_CASE("NUL bytes, control characters and non-UTF-8 in a config are refused i
   CHECK(train_error("logdir = \"a\\nb\"\n") == "1: --logdir: control character \\x0a in \"a\\x0ab\"");
   CHECK_THAT(train_error("logdir = \"\xff\xfe\"\n"), Catch::StartsWith("1:") && Catch::Contains("utf-8"));
   CHECK_THAT(train_error("actors = 2 # \xc3\x28\n"), Catch::StartsWith("1:") && Catch::Contains("utf-8"));
-  CHECK_THAT(train_error("\xef\xbb\xbf" "actors = 2\nenv = 7\n"), Catch::StartsWith("2: --env"));  // a BOM is fine
-  CHECK(train_error("logdir = \"runs/caf\xc3\xa9\"\n").empty());                               // UTF-8 is fine
+  CHECK_THAT(train_error("\xef\xbb\xbf"
+                         "actors = 2\nenv = 7\n"),
+             Catch::StartsWith("2: --env"));                      // a BOM is fine
+  CHECK(train_error("logdir = \"runs/caf\xc3\xa9\"\n").empty());  // UTF-8 is fine
 }
 
 TEST_CASE("a 1 MiB config line or a 300,000-width list is refused in one line", "[cli][config]") {
@@ -268,7 +270,7 @@ TEST_CASE("train writes the settings it was given to config.toml and --config ru
   const std::string toml = read_file(dir + "/config.toml");
   INFO(toml);
   CHECK_THAT(toml, Catch::Contains("env = 'cartpole'") || Catch::Contains("env = \"cartpole\""));  // our name
-  CHECK_THAT(toml, Catch::Contains("learning-rate = 0.002"));                                       // from the file
+  CHECK_THAT(toml, Catch::Contains("learning-rate = 0.002"));                                      // from the file
   CHECK_THAT(toml, Catch::Contains("hidden = [ 32, 16 ]") || Catch::Contains("hidden = [32, 16]"));
   CHECK_THAT(toml, Catch::Contains("separate-value-net = true"));
   CHECK_THAT(toml, Catch::Contains("seed = 4"));

@@ -23,8 +23,8 @@ struct Used {
 
 Used train_briefly(const std::string& name, std::vector<std::string> extra) {
   const std::string dir = temp_dir(name);
-  std::vector<std::string> args{"train", "--max-frames", "2000", "--actors", "4", "--batch-size", "2",
-                                "--unroll-length", "5", "--logdir", dir};
+  std::vector<std::string> args{"train", "--max-frames",    "2000", "--actors", "4", "--batch-size",
+                                "2",     "--unroll-length", "5",    "--logdir", dir};
   args.insert(args.end(), extra.begin(), extra.end());
   RunResult r = run_seedrl(args);
   INFO(r.output);
@@ -81,7 +81,8 @@ TEST_CASE("other envs and R2D2 keep the global defaults", "[cli][train]") {
   CHECK(u.envs_per_actor == 1);
   CHECK_THAT(u.output, Catch::Contains("entropy cost 0.01 | reward scale 1"));
 
-  const Used r2d2 = train_briefly("env_defaults_r2d2", {"--env", "cartpole", "--algo", "r2d2", "--burn-in", "2", "--sequence-overlap", "2", "--min-replay", "4"});
+  const Used r2d2 = train_briefly("env_defaults_r2d2", {"--env", "cartpole", "--algo", "r2d2", "--burn-in", "2",
+                                                        "--sequence-overlap", "2", "--min-replay", "4"});
   CHECK(r2d2.reward_scale == Approx(1.0));
   CHECK(r2d2.entropy_cost == Approx(0.01));
   CHECK(r2d2.envs_per_actor == 1);

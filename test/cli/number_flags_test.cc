@@ -20,13 +20,14 @@ namespace {
 // Every command's flags, as `seedrl` registers them. The runners own the
 // variables the flags write into: keep them as long as the app.
 [[nodiscard]] std::vector<seedrl::CommandRunner> add_all_commands(CLI::App& app) {
-  return {seedrl::add_train_command(app), seedrl::add_eval_command(app), seedrl::add_envs_command(app),
+  return {seedrl::add_train_command(app), seedrl::add_eval_command(app),  seedrl::add_envs_command(app),
           seedrl::add_play_command(app),  seedrl::add_bench_command(app), seedrl::add_actor_command(app)};
 }
 
 // Calls `visit(command, flag)` for every option of every command whose type
 // name (INT, UINT, FLOAT) starts with `type`.
-void for_each_option(const std::string& type, const std::function<void(const std::string&, const std::string&)>& visit) {
+void for_each_option(const std::string& type,
+                     const std::function<void(const std::string&, const std::string&)>& visit) {
   CLI::App app;
   const auto runners = add_all_commands(app);
   for (CLI::App* sub : app.get_subcommands({})) {
@@ -146,8 +147,8 @@ TEST_CASE("seedrl refuses a non-finite float flag or config value with one line"
   // A run that wrongly starts ends soon, and away from runs/latest.
   const std::string dir = temp_dir("cli_nan");
   const std::vector<std::string> quick{"--max-frames", "1000", "--actors", "2", "--batch-size", "2", "--logdir", dir};
-  for (const char* flag : {"--learning-rate", "--adam-eps", "--rmsprop-eps", "--discount", "--lambda",
-                           "--entropy-cost", "--reward-scale", "--rho-bar", "--max-grad-norm", "--log-interval-s"}) {
+  for (const char* flag : {"--learning-rate", "--adam-eps", "--rmsprop-eps", "--discount", "--lambda", "--entropy-cost",
+                           "--reward-scale", "--rho-bar", "--max-grad-norm", "--log-interval-s"}) {
     std::vector<std::string> args{"train", flag, "nan"};
     args.insert(args.end(), quick.begin(), quick.end());
     check_error(args, std::string(flag) + ": must be a finite number, got nan");

@@ -9,8 +9,8 @@ using namespace seedrl::test;
 TEST_CASE("play prints return statistics as JSON", "[cli][play]") {
   // A uniformly random CartPole policy lasts about 22 steps on average
   // (reward 1 per step, so return equals length).
-  RunResult r = run_seedrl({"play", "--env", "cartpole", "--policy", "random", "--episodes", "3000", "--seed", "5",
-                            "--json"});
+  RunResult r =
+      run_seedrl({"play", "--env", "cartpole", "--policy", "random", "--episodes", "3000", "--seed", "5", "--json"});
   INFO(r.output);
   REQUIRE(r.status == 0);
   auto j = nlohmann::json::parse(r.output);
@@ -40,8 +40,8 @@ TEST_CASE("play rejects an unknown env or policy naming the valid choices", "[cl
 TEST_CASE("play --render draws every observation with its action and reward", "[cli][play]") {
   // Breakout's first frame: three full brick rows (channel 3, 'd') and the
   // paddle (channel 0, 'a') in column 4 of the bottom row.
-  RunResult r = run_seedrl({"play", "--env", "minatar:breakout", "--policy", "const:0", "--episodes", "1",
-                            "--seed", "2", "--json", "--render"});
+  RunResult r = run_seedrl({"play", "--env", "minatar:breakout", "--policy", "const:0", "--episodes", "1", "--seed",
+                            "2", "--json", "--render"});
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("legend: '.' empty, a paddle, b ball, c trail, d brick"));
@@ -63,8 +63,8 @@ TEST_CASE("play --render draws every observation with its action and reward", "[
 TEST_CASE("play --render names CartPole's observation entries and actions", "[cli][play]") {
   // Gymnasium's CartPole: observation (cart position, cart velocity, pole
   // angle, pole angular velocity); action 0 pushes left, 1 right.
-  RunResult r = run_seedrl({"play", "--env", "cartpole", "--policy", "const:1", "--episodes", "1", "--seed", "3",
-                            "--render"});
+  RunResult r =
+      run_seedrl({"play", "--env", "cartpole", "--policy", "const:1", "--episodes", "1", "--seed", "3", "--render"});
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("episode 0 step 0\ncart_position="));

@@ -43,8 +43,8 @@ TEST_CASE("play --record writes a GIF of every step of every episode", "[cli][re
 
 TEST_CASE("play --record-max-frames caps the GIF and says so", "[cli][record]") {
   const std::string path = temp_dir("play_record_cap") + "/cap.gif";
-  RunResult r = run_seedrl({"play", "--env", "minatar:breakout", "--episodes", "2", "--record", path,
-                            "--record-max-frames", "5"});
+  RunResult r = run_seedrl(
+      {"play", "--env", "minatar:breakout", "--episodes", "2", "--record", path, "--record-max-frames", "5"});
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK(decode_gif(path).size() == 5);
@@ -63,12 +63,12 @@ TEST_CASE("play --record: an unwritable path or an env without renderer is one l
 
 TEST_CASE("eval --record writes the checkpoint policy's episodes", "[cli][record]") {
   const std::string dir = temp_dir("eval_record");
-  RunResult t = run_seedrl({"train", "--env", "cartpole", "--max-frames", "2000", "--actors", "2", "--batch-size", "2",
-                            "--logdir", dir});
+  RunResult t = run_seedrl(
+      {"train", "--env", "cartpole", "--max-frames", "2000", "--actors", "2", "--batch-size", "2", "--logdir", dir});
   INFO(t.output);
   REQUIRE(t.status == 0);
-  RunResult r = run_seedrl({"eval", "--checkpoint", dir + "/checkpoint.pt", "--episodes", "2", "--json", "--record",
-                            dir + "/eval.gif"});
+  RunResult r = run_seedrl(
+      {"eval", "--checkpoint", dir + "/checkpoint.pt", "--episodes", "2", "--json", "--record", dir + "/eval.gif"});
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK(static_cast<int>(decode_gif(dir + "/eval.gif").size()) == expected_frames(nlohmann::json::parse(r.output)));

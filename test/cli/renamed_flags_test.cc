@@ -24,18 +24,18 @@ TEST_CASE("the old flag name --learner-cores is read as --learner-cpus, alone or
 
   const char* argv[] = {"seedrl", "train", "--learner-cores", "share", "--actors", "4", "--learner-cores=auto"};
   const CurrentFlagNames f(7, argv);
-  CHECK(args_of(f) == std::vector<std::string>{"seedrl", "train", "--learner-cpus", "share", "--actors", "4",
-                                                "--learner-cpus=auto"});
+  CHECK(args_of(f) ==
+        std::vector<std::string>{"seedrl", "train", "--learner-cpus", "share", "--actors", "4", "--learner-cpus=auto"});
   REQUIRE(f.renamed().size() == 1);  // one warning however often it is given
   CHECK(f.renamed().front() == std::pair<std::string, std::string>{"--learner-cores", "--learner-cpus"});
 }
 
 TEST_CASE("only flags are renamed: values, positionals after -- and the current name stay", "[cli][renamed_flags]") {
-  const char* argv[] = {"seedrl", "train", "--logdir", "learner-cores", "--learner-cpus", "reserve",
-                        "--", "--learner-cores"};
+  const char* argv[] = {"seedrl",         "train",   "--logdir", "learner-cores",
+                        "--learner-cpus", "reserve", "--",       "--learner-cores"};
   const CurrentFlagNames f(8, argv);
   CHECK(args_of(f) == std::vector<std::string>{"seedrl", "train", "--logdir", "learner-cores", "--learner-cpus",
-                                                "reserve", "--", "--learner-cores"});
+                                               "reserve", "--", "--learner-cores"});
   CHECK(f.renamed().empty());
   CHECK(f.as_typed("--learner-cpus: 'pin' is not auto") == "--learner-cpus: 'pin' is not auto");
 }

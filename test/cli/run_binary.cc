@@ -64,7 +64,8 @@ RunResult run(const std::vector<std::string>& args, double signal_after_s,
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   RunResult res;
-  if (signalled) res.signal_to_exit_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled_at).count();
+  if (signalled)
+    res.signal_to_exit_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled_at).count();
   res.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
   res.output = read_file(out_path);
   return res;
@@ -82,8 +83,8 @@ RunResult run_seedrl_and_signal(const std::vector<std::string>& args, double sto
 }
 
 RunResult run_seedrl_and_signal_when(const std::vector<std::string>& args,
-                                     const std::function<bool(const std::string& output, int pid)>& ready,
-                                     int signal, double timeout_s) {
+                                     const std::function<bool(const std::string& output, int pid)>& ready, int signal,
+                                     double timeout_s) {
   return run(args, -1, ready, signal, timeout_s);
 }
 

@@ -11,8 +11,8 @@
 namespace seedrl::test {
 
 struct RunResult {
-  int status = -1;     // exit status, or 128 + signal
-  std::string output;  // stdout and stderr together
+  int status = -1;               // exit status, or 128 + signal
+  std::string output;            // stdout and stderr together
   double signal_to_exit_s = -1;  // from the signal (if one was sent) to the exit
 };
 
@@ -26,8 +26,8 @@ RunResult run_seedrl_and_signal(const std::vector<std::string>& args, double sto
 // `ready(its output so far, its pid)` holds: at a point in the run, not after
 // a time that a loaded machine may not have reached that point in.
 RunResult run_seedrl_and_signal_when(const std::vector<std::string>& args,
-                                     const std::function<bool(const std::string& output, int pid)>& ready,
-                                     int signal, double timeout_s = 300);
+                                     const std::function<bool(const std::string& output, int pid)>& ready, int signal,
+                                     double timeout_s = 300);
 
 // The number of threads process `pid` runs now (0 if it cannot be read).
 int thread_count(int pid);

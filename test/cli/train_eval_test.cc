@@ -21,8 +21,8 @@
 #include "seedrl/model/agent_net.h"
 #include "seedrl/model/policy_distribution.h"
 #include "seedrl/trainer/best_checkpoint.h"
-#include "seedrl/trainer/periodic_eval.h"
 #include "seedrl/trainer/evaluate.h"
+#include "seedrl/trainer/periodic_eval.h"
 
 using namespace seedrl;
 using namespace seedrl::test;
@@ -40,9 +40,7 @@ std::vector<nlohmann::json> eval_rows(const std::string& logdir) {
   return rows;
 }
 
-nlohmann::json summary(const std::string& logdir) {
-  return nlohmann::json::parse(read_file(logdir + "/summary.json"));
-}
+nlohmann::json summary(const std::string& logdir) { return nlohmann::json::parse(read_file(logdir + "/summary.json")); }
 
 // Replays best.pt as `seedrl eval` would, on one torch thread as the run's
 // evaluation did (a different thread count may sum in another order).
@@ -58,10 +56,24 @@ PlayStats replay(const std::string& path, const EvalResult& best) {
 
 TEST_CASE("train --eval-every-s writes eval rows and a best.pt whose score replays exactly", "[cli][train][eval]") {
   const std::string dir = temp_dir("train_eval");
-  const std::vector<std::string> args{"train",         "--env",          "cartpole", "--max-frames", "100000000",
-                                      "--actors",      "4",              "--logdir", dir,            "--seed",
-                                      "5",             "--eval-every-s", "0.5",      "--eval-episodes", "3",
-                                      "--eval-greedy", "--log-interval-s", "0.1"};
+  const std::vector<std::string> args{"train",
+                                      "--env",
+                                      "cartpole",
+                                      "--max-frames",
+                                      "100000000",
+                                      "--actors",
+                                      "4",
+                                      "--logdir",
+                                      dir,
+                                      "--seed",
+                                      "5",
+                                      "--eval-every-s",
+                                      "0.5",
+                                      "--eval-episodes",
+                                      "3",
+                                      "--eval-greedy",
+                                      "--log-interval-s",
+                                      "0.1"};
   // Ctrl-C after three periodic evaluations, one of them of a policy that
   // balances the pole a while: an untrained greedy policy pushes one way and
   // scores about 9 whatever its weights, so replaying a score of 9 exactly
@@ -126,9 +138,9 @@ TEST_CASE("a finished run evaluates its final weights and --resume keeps the bes
   // An evaluation period longer than the run: the only evaluation is the
   // final one. Sampled, as by default: its actions come from a stream of its
   // own that the seed replays, not from the one inference shares.
-  std::vector<std::string> args{"train",    "--env", "cartpole", "--max-frames",   "20000",  "--actors",
-                                "4",        "--logdir", dir,     "--seed",         "9",      "--eval-every-s",
-                                "1000000",  "--eval-episodes", "5"};
+  std::vector<std::string> args{"train",   "--env",           "cartpole", "--max-frames", "20000", "--actors",
+                                "4",       "--logdir",        dir,        "--seed",       "9",     "--eval-every-s",
+                                "1000000", "--eval-episodes", "5"};
   RunResult r = run_seedrl(args);
   INFO(r.output);
   REQUIRE(r.status == 0);

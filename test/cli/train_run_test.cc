@@ -14,15 +14,13 @@
 using namespace seedrl::test;
 
 namespace {
-nlohmann::json summary(const std::string& logdir) {
-  return nlohmann::json::parse(read_file(logdir + "/summary.json"));
-}
+nlohmann::json summary(const std::string& logdir) { return nlohmann::json::parse(read_file(logdir + "/summary.json")); }
 }  // namespace
 
 TEST_CASE("a short CartPole run learns and writes its outputs", "[cli][train][slow]") {
   const std::string dir = temp_dir("train_learns");
-  RunResult r = run_seedrl({"train", "--env", "cartpole", "--max-frames", "400000", "--actors", "32",
-                            "--logdir", dir, "--log-interval-s", "0.1", "--seed", "3"});
+  RunResult r = run_seedrl({"train", "--env", "cartpole", "--max-frames", "400000", "--actors", "32", "--logdir", dir,
+                            "--log-interval-s", "0.1", "--seed", "3"});
   INFO(r.output);
   REQUIRE(r.status == 0);
   auto s = summary(dir);
@@ -56,8 +54,8 @@ TEST_CASE("a short CartPole run learns and writes its outputs", "[cli][train][sl
   CHECK_THAT(ev.output, Catch::Contains("cartpole | 5 episodes | return "));  // play's format
   // --json: the same statistics as play --json gives for the same policy and seed.
   const RunResult ej = run_seedrl({"eval", "--checkpoint", dir + "/checkpoint.pt", "--episodes", "3", "--json"});
-  const RunResult pj = run_seedrl({"play", "--policy", "checkpoint:" + dir + "/checkpoint.pt", "--episodes", "3",
-                                   "--seed", "12345", "--json"});
+  const RunResult pj = run_seedrl(
+      {"play", "--policy", "checkpoint:" + dir + "/checkpoint.pt", "--episodes", "3", "--seed", "12345", "--json"});
   INFO(ej.output << pj.output);
   REQUIRE(ej.status == 0);
   REQUIRE(pj.status == 0);
@@ -70,8 +68,8 @@ TEST_CASE("a short CartPole run learns and writes its outputs", "[cli][train][sl
 
 TEST_CASE("the LSTM agent and many actor threads run end to end", "[cli][train][slow]") {
   const std::string dir = temp_dir("train_lstm");
-  RunResult r = run_seedrl({"train", "--lstm", "--actors", "2048", "--envs-per-actor", "1", "--max-frames", "100000", "--logdir", dir,
-                            "--unroll-length", "10"});
+  RunResult r = run_seedrl({"train", "--lstm", "--actors", "2048", "--envs-per-actor", "1", "--max-frames", "100000",
+                            "--logdir", dir, "--unroll-length", "10"});
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK(summary(dir)["frames"].get<double>() >= 100000);
@@ -93,8 +91,9 @@ TEST_CASE("train warns when its envs far outnumber a batch's unrolls", "[cli][tr
 
 TEST_CASE("a TOML config file sets flags by name", "[cli][train]") {
   const std::string dir = temp_dir("train_config");
-  std::ofstream(dir + "/run.toml") << "max-frames = 20000\nactors = 8\nenvs-per-actor = 2\nunroll-length = 10\nbatch-size = 4\n"
-                                   << "logdir = \"" << dir << "/logs\"\n";
+  std::ofstream(dir + "/run.toml")
+      << "max-frames = 20000\nactors = 8\nenvs-per-actor = 2\nunroll-length = 10\nbatch-size = 4\n"
+      << "logdir = \"" << dir << "/logs\"\n";
   RunResult r = run_seedrl({"train", "--config", dir + "/run.toml"});
   INFO(r.output);
   REQUIRE(r.status == 0);
@@ -106,8 +105,8 @@ TEST_CASE("a TOML config file sets flags by name", "[cli][train]") {
 
 TEST_CASE("Ctrl-C checkpoints, and --resume continues to --max-frames", "[cli][train][slow]") {
   const std::string dir = temp_dir("train_resume");
-  const std::vector<std::string> args{"train", "--max-frames", "100000000", "--actors", "16", "--logdir", dir,
-                                      "--log-interval-s", "0.2"};
+  const std::vector<std::string> args{"train", "--max-frames",     "100000000", "--actors", "16", "--logdir",
+                                      dir,     "--log-interval-s", "0.2"};
   // Ctrl-C once the learner has stepped (its progress line says so), however
   // long a loaded machine takes to get there.
   auto learner_stepped = [](const std::string& out, int) {
@@ -122,8 +121,8 @@ TEST_CASE("Ctrl-C checkpoints, and --resume continues to --max-frames", "[cli][t
   CHECK(saved.frames > 0);
   CHECK(saved.learner_steps > 0);
 
-  std::vector<std::string> resume{"train", "--max-frames", std::to_string(saved.frames + 50000), "--actors", "16",
-                                  "--logdir", dir, "--resume"};
+  std::vector<std::string> resume{
+      "train", "--max-frames", std::to_string(saved.frames + 50000), "--actors", "16", "--logdir", dir, "--resume"};
   RunResult second = run_seedrl(resume);
   INFO(second.output);
   REQUIRE(second.status == 0);
@@ -150,8 +149,8 @@ TEST_CASE("a run of a few seconds writes a curve: the first metrics row as soon 
   // 1M CartPole frames take seconds; the log interval (5 s by default) may
   // never come round before the end.
   const std::string dir = temp_dir("train_first_row");
-  const RunResult r = run_seedrl({"train", "--env", "cartpole", "--max-frames", "1000000", "--actors", "8",
-                                  "--logdir", dir, "--log-interval-s", "3600", "--seed", "2"});
+  const RunResult r = run_seedrl({"train", "--env", "cartpole", "--max-frames", "1000000", "--actors", "8", "--logdir",
+                                  dir, "--log-interval-s", "3600", "--seed", "2"});
   INFO(r.output);
   REQUIRE(r.status == 0);
   std::ifstream in(dir + "/metrics.jsonl");

@@ -34,11 +34,14 @@ TEST_CASE("area resize is the overlap-weighted mean, rounded to nearest", "[env]
   resize(a.data(), out.data(), stride);
   resize(a.data(), b.data(), out2.data(), stride);
   for (std::size_t p = 0; p < expect_plain.size(); ++p) {
-    for (const auto& [got, want] : {std::pair{out[p * stride], expect_plain[p]}, std::pair{out2[p * stride], expect_pooled[p]}}) {
+    for (const auto& [got, want] :
+         {std::pair{out[p * stride], expect_plain[p]}, std::pair{out2[p * stride], expect_pooled[p]}}) {
       // Exact but for a mean a rounding error away from a half.
       const double frac = want - std::floor(want);
-      if (std::abs(frac - 0.5) > 1e-9) REQUIRE(got == std::lround(want));
-      else REQUIRE(std::abs(got - want) <= 0.5 + 1e-9);
+      if (std::abs(frac - 0.5) > 1e-9)
+        REQUIRE(got == std::lround(want));
+      else
+        REQUIRE(std::abs(got - want) <= 0.5 + 1e-9);
     }
     REQUIRE(out[p * stride + 1] == 7);  // the other channels untouched
   }

@@ -294,8 +294,7 @@ TEST_CASE("atari: a fixed seed replays the same episodes", "[env][atari]") {
   std::vector<std::uint8_t> obs(kObs);
   fresh.reset(42, obs.data());
   a.reset(42, obs.data());
-  CHECK(a.ale().theOSystem->console().system().rng().next() ==
-        fresh.ale().theOSystem->console().system().rng().next());
+  CHECK(a.ale().theOSystem->console().system().rng().next() == fresh.ale().theOSystem->console().system().rng().next());
   CHECK(a.ale().environment->getEnvironmentRNG().next() == fresh.ale().environment->getEnvironmentRNG().next());
 }
 
@@ -324,8 +323,8 @@ TEST_CASE("atari:<game> through the registry: spec, frame stack, ROM errors", "[
     FAIL("no error");
   } catch (const std::invalid_argument& e) {
     const std::string m = e.what();
-    CHECK_THAT(m, Catch::Contains("atari:nonexistent_game") && Catch::Contains(o.rom_dir) &&
-                      Catch::Contains("--rom-dir"));
+    CHECK_THAT(m,
+               Catch::Contains("atari:nonexistent_game") && Catch::Contains(o.rom_dir) && Catch::Contains("--rom-dir"));
     CHECK(m.find('\n') == std::string::npos);
   }
   // A file ALE does not know (ALE itself would end the process).
@@ -334,9 +333,9 @@ TEST_CASE("atari:<game> through the registry: spec, frame stack, ROM errors", "[
   std::ofstream(dir / "my_game.bin") << "not a ROM";
   EnvOptions bad = o;
   bad.rom_dir = dir.string();
-  CHECK_THROWS_WITH(registry.make("atari:my_game", bad),
-                    Catch::Contains("atari:my_game") && Catch::Contains("ALE does not know") &&
-                        Catch::Contains("--rom-dir"));
+  CHECK_THROWS_WITH(registry.make("atari:my_game", bad), Catch::Contains("atari:my_game") &&
+                                                             Catch::Contains("ALE does not know") &&
+                                                             Catch::Contains("--rom-dir"));
   std::filesystem::remove_all(dir);
 }
 
@@ -381,7 +380,8 @@ TEST_CASE("atari: the recorded picture is ALE's RGB screen of the step's last fr
     REQUIRE(img.width == 160);
     REQUIRE(img.rgb.size() == want.size());
     REQUIRE(std::equal(want.begin(), want.end(), img.rgb.begin()));
-    if (env.step(Action{static_cast<int>(rng.below(18)), nullptr}, obs.data()).terminated) env.reset(std::nullopt, obs.data());
+    if (env.step(Action{static_cast<int>(rng.below(18)), nullptr}, obs.data()).terminated)
+      env.reset(std::nullopt, obs.data());
   }
   CHECK(env.render_fps() == 15);  // 60 Hz over the default frame skip of 4
 }

@@ -29,8 +29,8 @@ void acrobot_derivs(const double* s, double a, double* ds) {
   const double phi2 = m2 * lc2 * g * std::sin(s[0] + s[1]);
   const double phi1 = -m2 * l1 * lc2 * s[3] * s[3] * s2 - 2 * m2 * l1 * lc2 * s[3] * s[2] * s2 +
                       (m1 * lc1 + m2 * l1) * g * std::sin(s[0]) + phi2;
-  const double dd2 = (a + d2 / d1 * phi1 - m2 * l1 * lc2 * s[2] * s[2] * s2 - phi2) /
-                     (m2 * lc2 * lc2 + moi - d2 * d2 / d1);
+  const double dd2 =
+      (a + d2 / d1 * phi1 - m2 * l1 * lc2 * s[2] * s[2] * s2 - phi2) / (m2 * lc2 * lc2 + moi - d2 * d2 / d1);
   ds[0] = s[2];
   ds[1] = s[3];
   ds[2] = -(d2 * dd2 + phi1) / d1;

@@ -145,7 +145,7 @@ TEST_CASE("asterix gold pays +1 and enemies end the episode, before or after the
 
   s = with_player(5, 5);
   s.entities[4] = Entity{true, 6, false, false};
-  s.move_timer = 2;  // not moving this frame: the player walks into it
+  s.move_timer = 2;                         // not moving this frame: the player walks into it
   f.env.reset(std::nullopt, f.obs.data());  // leave the terminal state
   f.env.set_state(s);
   CHECK(f.step(kRight).terminated);

@@ -177,7 +177,7 @@ TEST_CASE("breakout refills the brick rows when a cleared board's ball reaches t
   f.env.set_state(board(7, 2, 2, 4));  // no bricks left
   f.step(kNoop);
   CHECK(f.count(Breakout::kBrick) == 0);  // row 8: not yet
-  f.step(kNoop);                           // row 9: paddle corner bounce, refill
+  f.step(kNoop);                          // row 9: paddle corner bounce, refill
   CHECK(f.count(Breakout::kBrick) == 30);
   for (int x = 0; x < 10; ++x) CHECK((f.at(1, x, 3) && f.at(2, x, 3) && f.at(3, x, 3)));
   // A board with bricks left is not refilled.

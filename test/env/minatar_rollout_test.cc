@@ -100,24 +100,24 @@ TEST_CASE("minatar rollouts for the reference comparison", "[.rollout]") {
   const View view{obs.data(), channels};
 
   const bool known = policy == "random" || policy.rfind("const", 0) == 0 ||
-                     ((policy == "scripted" || policy == "noisy") && (f[0] == "minatar:breakout" ||
-                                               f[0] == "minatar:freeway" ||
-                                               f[0] == "minatar:asterix"));
+                     ((policy == "scripted" || policy == "noisy") &&
+                      (f[0] == "minatar:breakout" || f[0] == "minatar:freeway" || f[0] == "minatar:asterix"));
   REQUIRE(known);
 
   auto choose = [&]() -> int {
     if (policy == "random") return static_cast<int>(policy_rng.below(6));
     if (policy.rfind("const", 0) == 0) return std::stoi(policy.substr(5));
-    if (policy == "noisy" && policy_rng.uniform() < 0.25)
-      return static_cast<int>(policy_rng.below(6));
+    if (policy == "noisy" && policy_rng.uniform() < 0.25) return static_cast<int>(policy_rng.below(6));
     if (f[0] == "minatar:breakout") return breakout_policy(view);
     if (f[0] == "minatar:freeway") return freeway_policy(view);
     return asterix_policy(view);
   };
 
   for (int ep = 0; ep < episodes; ++ep) {
-    if (ep == 0) env->reset(seed, obs.data());
-    else env->reset(std::nullopt, obs.data());
+    if (ep == 0)
+      env->reset(seed, obs.data());
+    else
+      env->reset(std::nullopt, obs.data());
     double ret = 0;
     long length = 0;
     StepResult r;

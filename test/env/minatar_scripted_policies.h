@@ -107,8 +107,8 @@ struct GoldenSummary {
   std::uint64_t hash = 0xcbf29ce484222325ull;
 };
 
-inline GoldenSummary golden_run(Env& env, bool seaquest, const std::string& policy,
-                                std::uint64_t seed, int episodes, long cap = 3000) {
+inline GoldenSummary golden_run(Env& env, bool seaquest, const std::string& policy, std::uint64_t seed, int episodes,
+                                long cap = 3000) {
   GoldenSummary g;
   std::vector<std::uint8_t> obs(env.spec().observation.bytes());
   const View view{obs.data(), static_cast<int>(env.spec().observation.shape[2])};
@@ -118,8 +118,7 @@ inline GoldenSummary golden_run(Env& env, bool seaquest, const std::string& poli
     g.hash *= 0x100000001b3ull;
   };
   auto fold_obs = [&] {
-    for (std::size_t i = 0; i < obs.size(); i += 4)
-      fold(obs[i] * 8u + obs[i + 1] * 4u + obs[i + 2] * 2u + obs[i + 3]);
+    for (std::size_t i = 0; i < obs.size(); i += 4) fold(obs[i] * 8u + obs[i + 1] * 4u + obs[i + 2] * 2u + obs[i + 3]);
   };
   for (int ep = 0; ep < episodes; ++ep) {
     env.reset(ep == 0 ? std::optional<std::uint64_t>(seed) : std::nullopt, obs.data());

@@ -21,15 +21,15 @@
 #include <string>
 #include <vector>
 
+#include "minatar_scripted_policies.h"
 #include "seedrl/env/minatar/seaquest.h"
 #include "seedrl/env/minatar/space_invaders.h"
 #include "seedrl/util/rng.h"
-#include "minatar_scripted_policies.h"
 
 using namespace seedrl;
-using seedrl::minatar_scripted::View;
 using seedrl::minatar_scripted::seaquest_policy;
 using seedrl::minatar_scripted::space_invaders_policy;
+using seedrl::minatar_scripted::View;
 
 namespace {
 
@@ -66,8 +66,10 @@ TEST_CASE("seaquest and space invaders rollouts for the reference comparison", "
   const bool seaquest = f[0] == "minatar:seaquest";
   REQUIRE((seaquest || f[0] == "minatar:space_invaders"));
   EnvPtr env;
-  if (seaquest) env = std::make_unique<minatar::Seaquest>(options);
-  else env = std::make_unique<minatar::SpaceInvaders>(options);
+  if (seaquest)
+    env = std::make_unique<minatar::Seaquest>(options);
+  else
+    env = std::make_unique<minatar::SpaceInvaders>(options);
   const std::string policy = f[1];
   const int episodes = std::stoi(f[2]);
   const std::uint64_t seed = std::stoull(f[3]);
@@ -76,22 +78,22 @@ TEST_CASE("seaquest and space invaders rollouts for the reference comparison", "
   Rng policy_rng(derive_seed(seed, 1));
   const View view{obs.data(), channels};
 
-  REQUIRE((policy == "random" || policy.rfind("const", 0) == 0 || policy == "scripted" ||
-           policy == "noisy"));
+  REQUIRE((policy == "random" || policy.rfind("const", 0) == 0 || policy == "scripted" || policy == "noisy"));
 
   auto choose = [&]() -> int {
     if (policy == "random") return static_cast<int>(policy_rng.below(6));
     if (policy.rfind("const", 0) == 0) return std::stoi(policy.substr(5));
-    if (policy == "noisy" && policy_rng.uniform() < 0.25)
-      return static_cast<int>(policy_rng.below(6));
+    if (policy == "noisy" && policy_rng.uniform() < 0.25) return static_cast<int>(policy_rng.below(6));
     return seaquest ? seaquest_policy(view) : space_invaders_policy(view);
   };
 
   const char* trace_env = std::getenv("SEEDRL_ROLLOUT_TRACE");
   const bool trace = trace_env != nullptr && std::string(trace_env) == "1";
   for (int ep = 0; ep < episodes; ++ep) {
-    if (ep == 0) env->reset(seed, obs.data());
-    else env->reset(std::nullopt, obs.data());
+    if (ep == 0)
+      env->reset(seed, obs.data());
+    else
+      env->reset(std::nullopt, obs.data());
     if (trace) print_obs(obs);
     double ret = 0;
     long length = 0;

@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "minatar_scripted_policies.h"
 #include "seedrl/env/minatar/seaquest.h"
 #include "seedrl/env/registry.h"
-#include "minatar_scripted_policies.h"
 
 using namespace seedrl;
 using namespace seedrl::minatar;
@@ -52,8 +52,7 @@ struct Fixture {
 };
 }  // namespace
 
-TEST_CASE("seaquest spec and start observation follow the reference's channel order",
-          "[minatar]") {
+TEST_CASE("seaquest spec and start observation follow the reference's channel order", "[minatar]") {
   Fixture f;
   CHECK(f.env.spec().name == "minatar:seaquest");
   CHECK(f.env.spec().observation == ArraySpec{{10, 10, 10}, DType::kUInt8});
@@ -62,8 +61,7 @@ TEST_CASE("seaquest spec and start observation follow the reference's channel or
     for (int x = 0; x < 10; ++x)
       for (int c = 0; c < C; ++c) {
         // Sub at (0,5) facing left, so its back is at (0,6); a full oxygen bar.
-        bool want = (c == Seaquest::kSubFront && y == 0 && x == 5) ||
-                    (c == Seaquest::kSubBack && y == 0 && x == 6) ||
+        bool want = (c == Seaquest::kSubFront && y == 0 && x == 5) || (c == Seaquest::kSubBack && y == 0 && x == 6) ||
                     (c == Seaquest::kOxygenGauge && y == 9);
         INFO("y=" << y << " x=" << x << " c=" << c);
         REQUIRE(f.obs[(y * 10 + x) * C + c] == (want ? 1 : 0));
@@ -103,8 +101,7 @@ TEST_CASE("seaquest sub moves, turns and stays within rows 0..8", "[minatar]") {
   CHECK(f.at(8, 1, Seaquest::kSubBack));
 }
 
-TEST_CASE("seaquest oxygen drains below the surface and ends the episode when empty",
-          "[minatar]") {
+TEST_CASE("seaquest oxygen drains below the surface and ends the episode when empty", "[minatar]") {
   Fixture f;
   State s = quiet(1, 5);
   s.oxygen = 21;
@@ -311,7 +308,7 @@ TEST_CASE("seaquest enemy subs fire every 11 frames and their bullets kill", "[m
   CHECK(f.env.state().subs[0].shot_timer == 10);
   CHECK_FALSE(f.step(kNoop).terminated);  // x=4
   CHECK_FALSE(f.step(kNoop).terminated);  // x=5
-  r = f.step(kNoop);  // x=6: the player
+  r = f.step(kNoop);                      // x=6: the player
   CHECK(r.terminated);
 
   // Period: 11 frames between shots, in a row away from the player.
@@ -390,8 +387,7 @@ TEST_CASE("seaquest enemies spawn on schedule at an edge of rows 1..8", "[minata
   }
 }
 
-TEST_CASE("seaquest does not spawn into a row with an enemy heading the other way",
-          "[minatar]") {
+TEST_CASE("seaquest does not spawn into a row with an enemy heading the other way", "[minatar]") {
   // Fill every row with a right-moving fish; only right-moving spawns succeed.
   int spawned = 0;
   for (std::uint64_t seed = 0; seed < 200; ++seed) {
@@ -430,9 +426,10 @@ TEST_CASE("seaquest matches golden traces of the reference", "[minatar]") {
   // a port of seedrl::Rng (test/env/minatar_compare_scripted.py --golden GAME POLICY
   // STICKY RAMPING EPISODES SEED): every observation, reward and termination
   // along ~31k frames, including surfacings, full boats and ramping.
-  minatar_scripted::check_golden_cases<Seaquest>(true, {
-      {"scripted", 0.1, true, 40, 7, 391, 12188, 0x9f59c148d5db5f5dull},
-      {"noisy", 0.1, true, 60, 8, 97, 4687, 0x88ee74ef96ccd580ull},
-      {"scripted", 0.0, false, 40, 9, 461, 14097, 0xc40e3c7d1688a784ull},
-  });
+  minatar_scripted::check_golden_cases<Seaquest>(true,
+                                                 {
+                                                     {"scripted", 0.1, true, 40, 7, 391, 12188, 0x9f59c148d5db5f5dull},
+                                                     {"noisy", 0.1, true, 60, 8, 97, 4687, 0x88ee74ef96ccd580ull},
+                                                     {"scripted", 0.0, false, 40, 9, 461, 14097, 0xc40e3c7d1688a784ull},
+                                                 });
 }

@@ -6,9 +6,9 @@
 #include <utility>
 #include <vector>
 
+#include "minatar_scripted_policies.h"
 #include "seedrl/env/minatar/space_invaders.h"
 #include "seedrl/env/registry.h"
-#include "minatar_scripted_policies.h"
 
 using namespace seedrl;
 using namespace seedrl::minatar;
@@ -62,8 +62,7 @@ struct Fixture {
 };
 }  // namespace
 
-TEST_CASE("space invaders spec and start observation follow the reference's channel order",
-          "[minatar]") {
+TEST_CASE("space invaders spec and start observation follow the reference's channel order", "[minatar]") {
   Fixture f;
   CHECK(f.env.spec().name == "minatar:space_invaders");
   CHECK(f.env.spec().observation == ArraySpec{{10, 10, 6}, DType::kUInt8});
@@ -73,8 +72,7 @@ TEST_CASE("space invaders spec and start observation follow the reference's chan
       for (int c = 0; c < C; ++c) {
         // Cannon at (9,5); aliens in rows 0..3, columns 2..7, heading left.
         const bool alien = y < 4 && x >= 2 && x < 8;
-        const bool want = (c == SI::kCannon && y == 9 && x == 5) ||
-                          ((c == SI::kAlien || c == SI::kAlienLeft) && alien);
+        const bool want = (c == SI::kCannon && y == 9 && x == 5) || ((c == SI::kAlien || c == SI::kAlienLeft) && alien);
         INFO("y=" << y << " x=" << x << " c=" << c);
         REQUIRE(f.obs[(y * 10 + x) * C + c] == (want ? 1 : 0));
       }
@@ -92,8 +90,7 @@ TEST_CASE("space invaders is registered", "[minatar]") {
   CHECK(game->difficulty_ramping());
 }
 
-TEST_CASE("space invaders doing nothing dies to the first alien shot on frame 17",
-          "[minatar]") {
+TEST_CASE("space invaders doing nothing dies to the first alien shot on frame 17", "[minatar]") {
   // Shot timer 10: the lowest alien of column 5 (row 3) fires on frame 11;
   // the bullet falls a row a frame and reaches the cannon (row 9) on frame 17.
   Fixture f;
@@ -110,8 +107,7 @@ TEST_CASE("space invaders doing nothing dies to the first alien shot on frame 17
   CHECK_FALSE(g.step(kLeft).terminated);
 }
 
-TEST_CASE("space invaders aliens march sideways, then step down and turn at an edge",
-          "[minatar]") {
+TEST_CASE("space invaders aliens march sideways, then step down and turn at an edge", "[minatar]") {
   Fixture f;
   State s = f.env.state();
   s.alien_shot_timer = 100000;
@@ -161,8 +157,7 @@ TEST_CASE("space invaders speed up as they thin out", "[minatar]") {
   CHECK(f.at(2, 2, SI::kAlien));
 }
 
-TEST_CASE("space invaders aliens reaching the cannon or stepping off the bottom end it",
-          "[minatar]") {
+TEST_CASE("space invaders aliens reaching the cannon or stepping off the bottom end it", "[minatar]") {
   Fixture f;
   State side = still({{9, 6}}, 5);
   side.alien_move_timer = 0;
@@ -220,8 +215,7 @@ TEST_CASE("space invaders cannon fires every 5 frames and bullets kill aliens", 
   CHECK(f.count(SI::kFriendlyBullet) == 0);
 }
 
-TEST_CASE("space invaders bullets and aliens crossing in one frame pass through",
-          "[minatar]") {
+TEST_CASE("space invaders bullets and aliens crossing in one frame pass through", "[minatar]") {
   Fixture f;
   State s = still({{4, 0}}, 9);
   s.alien_move_timer = 0;  // at the left edge heading left: steps down
@@ -238,8 +232,7 @@ TEST_CASE("space invaders bullets and aliens crossing in one frame pass through"
   CHECK(f.step(kNoop).reward == 1);
 }
 
-TEST_CASE("space invaders: the lowest alien of the nearest column shoots every 10 frames",
-          "[minatar]") {
+TEST_CASE("space invaders: the lowest alien of the nearest column shoots every 10 frames", "[minatar]") {
   Fixture f;
   // Columns 1 and 7 are both 3 from the cannon: the left one wins.
   State tie = still({{2, 1}, {5, 7}}, 4);
@@ -332,9 +325,10 @@ TEST_CASE("space invaders matches golden traces of the reference", "[minatar]") 
   // replaced by a port of seedrl::Rng (test/env/minatar_compare_scripted.py --golden
   // GAME POLICY STICKY RAMPING EPISODES SEED): every observation, reward and
   // termination along ~25k frames, including cleared waves and ramping.
-  minatar_scripted::check_golden_cases<SpaceInvaders>(false, {
-      {"scripted", 0.1, true, 40, 7, 949, 11006, 0xc421c5665eced683ull},
-      {"noisy", 0.1, true, 60, 8, 1166, 11124, 0xb6b32e05d10aafa5ull},
-      {"random", 0.0, false, 60, 9, 180, 3124, 0x8a3c42e18c904bdaull},
-  });
+  minatar_scripted::check_golden_cases<SpaceInvaders>(
+      false, {
+                 {"scripted", 0.1, true, 40, 7, 949, 11006, 0xc421c5665eced683ull},
+                 {"noisy", 0.1, true, 60, 8, 1166, 11124, 0xb6b32e05d10aafa5ull},
+                 {"random", 0.0, false, 60, 9, 180, 3124, 0x8a3c42e18c904bdaull},
+             });
 }

@@ -103,8 +103,10 @@ class ScopedEnvVar {
     ::setenv(name, value.c_str(), 1);
   }
   ~ScopedEnvVar() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
+    if (old_)
+      ::setenv(name_, old_->c_str(), 1);
+    else
+      ::unsetenv(name_);
   }
 
  private:
@@ -113,8 +115,7 @@ class ScopedEnvVar {
 };
 
 fs::path fresh_temp_dir(const std::string& tag) {
-  fs::path dir = fs::temp_directory_path() /
-                 ("seedrl_mujoco_" + tag + "_" + std::to_string(::getpid()));
+  fs::path dir = fs::temp_directory_path() / ("seedrl_mujoco_" + tag + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir / "mujoco");
   return dir;
@@ -211,8 +212,7 @@ TEST_CASE("mujoco reset noise follows each task's rule", "[mujoco]") {
       }
       if (p.name == "mujoco:ant") {
         const double* quat = d->qpos + 3;
-        CHECK(quat[0] * quat[0] + quat[1] * quat[1] + quat[2] * quat[2] + quat[3] * quat[3] ==
-              Approx(1.0));
+        CHECK(quat[0] * quat[0] + quat[1] * quat[1] + quat[2] * quat[2] + quat[3] * quat[3] == Approx(1.0));
         CHECK(quat[1] != 0.0);  // noised, qpos0's quaternion is (1, 0, 0, 0)
       }
       for (int i = 0; i < m->nv; ++i) {
@@ -262,8 +262,7 @@ TEST_CASE("mujoco rewards decompose into forward, healthy and control terms", "[
 
       double sq = 0;
       for (float x : a) sq += static_cast<double>(x) * x;
-      const double expected =
-          (after - before) / dt + p.healthy_reward - p.ctrl_cost_weight * sq;
+      const double expected = (after - before) / dt + p.healthy_reward - p.ctrl_cost_weight * sq;
       REQUIRE(r.reward == Approx(expected).epsilon(1e-6).margin(1e-5));
       REQUIRE(r.terminated == !reference_healthy(p.name, m, d));
       if (r.terminated) break;
@@ -478,8 +477,7 @@ TEST_CASE("mujoco model lookup fails clearly", "[mujoco]") {
 TEST_CASE("mujoco envs say they need MuJoCo", "[mujoco]") {
   for (const char* name : {"mujoco:halfcheetah", "mujoco:hopper", "mujoco:walker2d", "mujoco:ant"}) {
     REQUIRE(seedrl::EnvRegistry::builtin().contains(name));
-    CHECK_THROWS_WITH(seedrl::EnvRegistry::builtin().make(name),
-                      Catch::Contains("without libmujoco"));
+    CHECK_THROWS_WITH(seedrl::EnvRegistry::builtin().make(name), Catch::Contains("without libmujoco"));
   }
 }
 

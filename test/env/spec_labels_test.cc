@@ -9,8 +9,7 @@
 
 using namespace seedrl;
 
-TEST_CASE("env labels: one name per discrete action and per entry of the observation's last axis",
-          "[env][registry]") {
+TEST_CASE("env labels: one name per discrete action and per entry of the observation's last axis", "[env][registry]") {
   const auto& registry = EnvRegistry::builtin();
   int checked = 0;
   for (const std::string& name : registry.names()) {

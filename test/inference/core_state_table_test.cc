@@ -39,7 +39,8 @@ TEST_CASE("core state table: gather zeroes episode starts, scatter writes rows b
   }
   // step(): writes `after`, hands back `before` on the host.
   CoreState before{torch::full({1, H}, 3.f), torch::full({1, H}, 4.f)};
-  CoreState pre = table.step(torch::tensor({5}, torch::kInt64), before, {torch::full({1, H}, 9.f), torch::zeros({1, H})});
+  CoreState pre =
+      table.step(torch::tensor({5}, torch::kInt64), before, {torch::full({1, H}, 9.f), torch::zeros({1, H})});
   CHECK(pre.h.device().is_cpu());
   CHECK(torch::equal(pre.h, before.h));
   CHECK(torch::equal(pre.c, before.c));

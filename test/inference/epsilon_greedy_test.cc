@@ -14,13 +14,14 @@ using namespace seedrl::r2d2;
 TEST_CASE("Ape-X epsilons follow eps^(1 + alpha i / (N - 1))", "[inference][r2d2][epsilon]") {
   CHECK(apex_epsilon(0, 8, 0.4, 7) == Approx(0.4));
   CHECK(apex_epsilon(7, 8, 0.4, 7) == Approx(std::pow(0.4, 8)));  // 6.5536e-4
-  CHECK(apex_epsilon(3, 8, 0.4, 7) == Approx(0.0256));             // 0.4^4
-  CHECK(apex_epsilon(0, 1, 0.4, 7) == Approx(0.4));                // a single env gets eps
+  CHECK(apex_epsilon(3, 8, 0.4, 7) == Approx(0.0256));            // 0.4^4
+  CHECK(apex_epsilon(0, 1, 0.4, 7) == Approx(0.4));               // a single env gets eps
   // Strictly decreasing over actors.
   for (int i = 1; i < 256; ++i) CHECK(apex_epsilon(i, 256, 0.4, 7) < apex_epsilon(i - 1, 256, 0.4, 7));
 }
 
-TEST_CASE("remote slots spread over the Ape-X schedule whatever number of them is leased", "[inference][r2d2][epsilon]") {
+TEST_CASE("remote slots spread over the Ape-X schedule whatever number of them is leased",
+          "[inference][r2d2][epsilon]") {
   CHECK(van_der_corput(0) == 0.0);
   CHECK(van_der_corput(1) == 0.5);
   CHECK(van_der_corput(2) == 0.25);
@@ -29,8 +30,8 @@ TEST_CASE("remote slots spread over the Ape-X schedule whatever number of them i
   // 4 local slots, 256 remote ones, 2 eval ones.
   EpsilonGreedySelector sel(6, 260, 2, 0.4, 7, 0.01, 1, 256);
   for (int i = 0; i < 4; ++i) CHECK(sel.epsilon(i) == Approx(apex_epsilon(i, 4, 0.4, 7)));
-  CHECK(sel.epsilon(4) == Approx(0.4));                   // first remote slot: fraction 0
-  CHECK(sel.epsilon(5) == Approx(std::pow(0.4, 4.5)));    // fraction 1/2
+  CHECK(sel.epsilon(4) == Approx(0.4));                 // first remote slot: fraction 0
+  CHECK(sel.epsilon(5) == Approx(std::pow(0.4, 4.5)));  // fraction 1/2
   CHECK(sel.epsilon(260) == Approx(0.01));
   CHECK(sel.epsilon(261) == Approx(0.01));
   // The first 16 remote slots (one connection of 16 envs) hold one epsilon

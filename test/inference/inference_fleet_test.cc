@@ -8,8 +8,8 @@
 
 #include <set>
 
-#include <nlohmann/json.hpp>
 #include <torch/torch.h>
+#include <nlohmann/json.hpp>
 
 #include <torch/cuda.h>
 

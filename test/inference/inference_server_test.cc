@@ -77,13 +77,13 @@ TEST_CASE("a closed store still leaves every row of a V-trace batch with its act
   TrajectoryStore store(layout_for(spec, P, 5, 1), rows, 4, 1);
   store.close();  // the first append of the batch is refused
   check_all_acted(one_batch(spec, store, rows, [&](RequestBatcher& batcher, TrajectoryStore& s) {
-    return std::make_unique<InferenceServer>(batcher, &s, publisher,
-                                             std::make_unique<ActorCriticStep>(make_model, spec.action), rows, 1,
-                                             torch::kCPU);
+    return std::make_unique<InferenceServer>(
+        batcher, &s, publisher, std::make_unique<ActorCriticStep>(make_model, spec.action), rows, 1, torch::kCPU);
   }));
 }
 
-TEST_CASE("a closed store still leaves every row of an R2D2 batch with its action", "[inference][inference_server][r2d2]") {
+TEST_CASE("a closed store still leaves every row of an R2D2 batch with its action",
+          "[inference][inference_server][r2d2]") {
   const EnvSpec spec = cartpole();
   auto make_model = [&] { return QNet(spec, small_model()); };
   ParamPublisher publisher;

@@ -6,16 +6,16 @@
 #include <memory>
 #include <thread>
 
-#include "seedrl/inference/request_batcher.h"
 #include "../util/wait_until.h"
+#include "seedrl/inference/request_batcher.h"
 
 using namespace seedrl;
 
 TEST_CASE("a submit after close returns at once even while a batch is open", "[batcher][inference]") {
   // Heap-allocated and released only on success: if a submit hangs, its
   // thread still uses the batcher, which must then outlive the test.
-  auto batcher = std::make_unique<RequestBatcher>(ArraySpec{{2}, DType::kFloat32}, 4,
-                                                  std::chrono::seconds(60), 2, false);
+  auto batcher =
+      std::make_unique<RequestBatcher>(ArraySpec{{2}, DType::kFloat32}, 4, std::chrono::seconds(60), 2, false);
   float obs[2] = {0, 0}, action_a = 0, action_b = 0;
   EnvStep a{0, 0, 0.f, obs, &action_a}, b{1, 0, 0.f, obs, &action_b};
   Completion ca, cb;

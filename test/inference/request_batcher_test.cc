@@ -1,16 +1,16 @@
 // The batcher under thousands of concurrent requesters: every request is
 // answered exactly once with its own row, and partial batches are flushed on
 // timeout.
-#include <catch2/catch.hpp>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <thread>
 #include <vector>
 
 #include <torch/torch.h>
 
-#include "seedrl/inference/request_batcher.h"
 #include "../util/sleeping_thread.h"
 #include "../util/wait_until.h"
+#include "seedrl/inference/request_batcher.h"
 
 using namespace seedrl;
 using seedrl::test::wait_until;
@@ -35,7 +35,8 @@ void serve(RequestBatcher& batcher, std::vector<std::atomic<int>>& served, int s
       s.action[0] = obs[i * 2] * 1000.f + obs[i * 2 + 1];
     }
     int m = c.max_batch.load();
-    while (b->size > m && !c.max_batch.compare_exchange_weak(m, b->size)) {}
+    while (b->size > m && !c.max_batch.compare_exchange_weak(m, b->size)) {
+    }
     c.batches.fetch_add(1);
     batcher.complete(b);
   }
@@ -61,8 +62,7 @@ TEST_CASE("batcher answers thousands of concurrent actors exactly once each", "[
   ServeCounters c;
   std::atomic<int> wrong{0}, failures{0};
   std::vector<std::thread> inference;
-  for (int i = 0; i < 2; ++i)
-    inference.emplace_back([&] { serve(batcher, served, steps, c); });
+  for (int i = 0; i < 2; ++i) inference.emplace_back([&] { serve(batcher, served, steps, c); });
   std::vector<std::thread> threads;
   for (int a = 0; a < actors; ++a) {
     threads.emplace_back([&, a] {
@@ -319,8 +319,8 @@ TEST_CASE("submit_async answers every request once through its callback, then on
   const int sessions = 64, envs = 4, steps = 50;
   // A buffer per row: the callbacks submit from inside complete(), before
   // their batch's buffer is recycled, so they must never wait for one.
-  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, 32, std::chrono::microseconds(300),
-                         sessions * envs + 3, false);
+  RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, 32, std::chrono::microseconds(300), sessions * envs + 3,
+                         false);
   std::vector<std::atomic<int>> served(sessions * envs * steps);
   ServeCounters c;
   std::vector<std::thread> inference;

@@ -32,7 +32,7 @@ inline void write_bytes(const std::string& path, const std::string& bytes) {
   std::filesystem::resize_file(path, bytes.size());
 }
 
-constexpr std::size_t kHeaderBytes = 28;       // "SEEDRLC2", index length, data length, CRC
+constexpr std::size_t kHeaderBytes = 28;         // "SEEDRLC2", index length, data length, CRC
 constexpr std::size_t kArchiveHeaderBytes = 20;  // "SEEDRLC1", payload length, CRC
 
 inline bool is_archive_format(const std::string& b) { return b.size() >= 8 && b.compare(0, 8, "SEEDRLC1") == 0; }

@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <limits>
 
 #include <torch/torch.h>
@@ -101,8 +101,8 @@ TEST_CASE("checkpoints restore the model, extras and every optimizer state tenso
   }
   SECTION("RMSprop (with momentum_buffer and the centred grad_avg)") {
     make = [](std::vector<torch::Tensor> p) {
-      return std::make_unique<torch::optim::RMSprop>(
-          p, torch::optim::RMSpropOptions(1e-2).momentum(0.9).centered(true));
+      return std::make_unique<torch::optim::RMSprop>(p,
+                                                     torch::optim::RMSpropOptions(1e-2).momentum(0.9).centered(true));
     };
   }
   SECTION("the trainer's RMSprop") {
@@ -121,7 +121,7 @@ TEST_CASE("checkpoints restore the model, extras and every optimizer state tenso
   train_step(a, *opt_a, 0);
   train_step(a, *opt_a, 1);
   opt_a->param_groups().front().options().set_lr(0.0123);  // as a decayed learning rate
-  train_step(b, *opt_b, 5);  // state of its own, to be replaced
+  train_step(b, *opt_b, 5);                                // state of its own, to be replaced
 
   const std::string dir = seedrl::test::temp_dir("ckpt_bits");
   save_checkpoint(dir + "/a.pt", *a, *opt_a, {1, 2, 3, 4}, "{}", {{"target", target_a.ptr().get()}});

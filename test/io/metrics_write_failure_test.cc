@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <limits>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <system_error>
 
@@ -75,8 +75,7 @@ TEST_CASE("summary.json on a full disk fails and keeps the previous summary", "[
   CHECK_FALSE(fs::exists(fs::symlink_status(dir / "summary.json.tmp")));
 }
 
-TEST_CASE("a scalar with no value yet is null in metrics.jsonl and absent from TensorBoard",
-          "[io][metrics]") {
+TEST_CASE("a scalar with no value yet is null in metrics.jsonl and absent from TensorBoard", "[io][metrics]") {
   const fs::path dir = temp_dir("metrics_null");
   {
     MetricsWriter metrics(dir.string());

@@ -1,5 +1,5 @@
-#include <catch2/catch.hpp>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <bit>
 #include <chrono>
@@ -31,9 +31,7 @@ std::uint32_t reference_crc32c(const std::string& bytes) {
   return ~c;
 }
 
-std::uint32_t reference_mask(std::uint32_t crc) {
-  return ((crc >> 15) | (crc << 17)) + 0xa282ead8u;
-}
+std::uint32_t reference_mask(std::uint32_t crc) { return ((crc >> 15) | (crc << 17)) + 0xa282ead8u; }
 
 std::uint64_t read_le(const std::string& s, std::size_t pos, int bytes) {
   REQUIRE(pos + bytes <= s.size());
@@ -71,9 +69,17 @@ std::vector<Field> parse_message(const std::string& s) {
     f.number = static_cast<std::uint32_t>(key >> 3);
     f.wire_type = static_cast<std::uint32_t>(key & 7);
     switch (f.wire_type) {
-      case 0: f.scalar = read_varint(s, pos); break;
-      case 1: f.scalar = read_le(s, pos, 8); pos += 8; break;
-      case 5: f.scalar = read_le(s, pos, 4); pos += 4; break;
+      case 0:
+        f.scalar = read_varint(s, pos);
+        break;
+      case 1:
+        f.scalar = read_le(s, pos, 8);
+        pos += 8;
+        break;
+      case 5:
+        f.scalar = read_le(s, pos, 4);
+        pos += 4;
+        break;
       case 2: {
         const std::uint64_t n = read_varint(s, pos);
         REQUIRE(pos + n <= s.size());
@@ -81,7 +87,8 @@ std::vector<Field> parse_message(const std::string& s) {
         pos += n;
         break;
       }
-      default: FAIL("unexpected wire type " << f.wire_type);
+      default:
+        FAIL("unexpected wire type " << f.wire_type);
     }
     fields.push_back(f);
   }
@@ -165,8 +172,7 @@ DecodedEvent decode_event(const std::string& payload) {
 }
 
 fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() /
-                       ("seedrl_tb_" + name + "_" + std::to_string(::getpid()));
+  const fs::path dir = fs::temp_directory_path() / ("seedrl_tb_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   return dir;
 }
@@ -214,12 +220,12 @@ TEST_CASE("tensorboard writer encodes a scalar event byte for byte", "[io][tenso
   REQUIRE(records.size() == 2);
   // Event{wall_time: 0.0 (field 1, fixed64), step: 1 (field 2, varint),
   //       summary (field 5) {value (field 1) {tag (1): "a", simple_value (2, fixed32): 1.0f}}}
-  const unsigned char expected[] = {0x09, 0, 0, 0, 0, 0, 0, 0, 0,        // wall_time
-                                    0x10, 0x01,                          // step
-                                    0x2A, 0x0A,                          // summary, 10 bytes
-                                    0x0A, 0x08,                          // value, 8 bytes
-                                    0x0A, 0x01, 'a',                     // tag
-                                    0x15, 0x00, 0x00, 0x80, 0x3F};       // 1.0f
+  const unsigned char expected[] = {0x09, 0,    0,    0,    0,   0, 0, 0, 0,  // wall_time
+                                    0x10, 0x01,                               // step
+                                    0x2A, 0x0A,                               // summary, 10 bytes
+                                    0x0A, 0x08,                               // value, 8 bytes
+                                    0x0A, 0x01, 'a',                          // tag
+                                    0x15, 0x00, 0x00, 0x80, 0x3F};            // 1.0f
   CHECK(records[1] == std::string(reinterpret_cast<const char*>(expected), sizeof(expected)));
   fs::remove_all(dir);
 }
@@ -234,12 +240,9 @@ TEST_CASE("tensorboard writer output decodes back to the logged scalars", "[io][
     double wall;
   };
   const std::vector<Row> rows = {
-      {"loss/policy", 0.123456789, 0, 1700000000.25},
-      {"loss/value", -3.5e7, 1, 1700000001.5},
-      {"episode_return", 500.0, 127, 1700000002.0},
-      {"eps", 1e-30, 128, 1700000003.0},
-      {"big_step", 2.0, std::int64_t(1) << 40, 1700000004.0},
-      {"negative_step", 7.0, -5, 1700000005.0},
+      {"loss/policy", 0.123456789, 0, 1700000000.25},         {"loss/value", -3.5e7, 1, 1700000001.5},
+      {"episode_return", 500.0, 127, 1700000002.0},           {"eps", 1e-30, 128, 1700000003.0},
+      {"big_step", 2.0, std::int64_t(1) << 40, 1700000004.0}, {"negative_step", 7.0, -5, 1700000005.0},
       {std::string(300, 'x'), 42.0, 300, 1700000006.0},  // tag length needs a 2-byte varint
   };
   std::string path;

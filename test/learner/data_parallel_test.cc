@@ -7,9 +7,9 @@
 #include <random>
 #include <thread>
 
-#include <nlohmann/json.hpp>
 #include <torch/cuda.h>
 #include <torch/torch.h>
+#include <nlohmann/json.hpp>
 
 #include "../cli/run_binary.h"
 #include "parameter_difference.h"
@@ -94,10 +94,10 @@ TEST_CASE("gradient buckets sum every rank's gradient and start inside backward"
   CHECK(group.backend() == "gloo");
   torch::manual_seed(5);
   torch::nn::Sequential nets[2] = {
-      torch::nn::Sequential(torch::nn::Linear(16, 64), torch::nn::Tanh(), torch::nn::Linear(64, 64),
-                            torch::nn::Tanh(), torch::nn::Linear(64, 3)),
-      torch::nn::Sequential(torch::nn::Linear(16, 64), torch::nn::Tanh(), torch::nn::Linear(64, 64),
-                            torch::nn::Tanh(), torch::nn::Linear(64, 3))};
+      torch::nn::Sequential(torch::nn::Linear(16, 64), torch::nn::Tanh(), torch::nn::Linear(64, 64), torch::nn::Tanh(),
+                            torch::nn::Linear(64, 3)),
+      torch::nn::Sequential(torch::nn::Linear(16, 64), torch::nn::Tanh(), torch::nn::Linear(64, 64), torch::nn::Tanh(),
+                            torch::nn::Linear(64, 3))};
   torch::Tensor inputs[2] = {torch::randn({5, 16}), torch::randn({7, 16})};
   // Reference: each rank's own gradient, computed without communication.
   std::vector<torch::Tensor> expected[2];
@@ -130,8 +130,7 @@ TEST_CASE("gradient buckets sum every rank's gradient and start inside backward"
   }
 }
 
-TEST_CASE("two Gloo replicas train exactly like one learner on the concatenated batch",
-          "[learner][data_parallel]") {
+TEST_CASE("two Gloo replicas train exactly like one learner on the concatenated batch", "[learner][data_parallel]") {
   Fixture f;
   LearnerConfig config;
   config.batch_size = 7;  // split 3 + 4: uneven shards

@@ -214,8 +214,8 @@ TEST_CASE("a V-trace update with the device optimizer step equals LibTorch's", "
     VTraceLosses la, lb;
     const double lr = 1e-3 * (4 - u);
     const double na = vtrace_update(a, *dist, *opt_a, batch, tc.learner, torch::kCPU, lr, la).item<double>();
-    const double nb = vtrace_update(b, *dist, *opt_b, batch, tc.learner, torch::kCPU, lr, lb, 0, {}, &device_step)
-                          .item<double>();
+    const double nb =
+        vtrace_update(b, *dist, *opt_b, batch, tc.learner, torch::kCPU, lr, lb, 0, {}, &device_step).item<double>();
     CHECK(nb == Approx(na).epsilon(1e-5));
     CHECK(lb.total.item<double>() == Approx(la.total.item<double>()).epsilon(1e-5));
   }

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include <catch2/catch.hpp>
 #include <torch/torch.h>
+#include <catch2/catch.hpp>
 
 namespace seedrl::test {
 

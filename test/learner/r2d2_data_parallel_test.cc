@@ -10,9 +10,9 @@
 #include <torch/cuda.h>
 #include <torch/torch.h>
 
+#include "parameter_difference.h"
 #include "seedrl/env/env_step.h"
 #include "seedrl/learner/r2d2/r2d2_learner.h"
-#include "parameter_difference.h"
 
 using namespace seedrl;
 using seedrl::test::max_relative_difference;

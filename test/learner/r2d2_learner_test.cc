@@ -149,7 +149,7 @@ TEST_CASE("r2d2 loss: importance-weighted 0.5 mean squared TD error after the bu
   b.flags[0].fill_(kFirst);
   b.flags[2][1] = kTerminated;  // sequence 1: an episode ends inside the burn-in
   b.flags[3][1] = kFirst;
-  b.flags[8][2] = kTruncated;   // sequence 2: one ends inside the trained window
+  b.flags[8][2] = kTruncated;  // sequence 2: one ends inside the trained window
   b.flags[9][2] = kFirst;
   b.core_h = torch::randn({B, 8});
   b.core_c = torch::randn({B, 8});
@@ -207,7 +207,8 @@ TEST_CASE("r2d2 loss: importance-weighted 0.5 mean squared TD error after the bu
 // with; a run resumed under another --learning-rate must step at the new one
 // (as it reports, and as a GPU learner's device step always did), not at the
 // checkpoint's.
-TEST_CASE("a resumed r2d2 learner steps at its configured learning rate and not at the checkpoint's", "[r2d2][learner]") {
+TEST_CASE("a resumed r2d2 learner steps at its configured learning rate and not at the checkpoint's",
+          "[r2d2][learner]") {
   Fixture f;
   R2D2Config rc;
   rc.burn_in = 4;

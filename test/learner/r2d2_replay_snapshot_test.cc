@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 #include <torch/torch.h>
+#include <nlohmann/json.hpp>
 
 #include "../cli/run_binary.h"
 #include "seedrl/io/crc32c.h"
@@ -284,8 +284,7 @@ TEST_CASE("a damaged or mismatched replay snapshot is refused with one line", "[
   }
 }
 
-TEST_CASE("a replay snapshot that cannot be written leaves no .tmp and the previous file",
-          "[r2d2][replay][snapshot]") {
+TEST_CASE("a replay snapshot that cannot be written leaves no .tmp and the previous file", "[r2d2][replay][snapshot]") {
   const auto l = layout_for(DType::kFloat32);
   const std::string dir = temp_dir("replay_snapshot_full");
   const std::string path = dir + "/replay.bin";
@@ -372,11 +371,38 @@ TEST_CASE("resume takes a replay as new as the checkpoint or newer, and skips an
 
 namespace {
 
-const std::vector<std::string> kShortRun = {
-    "train", "--algo", "r2d2", "--env", "cartpole", "--actors", "4", "--lstm", "--lstm-size", "16",
-    "--hidden", "16", "--unroll-length", "10", "--burn-in", "4", "--sequence-overlap", "5", "--batch-size", "8",
-    "--min-replay", "40", "--replay-capacity", "2000", "--replay-ratio", "2", "--target-update-period", "50",
-    "--log-interval-s", "1", "--seed", "3"};
+const std::vector<std::string> kShortRun = {"train",
+                                            "--algo",
+                                            "r2d2",
+                                            "--env",
+                                            "cartpole",
+                                            "--actors",
+                                            "4",
+                                            "--lstm",
+                                            "--lstm-size",
+                                            "16",
+                                            "--hidden",
+                                            "16",
+                                            "--unroll-length",
+                                            "10",
+                                            "--burn-in",
+                                            "4",
+                                            "--sequence-overlap",
+                                            "5",
+                                            "--batch-size",
+                                            "8",
+                                            "--min-replay",
+                                            "40",
+                                            "--replay-capacity",
+                                            "2000",
+                                            "--replay-ratio",
+                                            "2",
+                                            "--target-update-period",
+                                            "50",
+                                            "--log-interval-s",
+                                            "1",
+                                            "--seed",
+                                            "3"};
 
 // N of the last "<what> N sequences" line of `output`; -1 if none.
 std::int64_t last_count(const std::string& output, const std::string& what) {
@@ -421,8 +447,8 @@ TEST_CASE("a resumed r2d2 run starts with the replay it saved", "[cli][train][r2
   INFO(bad.output);
   CHECK(bad.status == 2);
   const std::string last_line = bad.output.substr(bad.output.rfind('\n', bad.output.size() - 2) + 1);
-  CHECK_THAT(last_line, Catch::Contains("replay.bin") && Catch::Contains("checksum") &&
-                            Catch::Contains("--no-checkpoint-replay"));
+  CHECK_THAT(last_line,
+             Catch::Contains("replay.bin") && Catch::Contains("checksum") && Catch::Contains("--no-checkpoint-replay"));
   // Without it, the run resumes and refills.
   auto without_replay = kShortRun;
   without_replay.insert(without_replay.end(),

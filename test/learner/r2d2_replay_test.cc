@@ -10,8 +10,8 @@
 
 #include <torch/torch.h>
 
-#include "seedrl/learner/r2d2/replay.h"
 #include "../util/wait_until.h"
+#include "seedrl/learner/r2d2/replay.h"
 
 using namespace seedrl;
 using namespace seedrl::r2d2;
@@ -213,7 +213,7 @@ TEST_CASE("the rate limiter holds samples per insert near the replay ratio", "[r
   CHECK(sampled <= 2.0 * (500 - 20) + 4);
   CHECK(sampled >= 2.0 * (500 - 20) - 16 - 4);
   ReplaySample s;
-  CHECK_FALSE(replay.sample(4, s));      // closed: returns at once
+  CHECK_FALSE(replay.sample(4, s));  // closed: returns at once
   CHECK_FALSE(replay.insert(sequence(l, 1), 0));
 }
 

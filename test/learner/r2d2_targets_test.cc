@@ -23,8 +23,8 @@ namespace {
 // a terminated entry (no bootstrap), a truncated entry, the n-th step or the
 // window's last entry (bootstrap gamma^m h^-1(Q_target(j, argmax Q_online(j)))).
 double reference_target(const std::vector<double>& r, const std::vector<int>& flags,
-                        const std::vector<std::vector<double>>& qo, const std::vector<std::vector<double>>& qt,
-                        int t, double gamma, int n, bool rescaling) {
+                        const std::vector<std::vector<double>>& qo, const std::vector<std::vector<double>>& qt, int t,
+                        double gamma, int n, bool rescaling) {
   const int L = static_cast<int>(r.size());
   double g = 0, d = 1, boot = 0;
   for (int k = 1; k <= n; ++k) {

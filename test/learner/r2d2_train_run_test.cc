@@ -12,11 +12,40 @@
 using namespace seedrl::test;
 
 namespace {
-const std::vector<std::string> kShortRun = {
-    "train", "--algo", "r2d2", "--env", "cartpole", "--actors", "8", "--lstm", "--lstm-size", "16",
-    "--hidden", "16", "--unroll-length", "10", "--burn-in", "4", "--sequence-overlap", "5", "--batch-size", "8",
-    "--min-replay", "40", "--replay-capacity", "2000", "--replay-ratio", "2", "--eval-envs", "2",
-    "--target-update-period", "50", "--log-interval-s", "1", "--seed", "5"};
+const std::vector<std::string> kShortRun = {"train",
+                                            "--algo",
+                                            "r2d2",
+                                            "--env",
+                                            "cartpole",
+                                            "--actors",
+                                            "8",
+                                            "--lstm",
+                                            "--lstm-size",
+                                            "16",
+                                            "--hidden",
+                                            "16",
+                                            "--unroll-length",
+                                            "10",
+                                            "--burn-in",
+                                            "4",
+                                            "--sequence-overlap",
+                                            "5",
+                                            "--batch-size",
+                                            "8",
+                                            "--min-replay",
+                                            "40",
+                                            "--replay-capacity",
+                                            "2000",
+                                            "--replay-ratio",
+                                            "2",
+                                            "--eval-envs",
+                                            "2",
+                                            "--target-update-period",
+                                            "50",
+                                            "--log-interval-s",
+                                            "1",
+                                            "--seed",
+                                            "5"};
 }  // namespace
 
 TEST_CASE("an r2d2 run reports replay and evaluation metrics and resumes", "[cli][train][r2d2][slow]") {
@@ -66,18 +95,17 @@ TEST_CASE("an r2d2 run on two CPU inference devices and two learner replicas tra
           "[cli][train][r2d2][data_parallel][fleet][slow]") {
   const std::string dir = temp_dir("train_r2d2_dp");
   auto args = kShortRun;
-  args.insert(args.end(), {"--inference-devices", "cpu,cpu", "--learner-devices", "cpu,cpu",
-                           "--replica-checksum-every", "5", "--logdir", dir});
+  args.insert(args.end(), {"--inference-devices", "cpu,cpu", "--learner-devices", "cpu,cpu", "--replica-checksum-every",
+                           "5", "--logdir", dir});
   auto first = args;
   first.insert(first.end(), {"--max-frames", "15000"});
   RunResult r = run_seedrl(first);
   INFO(r.output);
   REQUIRE(r.status == 0);
-  CHECK_THAT(r.output,
-             Catch::Contains("inference cpu,cpu (2 batchers) | learner cpu,cpu (data-parallel, 2 replicas)"));
+  CHECK_THAT(r.output, Catch::Contains("inference cpu,cpu (2 batchers) | learner cpu,cpu (data-parallel, 2 replicas)"));
   auto s = nlohmann::json::parse(read_file(dir + "/summary.json"));
   CHECK(s["learner_steps"].get<double>() >= 5);  // at least one replica checksum passed
-  CHECK(s["eval_episodes"].get<double>() > 0);    // the eval envs, one on each device, acted
+  CHECK(s["eval_episodes"].get<double>() > 0);   // the eval envs, one on each device, acted
 
   // Resuming loads replica 0 and syncs the other (then the checksums agree).
   auto resumed = args;
@@ -91,12 +119,12 @@ TEST_CASE("an r2d2 run on two CPU inference devices and two learner replicas tra
 }
 
 TEST_CASE("r2d2 refuses bad sequence settings with one line naming the flag", "[cli][train][r2d2]") {
-  RunResult r = run_seedrl({"train", "--algo", "r2d2", "--unroll-length", "10", "--sequence-overlap", "10",
-                            "--logdir", temp_dir("r2d2_bad")});
+  RunResult r = run_seedrl({"train", "--algo", "r2d2", "--unroll-length", "10", "--sequence-overlap", "10", "--logdir",
+                            temp_dir("r2d2_bad")});
   CHECK(r.status != 0);
   CHECK_THAT(r.output, Catch::Contains("--sequence-overlap"));
-  RunResult m = run_seedrl({"train", "--algo", "r2d2", "--replay-capacity", "1000000000000", "--logdir",
-                            temp_dir("r2d2_mem")});
+  RunResult m =
+      run_seedrl({"train", "--algo", "r2d2", "--replay-capacity", "1000000000000", "--logdir", temp_dir("r2d2_mem")});
   CHECK(m.status != 0);
   CHECK_THAT(m.output, Catch::Contains("--replay-capacity"));
 }

@@ -73,8 +73,7 @@ double step_on_shards(ReplicaSet<Net>& set, std::int64_t step, const Batch& b, c
 
 }  // namespace
 
-TEST_CASE("two Gloo replicas stepping on their shards match one optimizer on the whole batch",
-          "[learner][replica]") {
+TEST_CASE("two Gloo replicas stepping on their shards match one optimizer on the whole batch", "[learner][replica]") {
   const OptimizerConfig config = clipped_adam();
   DataParallelOptions options;
   options.checksum_every = 1;
@@ -120,8 +119,7 @@ TEST_CASE("two Gloo replicas stepping on their shards match one optimizer on the
   REQUIRE_NOTHROW(two.verify(K));
 }
 
-TEST_CASE("a replica set's companion nets and optimizer state follow replica 0 through a load",
-          "[learner][replica]") {
+TEST_CASE("a replica set's companion nets and optimizer state follow replica 0 through a load", "[learner][replica]") {
   const OptimizerConfig config = clipped_adam();
   DataParallelOptions options;
   options.checksum_every = 0;
@@ -149,8 +147,7 @@ TEST_CASE("a replica set's companion nets and optimizer state follow replica 0 t
   REQUIRE_NOTHROW(set.verify(2));
 }
 
-TEST_CASE("a drifting replica and a failing rank stop a replica set with an error and no hang",
-          "[learner][replica]") {
+TEST_CASE("a drifting replica and a failing rank stop a replica set with an error and no hang", "[learner][replica]") {
   const OptimizerConfig config = clipped_adam();
   DataParallelOptions options;
   options.checksum_every = 2;

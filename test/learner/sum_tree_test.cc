@@ -103,9 +103,8 @@ TEST_CASE("sum tree prefix search matches a linear scan", "[learner][r2d2][sum_t
     for (int k = 0; k < 100000; ++k) {
       const double u = rng.uniform() * tree.total();
       const std::size_t want = linear_find(p, u);
-      const bool near_boundary =
-          (want < n && std::fabs(u - cum[want + 1]) < 1e-9 * tree.total()) ||
-          (want < n && std::fabs(u - cum[want]) < 1e-9 * tree.total());
+      const bool near_boundary = (want < n && std::fabs(u - cum[want + 1]) < 1e-9 * tree.total()) ||
+                                 (want < n && std::fabs(u - cum[want]) < 1e-9 * tree.total());
       if (near_boundary) continue;
       REQUIRE(tree.find_prefix_sum(u) == want);
       ++compared;

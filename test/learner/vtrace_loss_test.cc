@@ -48,7 +48,8 @@ UnrollBatch batch_with(const torch::Tensor& behaviour_logits, const torch::Tenso
 double policy_grad_sum(AgentNet& net) {
   double s = 0;
   for (const auto& p : net->named_parameters())
-    if (p.key().rfind("policy.", 0) == 0 && p.value().grad().defined()) s += p.value().grad().abs().sum().item<double>();
+    if (p.key().rfind("policy.", 0) == 0 && p.value().grad().defined())
+      s += p.value().grad().abs().sum().item<double>();
   return s;
 }
 

@@ -43,8 +43,10 @@ Unroll random_unroll(int T, int B, std::mt19937& gen) {
         x.rewards[t][b] = 0;
       } else {
         const double r = p(gen);
-        if (r < 0.12) x.flags[t][b] = kTerminated;
-        else if (r < 0.2) x.flags[t][b] = kTruncated;
+        if (r < 0.12)
+          x.flags[t][b] = kTerminated;
+        else if (r < 0.2)
+          x.flags[t][b] = kTruncated;
       }
     }
   }
@@ -111,9 +113,8 @@ torch::Tensor to_tensor(const std::vector<std::vector<double>>& v, int rows) {
 TEST_CASE("v-trace matches a double-precision reference across episode ends", "[learner][vtrace]") {
   // Both implementations: the CPU loop vtrace() uses here and the tensor-op
   // one it uses on accelerators.
-  using Impl = VTraceReturns (*)(const torch::Tensor&, const torch::Tensor&, const torch::Tensor&,
-                                 const torch::Tensor&, const torch::Tensor&, const torch::Tensor&,
-                                 const VTraceOptions&);
+  using Impl = VTraceReturns (*)(const torch::Tensor&, const torch::Tensor&, const torch::Tensor&, const torch::Tensor&,
+                                 const torch::Tensor&, const torch::Tensor&, const VTraceOptions&);
   const auto [name, impl] = GENERATE(table<const char*, Impl>(
       {{"vtrace (CPU loop)", &vtrace}, {"vtrace_loop", &vtrace_loop}, {"vtrace_tensor_ops", &vtrace_tensor_ops}}));
   INFO(name);
@@ -133,8 +134,7 @@ TEST_CASE("v-trace matches a double-precision reference across episode ends", "[
     Transitions tr = make_transitions(flags, to_tensor(x.rewards, T + 1), c.gamma, 0.0);
     auto values = to_tensor(x.values, T + 1);
     VTraceOptions o{c.rho_bar, c.c_bar, c.pg_rho_bar, c.lambda};
-    auto out = impl(to_tensor(x.log_rhos, T), tr.discounts, tr.rewards, values.slice(0, 0, T), values[T],
-                      tr.valid, o);
+    auto out = impl(to_tensor(x.log_rhos, T), tr.discounts, tr.rewards, values.slice(0, 0, T), values[T], tr.valid, o);
     auto vs = out.vs.to(torch::kFloat64);
     auto adv = out.pg_advantages.to(torch::kFloat64);
     auto adv_unweighted = out.advantages.to(torch::kFloat64);
@@ -169,16 +169,17 @@ TEST_CASE("v-trace on-policy with lambda 1 gives n-step returns", "[learner][vtr
 
 TEST_CASE("transitions: truncation bootstraps, termination does not, resets are cut", "[learner][vtrace]") {
   // entries: 0 normal, 1 truncated (final obs), 2 reset, 3 terminated, 4 reset
-  auto flags = torch::tensor({0, int(kTruncated), int(kFirst), int(kTerminated), int(kFirst)}).to(torch::kUInt8).view({5, 1});
+  auto flags =
+      torch::tensor({0, int(kTruncated), int(kFirst), int(kTerminated), int(kFirst)}).to(torch::kUInt8).view({5, 1});
   auto rewards = torch::tensor({0.f, 1.f, 0.f, 2.f, 0.f}).view({5, 1});
   Transitions tr = make_transitions(flags, rewards, 0.9, 0.0);
   auto v = tr.valid.flatten(), d = tr.discounts.flatten();
-  CHECK(v[0].item<float>() == 1);       // 0 -> 1: into the truncated obs
+  CHECK(v[0].item<float>() == 1);             // 0 -> 1: into the truncated obs
   CHECK(d[0].item<float>() == Approx(0.9f));  // ... which bootstraps
-  CHECK(v[1].item<float>() == 0);       // 1 -> 2: across the reset
+  CHECK(v[1].item<float>() == 0);             // 1 -> 2: across the reset
   CHECK(d[1].item<float>() == 0);
-  CHECK(v[2].item<float>() == 1);       // 2 -> 3: into the terminal obs
-  CHECK(d[2].item<float>() == 0);       // ... which does not
+  CHECK(v[2].item<float>() == 1);  // 2 -> 3: into the terminal obs
+  CHECK(d[2].item<float>() == 0);  // ... which does not
   CHECK(v[3].item<float>() == 0);
   CHECK(tr.rewards.flatten()[2].item<float>() == 2.f);
   auto clipped = make_transitions(flags, rewards * 10, 0.9, 1.0);

@@ -34,8 +34,10 @@ TEST_CASE("activation tanh (--activation) makes the MLP torso tanh(Wx + b) per l
   // Double-precision reference from the module's own weights.
   auto params = torso.module.ptr()->parameters();  // w1, b1, w2, b2
   REQUIRE(params.size() == 4);
-  const auto* w1 = params[0].data_ptr<float>(); const auto* b1 = params[1].data_ptr<float>();
-  const auto* w2 = params[2].data_ptr<float>(); const auto* b2 = params[3].data_ptr<float>();
+  const auto* w1 = params[0].data_ptr<float>();
+  const auto* b1 = params[1].data_ptr<float>();
+  const auto* w2 = params[2].data_ptr<float>();
+  const auto* b2 = params[3].data_ptr<float>();
   for (int n = 0; n < 6; ++n) {
     double h[4];
     for (int i = 0; i < 4; ++i) {
@@ -53,7 +55,9 @@ TEST_CASE("activation tanh (--activation) makes the MLP torso tanh(Wx + b) per l
   CHECK_THROWS_WITH(make_torso(vector_env().observation, config), Catch::Contains("--activation"));
 }
 
-TEST_CASE("separate value net (--separate-value-net): the value loss reaches only the value torso, the policy only its own", "[model][agent_net]") {
+TEST_CASE(
+    "separate value net (--separate-value-net): the value loss reaches only the value torso, the policy only its own",
+    "[model][agent_net]") {
   torch::manual_seed(6);
   ModelConfig config;
   config.hidden = {8};

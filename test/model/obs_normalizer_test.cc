@@ -43,7 +43,8 @@ TEST_CASE("observation normaliser matches the moments of all data seen", "[model
   CHECK(y[0][2].item<float>() == 10.0f);
 }
 
-TEST_CASE("normalize_obs puts the normaliser in the agent: checkpointed, applied before the torso", "[model][normalizer]") {
+TEST_CASE("normalize_obs puts the normaliser in the agent: checkpointed, applied before the torso",
+          "[model][normalizer]") {
   EnvSpec env;
   env.name = "test";
   env.observation = ArraySpec{{3}, DType::kFloat32};
@@ -78,6 +79,7 @@ TEST_CASE("normalize_obs puts the normaliser in the agent: checkpointed, applied
   CHECK(torch::allclose(a.policy, b.policy, 1e-5, 1e-5));
   CHECK(torch::allclose(a.value, b.value, 1e-5, 1e-5));
   // Images are not normalised: refused, naming the flag.
-  CHECK_THROWS_WITH(AgentNet(EnvSpec{"img", ArraySpec{{4, 4, 1}, DType::kUInt8}, ActionSpec::discrete(2)}, norm_config, 2),
-                    Catch::Contains("--normalize-obs"));
+  CHECK_THROWS_WITH(
+      AgentNet(EnvSpec{"img", ArraySpec{{4, 4, 1}, DType::kUInt8}, ActionSpec::discrete(2)}, norm_config, 2),
+      Catch::Contains("--normalize-obs"));
 }

@@ -67,7 +67,8 @@ TEST_CASE("strided conv torsos compute their networks checked in double precisio
   auto x = obs.to(torch::kFloat64).permute({0, 3, 1, 2}) / 255.0;
   for (std::size_t i = 0; i < layers.size(); ++i) {
     const std::string c = "conv" + std::to_string(i);
-    x = torch::relu(F::conv2d(x, w(c + ".weight"), F::Conv2dFuncOptions().bias(w(c + ".bias")).stride(layers[i].stride)));
+    x = torch::relu(
+        F::conv2d(x, w(c + ".weight"), F::Conv2dFuncOptions().bias(w(c + ".bias")).stride(layers[i].stride)));
   }
   const auto want = torch::relu(F::linear(x.flatten(1), w("fc.weight"), w("fc.bias")));
   torch::Tensor got;

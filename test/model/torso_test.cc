@@ -36,7 +36,7 @@ TEST_CASE("minatar torso has the reference sizes", "[model][torso]") {
   CHECK(t.features == 128);
   // conv: 4 in x 16 out x 3x3 + 16 biases; valid padding leaves 8x8x16 = 1024
   // inputs for the 128-unit layer.
-  const std::int64_t conv = 4 * 16 * 9 + 16;      // 592
+  const std::int64_t conv = 4 * 16 * 9 + 16;       // 592
   const std::int64_t fc = 8 * 8 * 16 * 128 + 128;  // 131200
   CHECK(count_parameters(t) == conv + fc);
   auto y = forward(t, torch::randint(0, 2, {5, 10, 10, 4}, torch::kUInt8));
@@ -165,7 +165,8 @@ TEST_CASE("a torso that does not fit the observation is refused naming --model",
 // more) while their weights and gradients stay float32.
 static void check_bf16_torso(const std::string& name, torch::Device device) {
   CAPTURE(name, device.str());
-  const ArraySpec obs = name == "minatar" ? ArraySpec{{10, 10, 4}, DType::kUInt8} : ArraySpec{{36, 36, 4}, DType::kUInt8};
+  const ArraySpec obs =
+      name == "minatar" ? ArraySpec{{10, 10, 4}, DType::kUInt8} : ArraySpec{{36, 36, 4}, DType::kUInt8};
   ModelConfig fp32 = with_torso(name), bf16 = with_torso(name);
   bf16.precision = "bf16";
   torch::manual_seed(5);
@@ -208,7 +209,8 @@ TEST_CASE("bf16 image torsos compute in bfloat16 and train float32 weights", "[m
 // Hidden (bench/cuda/run-on-gpu.sh): the same on the GPU's bfloat16 kernels.
 TEST_CASE("bf16 image torsos on CUDA compute in bfloat16 and train float32 weights", "[.gpu][model][torso]") {
   REQUIRE(torch::cuda::is_available());
-  check_bf16_torso(GENERATE(as<std::string>{}, "minatar", "impala", "impala-shallow", "nature"), torch::Device(torch::kCUDA, 0));
+  check_bf16_torso(GENERATE(as<std::string>{}, "minatar", "impala", "impala-shallow", "nature"),
+                   torch::Device(torch::kCUDA, 0));
 }
 
 TEST_CASE("precision bf16 is refused for the MLP torso, and unknown precisions, naming --precision", "[model][torso]") {

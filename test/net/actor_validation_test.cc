@@ -31,7 +31,8 @@ class FakeLearner {
  public:
   using Reply = std::function<std::vector<std::uint8_t>(std::size_t envs, std::size_t width)>;
 
-  explicit FakeLearner(Reply reply) : acceptor_(io_, {asio::ip::make_address("127.0.0.1"), 0}), reply_(std::move(reply)) {
+  explicit FakeLearner(Reply reply)
+      : acceptor_(io_, {asio::ip::make_address("127.0.0.1"), 0}), reply_(std::move(reply)) {
     thread_ = std::thread([this] { serve(); });
   }
   ~FakeLearner() {
@@ -64,7 +65,8 @@ class FakeLearner {
       auto read_frame = [&] {
         std::vector<std::uint8_t> frame(net::kHeaderBytes);
         asio::read(s, asio::buffer(frame));
-        const auto h = net::decode_header(std::span<const std::uint8_t, net::kHeaderBytes>(frame.data(), net::kHeaderBytes));
+        const auto h =
+            net::decode_header(std::span<const std::uint8_t, net::kHeaderBytes>(frame.data(), net::kHeaderBytes));
         frame.resize(net::kHeaderBytes + h.body_bytes());
         asio::read(s, asio::buffer(frame.data() + net::kHeaderBytes, h.body_bytes()));
         return frame;
@@ -135,8 +137,8 @@ TEST_CASE("an actor refuses actions outside the spec before its envs see them", 
   };
   // Acrobot has 3 actions; MountainCarContinuous a force in [-1, 1] that the actor clips.
   for (const Case& c : {Case{"acrobot", 1.f, 3.f}, Case{"acrobot", 1.f, -1.f}, Case{"acrobot", 1.f, 1e9f},
-                        Case{"acrobot", 1.f, 1.5f}, Case{"acrobot", 1.f, nan}, Case{"mountaincar-continuous", 0.5f, nan},
-                        Case{"mountaincar-continuous", 0.5f, -inf}}) {
+                        Case{"acrobot", 1.f, 1.5f}, Case{"acrobot", 1.f, nan},
+                        Case{"mountaincar-continuous", 0.5f, nan}, Case{"mountaincar-continuous", 0.5f, -inf}}) {
     CAPTURE(c.env, c.bad);
     FakeLearner learner(actions_with(c.good, c.bad));
     std::optional<net::RemoteActorRunner> runner;
@@ -163,7 +165,9 @@ TEST_CASE("an actor refuses malformed frames from the learner", "[net][actor]") 
       frame_of(net::MsgType::kWelcome, std::vector<std::uint8_t>(14)),   // not an ACTIONS
       frame_of(net::MsgType::kHeartbeat, std::vector<std::uint8_t>(3)),  // a heartbeat with a body
       frame_of(net::MsgType::kGoodbye, {9, 0, 0, 0}),                    // unknown GOODBYE code
-      [](std::size_t, std::size_t) { return std::vector<std::uint8_t>{0, 0, 0, 0, 5}; },  // frame length 0
+      [](std::size_t, std::size_t) {
+        return std::vector<std::uint8_t>{0, 0, 0, 0, 5};
+      },  // frame length 0
   };
   for (std::size_t i = 0; i < replies.size(); ++i) {
     CAPTURE(i);
@@ -191,7 +195,8 @@ TEST_CASE("the connection names the learner and what was wrong", "[net][actor]")
     FAIL("accepted action 7 of 3");
   } catch (const net::BadFrame& e) {
     const std::string what = e.what();
-    CHECK_THAT(what, Catch::Contains(learner.address()) && Catch::Contains("ACTIONS env 1: action 7 is not one of 0..2"));
+    CHECK_THAT(what,
+               Catch::Contains(learner.address()) && Catch::Contains("ACTIONS env 1: action 7 is not one of 0..2"));
     CHECK(what.find('\n') == std::string::npos);
   }
 }

@@ -42,7 +42,8 @@ void check_told_then_closed(const RawReply& r, net::MsgType type) {
 
 }  // namespace
 
-TEST_CASE("a protocol error is answered with its reason and a clean close, however much the peer sent", "[net][server]") {
+TEST_CASE("a protocol error is answered with its reason and a clean close, however much the peer sent",
+          "[net][server]") {
   RemoteRig rig(patient_server());
   const auto port = rig.server.port();
   constexpr int kTries = 50;  // one reset in a few connections must show

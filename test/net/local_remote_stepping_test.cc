@@ -98,8 +98,10 @@ std::vector<std::vector<double>> returns_of(const std::map<int, std::vector<Seen
     out.emplace_back();
     double r = 0;
     for (const Seen& s : steps) {
-      if (s.flags & kFirst) r = 0;
-      else r += s.reward;
+      if (s.flags & kFirst)
+        r = 0;
+      else
+        r += s.reward;
       if (is_last(s.flags)) {
         out.back().push_back(r);
         terminated += (s.flags & kTerminated) != 0;

@@ -55,8 +55,40 @@ TEST_CASE("HELLO's bytes are laid out as docs/protocol.md says", "[net][protocol
   // 8 magic + 2 version + 2 reserved + 4 K + 1 dtype + 1 rank + 4 dim + 1 kind + 4 n + 2+6 token + 2+8 name
   const std::size_t body = 8 + 2 + 2 + 4 + 1 + 1 + 4 + 1 + 4 + 2 + 6 + 2 + 8;
   REQUIRE(frame.size() == 5 + body);
-  const std::uint8_t expect_head[] = {static_cast<std::uint8_t>(body + 1), 0, 0, 0, 1, 'S', 'E', 'E', 'D', 'R', 'L', 'A', 'P',
-                                      1, 0, 0, 0, 3, 0, 0, 0, 0, 1, 4, 0, 0, 0, 0, 2, 0, 0, 0, 6, 0};
+  const std::uint8_t expect_head[] = {static_cast<std::uint8_t>(body + 1),
+                                      0,
+                                      0,
+                                      0,
+                                      1,
+                                      'S',
+                                      'E',
+                                      'E',
+                                      'D',
+                                      'R',
+                                      'L',
+                                      'A',
+                                      'P',
+                                      1,
+                                      0,
+                                      0,
+                                      0,
+                                      3,
+                                      0,
+                                      0,
+                                      0,
+                                      0,
+                                      1,
+                                      4,
+                                      0,
+                                      0,
+                                      0,
+                                      0,
+                                      2,
+                                      0,
+                                      0,
+                                      0,
+                                      6,
+                                      0};
   CHECK(std::memcmp(frame.data(), expect_head, sizeof(expect_head)) == 0);
 }
 
@@ -138,7 +170,7 @@ TEST_CASE("malformed HELLO fields are refused with a reason", "[net][protocol]")
     return b;
   };
   CHECK_THROWS_WITH(decode_hello(mutate(0, 'X')), Catch::Contains("magic"));
-  CHECK_THROWS_WITH(decode_hello(mutate(12, 0)), Catch::Contains("num_envs"));      // K = 0
+  CHECK_THROWS_WITH(decode_hello(mutate(12, 0)), Catch::Contains("num_envs"));  // K = 0
   CHECK_THROWS_WITH(decode_hello(mutate(16, 9)), Catch::Contains("dtype"));
   CHECK_THROWS_WITH(decode_hello(mutate(17, 200)), Catch::Contains("rank"));
   CHECK_THROWS_WITH(decode_hello(mutate(18, 0)), Catch::Contains("dimension"));
@@ -149,7 +181,8 @@ TEST_CASE("malformed HELLO fields are refused with a reason", "[net][protocol]")
   CHECK(v.version == 9);
   // Garbage that is not a seedrl actor at all.
   const std::string http = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
-  CHECK_THROWS_AS(decode_hello(std::span(reinterpret_cast<const std::uint8_t*>(http.data()), http.size())), ProtocolError);
+  CHECK_THROWS_AS(decode_hello(std::span(reinterpret_cast<const std::uint8_t*>(http.data()), http.size())),
+                  ProtocolError);
 }
 
 TEST_CASE("frame headers and step flags are checked", "[net][protocol]") {
@@ -161,8 +194,8 @@ TEST_CASE("frame headers and step flags are checked", "[net][protocol]") {
   CHECK(check_step_flags(1).empty());
   CHECK(check_step_flags(2).empty());
   CHECK(check_step_flags(6).empty());
-  CHECK_FALSE(check_step_flags(3).empty());   // first and terminated
-  CHECK_FALSE(check_step_flags(8).empty());   // unknown bit
+  CHECK_FALSE(check_step_flags(3).empty());  // first and terminated
+  CHECK_FALSE(check_step_flags(8).empty());  // unknown bit
   CHECK(step_body_bytes(3, 16) == 3 * (4 + 1 + 16));
   CHECK(actions_body_bytes(3, 2) == 24);
 }

@@ -78,7 +78,8 @@ class RawPeer {
     more();
     const auto until = std::chrono::steady_clock::now() + hang;
     io_.restart();
-    while (!(r.closed && wrote) && std::chrono::steady_clock::now() < until) io_.run_for(std::chrono::milliseconds(100));
+    while (!(r.closed && wrote) && std::chrono::steady_clock::now() < until)
+      io_.run_for(std::chrono::milliseconds(100));
     boost::system::error_code ec;
     socket_.cancel(ec);
     io_.restart();

@@ -73,7 +73,8 @@ struct RemoteRig {
   std::vector<RequestBatcher*> make_batchers(int devices) {
     std::vector<RequestBatcher*> out;
     for (int d = 0; d < devices; ++d) {
-      batchers.push_back(std::make_unique<RequestBatcher>(spec.observation, 4, std::chrono::microseconds(200), 8, false));
+      batchers.push_back(
+          std::make_unique<RequestBatcher>(spec.observation, 4, std::chrono::microseconds(200), 8, false));
       out.push_back(batchers.back().get());
     }
     return out;
@@ -126,7 +127,7 @@ struct RemoteRig {
   std::vector<std::thread> inference;
   std::thread learner;
   std::mutex mu;
-  std::vector<std::vector<float>> unroll_ids;  // per unroll: the connection id of each entry
+  std::vector<std::vector<float>> unroll_ids;      // per unroll: the connection id of each entry
   std::vector<std::vector<float>> unroll_rewards;  // per unroll: the reward of each entry
   bool done = false;
 };

@@ -36,7 +36,9 @@ bool wait_for(Pred pred) {
 }
 
 // Sends raw bytes and collects the reply until the server closes the connection.
-RawReply raw_exchange(std::uint16_t port, const std::vector<std::uint8_t>& send) { return RawPeer(port).exchange(send); }
+RawReply raw_exchange(std::uint16_t port, const std::vector<std::uint8_t>& send) {
+  return RawPeer(port).exchange(send);
+}
 
 }  // namespace
 

@@ -55,20 +55,36 @@ TEST_CASE("remote actor processes alone train cartpole and survive a killed peer
   CHECK(s["episode_return_mean"].get<double>() >= 40);
 }
 
-TEST_CASE("r2d2 learns from remote actors: their sequences fill replay beside local and eval envs", "[net][cli][r2d2][slow]") {
+TEST_CASE("r2d2 learns from remote actors: their sequences fill replay beside local and eval envs",
+          "[net][cli][r2d2][slow]") {
   const std::string dir = temp_dir("remote_r2d2");
   const std::string addr = "127.0.0.1:" + std::to_string(free_port());
   RunResult learner, actor;
   std::thread l([&] {
-    learner = run_seedrl({"train", "--algo", "r2d2", "--env", "cartpole", "--actors", "0", "--remote-actors", addr,
-                          "--max-remote-envs", "16", "--eval-envs", "2", "--unroll-length", "10", "--burn-in", "4",
-                          "--sequence-overlap", "5", "--batch-size", "8", "--min-replay", "40", "--replay-capacity",
-                          "2000", "--hidden", "16", "--max-frames", "20000", "--logdir", dir, "--log-interval-s",
-                          "1", "--checkpoint-every-s", "0", "--seed", "4"},
+    learner = run_seedrl({"train",    "--algo",
+                          "r2d2",     "--env",
+                          "cartpole", "--actors",
+                          "0",        "--remote-actors",
+                          addr,       "--max-remote-envs",
+                          "16",       "--eval-envs",
+                          "2",        "--unroll-length",
+                          "10",       "--burn-in",
+                          "4",        "--sequence-overlap",
+                          "5",        "--batch-size",
+                          "8",        "--min-replay",
+                          "40",       "--replay-capacity",
+                          "2000",     "--hidden",
+                          "16",       "--max-frames",
+                          "20000",    "--logdir",
+                          dir,        "--log-interval-s",
+                          "1",        "--checkpoint-every-s",
+                          "0",        "--seed",
+                          "4"},
                          180);
   });
   std::thread a([&] {
-    actor = run_seedrl({"actor", "--connect", addr, "--env", "cartpole", "--actors", "4", "--envs-per-actor", "2"}, 180);
+    actor =
+        run_seedrl({"actor", "--connect", addr, "--env", "cartpole", "--actors", "4", "--envs-per-actor", "2"}, 180);
   });
   l.join();
   a.join();
@@ -90,13 +106,14 @@ TEST_CASE("r2d2 learns from remote actors: their sequences fill replay beside lo
 TEST_CASE("a learner stopped and resumed takes its remote actors back", "[net][cli][slow]") {
   const std::string dir = temp_dir("remote_resume");
   const std::string addr = "127.0.0.1:" + std::to_string(free_port());
-  const std::vector<std::string> learner_args = {"train", "--env", "cartpole", "--actors", "0", "--remote-actors",
-                                                 addr, "--inference-batch", "8", "--logdir", dir,
-                                                 "--log-interval-s", "1", "--checkpoint-every-s", "0"};
+  const std::vector<std::string> learner_args = {
+      "train", "--env",    "cartpole", "--actors",         "0", "--remote-actors",      addr, "--inference-batch",
+      "8",     "--logdir", dir,        "--log-interval-s", "1", "--checkpoint-every-s", "0"};
   RunResult first, second, actor;
   // One actor process for both learners: it outlives the first and finds the second by itself.
   std::thread a([&] {
-    actor = run_seedrl({"actor", "--connect", addr, "--env", "cartpole", "--actors", "2", "--envs-per-actor", "4"}, 240);
+    actor =
+        run_seedrl({"actor", "--connect", addr, "--env", "cartpole", "--actors", "2", "--envs-per-actor", "4"}, 240);
   });
   auto args = learner_args;
   args.insert(args.end(), {"--max-frames", "100000000"});

@@ -39,14 +39,15 @@ std::string artifact(const std::string& name) {
 }
 
 struct PageState {
-  int status = -1;  // chromium's exit status
+  int status = -1;       // chromium's exit status
   nlohmann::json state;  // #report-state; null when the page did not write it
   std::string log;       // chromium's stderr, console messages included
 };
 
 std::string unescape_text(std::string s) {
   for (const auto& [from, to] : {std::pair<std::string, std::string>{"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}})
-    for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+    for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+      s.replace(at, from.size(), to);
   return s;
 }
 
@@ -60,8 +61,8 @@ PageState load_page(const std::string& url, int budget_ms, const std::string& sc
   std::string cmd = std::string("timeout -k 10 300 ") + kChromium +
                     " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run"
                     " --disable-background-networking --disable-component-update --disable-sync"
-                    " --enable-logging=stderr --v=0 --window-size=1280,2000 --user-data-dir='" + dir + "/profile'" +
-                    " --virtual-time-budget=" + std::to_string(budget_ms);
+                    " --enable-logging=stderr --v=0 --window-size=1280,2000 --user-data-dir='" +
+                    dir + "/profile'" + " --virtual-time-budget=" + std::to_string(budget_ms);
   if (offline) cmd += " '--host-resolver-rules=MAP * ~NOTFOUND'";
   if (!screenshot.empty()) cmd += " '--screenshot=" + screenshot + "'";
   cmd += " --dump-dom '" + url + "' > '" + dir + "/dom.html' 2> '" + dir + "/log.txt'";
@@ -74,7 +75,8 @@ PageState load_page(const std::string& url, int budget_ms, const std::string& sc
   const auto from = dom.find(open);
   if (from == std::string::npos) return page;
   const auto to = dom.find("</div>", from);
-  page.state = nlohmann::json::parse(unescape_text(dom.substr(from + open.size(), to - from - open.size())), nullptr, false);
+  page.state =
+      nlohmann::json::parse(unescape_text(dom.substr(from + open.size(), to - from - open.size())), nullptr, false);
   return page;
 }
 
@@ -91,7 +93,8 @@ void write_run(const std::string& dir, int lines, int nulls, double offset, int 
   fs::create_directories(dir);
   std::ofstream out(dir + "/metrics.jsonl", std::ios::binary);
   for (int i = 0; i < lines; ++i) {
-    nlohmann::json j = {{"frames", i * 1000}, {"wall_seconds", i * 0.5}, {"fps", 2000 + i}, {"total_loss", 1.0 / (i + 1)}};
+    nlohmann::json j = {
+        {"frames", i * 1000}, {"wall_seconds", i * 0.5}, {"fps", 2000 + i}, {"total_loss", 1.0 / (i + 1)}};
     j["episode_return_mean"] = i < nulls ? nlohmann::json(nullptr) : nlohmann::json(i * (1 + 0.1 * offset) + offset);
     out << j.dump() << "\n";
   }
@@ -174,8 +177,7 @@ TEST_CASE("the live dashboard charts grow in Chromium while a run trains", "[bro
         url.erase(url.find_last_not_of("\n") + 1);
         page = load_page(url, 300000, shot, false);
         ++attempts;
-        const nlohmann::json* chart =
-            page.state.is_object() ? &page.state["charts"][kReturnByFrames] : nullptr;
+        const nlohmann::json* chart = page.state.is_object() ? &page.state["charts"][kReturnByFrames] : nullptr;
         grew = chart && chart->is_object() && chart->value("rows", 0) > chart->value("first_rows", 0);
         return grew || page.status != 0 || std::chrono::steady_clock::now() > deadline;
       },

@@ -24,8 +24,11 @@ using namespace seedrl::test;
 namespace {
 
 std::string metrics_line(int i) {
-  const nlohmann::json j = {{"frames", (i + 1) * 1000}, {"wall_seconds", i * 0.5},  {"fps", 2000 + i},
-                            {"total_loss", 1.0 / (i + 1)}, {"episode_return_mean", 10 + i}};
+  const nlohmann::json j = {{"frames", (i + 1) * 1000},
+                            {"wall_seconds", i * 0.5},
+                            {"fps", 2000 + i},
+                            {"total_loss", 1.0 / (i + 1)},
+                            {"episode_return_mean", 10 + i}};
   return j.dump() + "\n";
 }
 
@@ -109,10 +112,11 @@ TEST_CASE("the dashboard answers unknown paths, other methods and bad requests, 
   CHECK(http_raw(port, "POST /data HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi").status == 405);
   const int garbage = http_raw(port, "\x01\x02 garbage \xff\r\n\r\n").status;
   CHECK((garbage == 0 || garbage == 400));
-  const int huge_header = http_raw(port, "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(64 * 1024, 'a') + "\r\n\r\n").status;
+  const int huge_header =
+      http_raw(port, "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(64 * 1024, 'a') + "\r\n\r\n").status;
   CHECK((huge_header == 0 || huge_header == 431));
-  const int huge_body = http_raw(port, "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\n" +
-                                           std::string(4096, 'b')).status;
+  const int huge_body =
+      http_raw(port, "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\n" + std::string(4096, 'b')).status;
   CHECK((huge_body == 0 || huge_body == 413));
   CHECK(http_get(port, "/").status == 200);
 
@@ -178,8 +182,9 @@ TEST_CASE("a dashboard beyond loopback needs --token-file", "[report][dashboard]
 
 TEST_CASE("seedrl train refuses a public --dashboard without a token in one line", "[cli][report][dashboard]") {
   const std::string dir = temp_dir("dashboard_cli_refused");
-  check_one_line_error({"train", "--env", "cartpole", "--max-frames", "1000", "--dashboard", "0.0.0.0:0", "--logdir", dir},
-                       "--dashboard");
+  check_one_line_error(
+      {"train", "--env", "cartpole", "--max-frames", "1000", "--dashboard", "0.0.0.0:0", "--logdir", dir},
+      "--dashboard");
 }
 
 TEST_CASE("a train run serves its dashboard and says where", "[cli][report][dashboard][train]") {

@@ -8,7 +8,7 @@
 namespace seedrl::test {
 
 struct HttpResult {
-  int status = 0;      // 0: the server closed the connection without a response
+  int status = 0;  // 0: the server closed the connection without a response
   std::string body;
   bool timed_out = false;  // no response and no close within the (hang-catching) deadline
 };

@@ -31,8 +31,11 @@ std::string make_run(const std::string& dir, int lines, int nulls, double offset
   fs::create_directories(dir);
   std::string text;
   for (int i = 0; i < lines; ++i) {
-    nlohmann::json j = {{"frames", i * 1000}, {"wall_seconds", i * 0.5}, {"fps", 2000 + i},
-                        {"total_loss", 1.0 / (i + 1)}, {"entropy", 0.69}};
+    nlohmann::json j = {{"frames", i * 1000},
+                        {"wall_seconds", i * 0.5},
+                        {"fps", 2000 + i},
+                        {"total_loss", 1.0 / (i + 1)},
+                        {"entropy", 0.69}};
     j["episode_return_mean"] = i < nulls ? nlohmann::json(nullptr) : nlohmann::json(i + offset);
     text += j.dump() + "\n";
   }
@@ -77,7 +80,8 @@ TEST_CASE("seedrl report writes one page with every run's curves, offline", "[cl
   const std::string dygraphs = read_file(kDygraphs);
   REQUIRE(dygraphs.size() > 4000);
   CHECK(html.find(dygraphs.substr(1000, 2000)) != std::string::npos);
-  CHECK_FALSE(std::regex_search(html, std::regex(R"(<(script|link|img|iframe)[^>]*(src|href)\s*=)", std::regex::icase)));
+  CHECK_FALSE(
+      std::regex_search(html, std::regex(R"(<(script|link|img|iframe)[^>]*(src|href)\s*=)", std::regex::icase)));
   CHECK_FALSE(std::regex_search(html, std::regex(R"((src|href)\s*=\s*["']?https?://)", std::regex::icase)));
 
   // Nothing from the files became markup.
@@ -149,8 +153,8 @@ TEST_CASE("seedrl report refuses bad input in one line", "[cli][report]") {
 
 TEST_CASE("a train run leaves report.html in its logdir", "[cli][report][train]") {
   const std::string dir = temp_dir("report_train");
-  RunResult r = run_seedrl({"train", "--env", "cartpole", "--max-frames", "2000", "--actors", "2", "--batch-size",
-                            "2", "--log-interval-s", "0.05", "--logdir", dir});
+  RunResult r = run_seedrl({"train", "--env", "cartpole", "--max-frames", "2000", "--actors", "2", "--batch-size", "2",
+                            "--log-interval-s", "0.05", "--logdir", dir});
   INFO(r.output);
   REQUIRE(r.status == 0);
   const std::string html = read_file(dir + "/report.html");
@@ -167,8 +171,8 @@ TEST_CASE("a report that cannot be written does not stop training", "[cli][repor
   const std::string dir = temp_dir("report_train_fails");
   // A directory where the report goes: every write of it fails.
   fs::create_directories(dir + "/report.html/inside");
-  RunResult r = run_seedrl({"train", "--env", "cartpole", "--max-frames", "3000", "--actors", "2", "--batch-size",
-                            "2", "--log-interval-s", "0.05", "--report-every-s", "0.05", "--logdir", dir});
+  RunResult r = run_seedrl({"train", "--env", "cartpole", "--max-frames", "3000", "--actors", "2", "--batch-size", "2",
+                            "--log-interval-s", "0.05", "--report-every-s", "0.05", "--logdir", dir});
   INFO(r.output);
   CHECK(r.status == 0);
   CHECK(fs::exists(dir + "/summary.json"));

@@ -92,8 +92,9 @@ TEST_CASE("runs whose config.toml differ only in seed and logdir are one group",
   std::vector<RunData> runs;
   // 0 and 1: seeds of one config (key order, '_' for '-' and the logdir do not matter).
   runs.push_back(load_run(run_dir("g0", "env = \"cartpole\"\nmax-frames = 2000\nseed = 1\nlogdir = \"a\"\n")));
-  runs.push_back(load_run(run_dir("g1", "logdir = \"b\"\nseed = 2\nmax_frames = 2000\nenv = \"cartpole\"\n"
-                                        "report-every-s = 5\nlog-interval-s = 1\n")));  // output only
+  runs.push_back(load_run(run_dir("g1",
+                                  "logdir = \"b\"\nseed = 2\nmax_frames = 2000\nenv = \"cartpole\"\n"
+                                  "report-every-s = 5\nlog-interval-s = 1\n")));  // output only
   // 2: another env.
   runs.push_back(load_run(run_dir("g2", "env = \"acrobot\"\nmax-frames = 2000\nseed = 1\n")));
   // 3, 4: no config.toml, each alone.

@@ -90,8 +90,10 @@ TEST_CASE("auto shares for R2D2 and GPU learners and times the env otherwise", "
   // CartPole is cheap: reserved wherever half the CPUs stay for the rest,
   // unless other work keeps them busy (as a loaded test machine may).
   const LearnerCpus cheap = learner_cpus_for(config, cpu, *env);
-  if (thread_cpus().size() < 2) CHECK_FALSE(cheap.reserved());
-  else CHECK((cheap.reserved() || cheap.description.find("busy with other work") != std::string::npos));
+  if (thread_cpus().size() < 2)
+    CHECK_FALSE(cheap.reserved());
+  else
+    CHECK((cheap.reserved() || cheap.description.find("busy with other work") != std::string::npos));
   CHECK_THAT(cheap.description, Catch::Contains("CPUs busy with other work") || Catch::Contains("fewer than half"));
 }
 
@@ -120,7 +122,7 @@ TEST_CASE("CPU load is read from /proc/stat samples", "[trainer][learner_cpus]")
   CHECK(busy_cpus(before, after, {0, 1}) == Approx(1.1));
   CHECK(busy_cpus(before, after, {1}) == Approx(0.1));
   CHECK(busy_cpus(before, after, {0, 1, 7}) == Approx(1.1));  // a CPU /proc/stat lacks counts as idle
-  CHECK(busy_cpus(before, before, {0, 1}) == 0);            // no time passed
+  CHECK(busy_cpus(before, before, {0, 1}) == 0);              // no time passed
   CHECK(parse_cpu_times("garbage\ncpu\ncpux 1 2 3 4\n").empty());
 }
 

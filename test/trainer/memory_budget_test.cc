@@ -167,8 +167,8 @@ TEST_CASE("a --hidden list of 300,000 widths is refused at once", "[trainer][mem
 TEST_CASE("available memory: MemAvailable, or a cgroup's headroom", "[trainer][memory]") {
   CHECK(meminfo_available("MemTotal: 100 kB\nMemFree: 10 kB\nMemAvailable: 50 kB\n") == 50 * 1024);
   CHECK(meminfo_available("MemTotal: 100 kB\n") == 0);
-  CHECK(cgroup_headroom("max\n", "1000\n") == 0);                      // v2, no limit
-  CHECK(cgroup_headroom("9223372036854771712\n", "1000\n") == 0);      // v1, no limit
+  CHECK(cgroup_headroom("max\n", "1000\n") == 0);                  // v2, no limit
+  CHECK(cgroup_headroom("9223372036854771712\n", "1000\n") == 0);  // v1, no limit
   CHECK(cgroup_headroom("1000\n", "400\n") == 600);
   CHECK(cgroup_headroom("1000\n", "900\n", "anon 500\ninactive_file 300\n") == 400);  // cache is reclaimed first
   CHECK(cgroup_headroom("1000\n", "1200\n") == 1);

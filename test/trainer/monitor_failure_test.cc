@@ -19,13 +19,25 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kVtrace = {"train", "--env", "cartpole", "--actors", "4", "--envs-per-actor", "4",
-                                          "--batch-size", "4", "--unroll-length", "20", "--log-interval-s", "0.2",
-                                          "--checkpoint-every-s", "0", "--seed", "7"};
-const std::vector<std::string> kR2d2 = {
-    "train", "--algo", "r2d2", "--env", "cartpole", "--actors", "4", "--envs-per-actor", "2", "--hidden", "16",
-    "--unroll-length", "10", "--burn-in", "2", "--sequence-overlap", "5", "--batch-size", "4", "--min-replay", "20",
-    "--replay-capacity", "500", "--log-interval-s", "0.2", "--checkpoint-every-s", "0", "--seed", "7"};
+const std::vector<std::string> kVtrace = {
+    "train", "--env",           "cartpole", "--actors",         "4",   "--envs-per-actor",     "4", "--batch-size",
+    "4",     "--unroll-length", "20",       "--log-interval-s", "0.2", "--checkpoint-every-s", "0", "--seed",
+    "7"};
+const std::vector<std::string> kR2d2 = {"train",    "--algo",
+                                        "r2d2",     "--env",
+                                        "cartpole", "--actors",
+                                        "4",        "--envs-per-actor",
+                                        "2",        "--hidden",
+                                        "16",       "--unroll-length",
+                                        "10",       "--burn-in",
+                                        "2",        "--sequence-overlap",
+                                        "5",        "--batch-size",
+                                        "4",        "--min-replay",
+                                        "20",       "--replay-capacity",
+                                        "500",      "--log-interval-s",
+                                        "0.2",      "--checkpoint-every-s",
+                                        "0",        "--seed",
+                                        "7"};
 
 std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
   args.insert(args.end(), more.begin(), more.end());

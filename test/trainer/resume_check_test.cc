@@ -43,7 +43,8 @@ TEST_CASE("resume_mismatch names the first flag that changes the agent", "[train
   CHECK(resume_mismatch(saved, run).empty());
 }
 
-TEST_CASE("train --resume in a logdir of another env fails in one line and keeps the checkpoint", "[trainer][resume][cli]") {
+TEST_CASE("train --resume in a logdir of another env fails in one line and keeps the checkpoint",
+          "[trainer][resume][cli]") {
   const std::string dir = temp_dir("resume_other_env");
   RunResult first = run_seedrl({"train", "--actors", "2", "--max-frames", "5000", "--logdir", dir});
   REQUIRE(first.status == 0);

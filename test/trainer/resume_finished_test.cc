@@ -22,13 +22,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kVtrace = {"train", "--env", "cartpole", "--actors", "4", "--envs-per-actor", "4",
-                                          "--batch-size", "4", "--unroll-length", "20", "--log-interval-s", "0.2",
-                                          "--learning-rate", "0.001", "--seed", "3"};
+const std::vector<std::string> kVtrace = {
+    "train", "--env",           "cartpole", "--actors",        "4",  "--envs-per-actor",
+    "4",     "--batch-size",    "4",        "--unroll-length", "20", "--log-interval-s",
+    "0.2",   "--learning-rate", "0.001",    "--seed",          "3"};
 const std::vector<std::string> kR2d2 = {
-    "train", "--algo", "r2d2", "--env", "cartpole", "--actors", "4", "--envs-per-actor", "2", "--hidden", "16",
-    "--unroll-length", "10", "--burn-in", "2", "--sequence-overlap", "5", "--batch-size", "4", "--min-replay", "20",
-    "--replay-capacity", "500", "--log-interval-s", "0.2", "--seed", "3"};
+    "train", "--algo",       "r2d2", "--env",           "cartpole", "--actors",          "4",   "--envs-per-actor",
+    "2",     "--hidden",     "16",   "--unroll-length", "10",       "--burn-in",         "2",   "--sequence-overlap",
+    "5",     "--batch-size", "4",    "--min-replay",    "20",       "--replay-capacity", "500", "--log-interval-s",
+    "0.2",   "--seed",       "3"};
 
 std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
   args.insert(args.end(), more.begin(), more.end());
@@ -144,7 +146,7 @@ TEST_CASE("a continued run's first learning rate is on the new schedule, not the
   c.optimizer.learning_rate = 0.001;
   c.max_frames = 6000;
   CHECK(decayed_learning_rate(c, 6000) == 0.0);  // the finished run ended at 0
-  c.max_frames = 24000;  // continued: the learner's frame counter comes from the checkpoint
+  c.max_frames = 24000;                          // continued: the learner's frame counter comes from the checkpoint
   CHECK(decayed_learning_rate(c, 6000) == Approx(0.00075).epsilon(1e-12));
   CHECK(decayed_learning_rate(c, 24000) == 0.0);
   CHECK(decayed_learning_rate(c, 30000) == 0.0);

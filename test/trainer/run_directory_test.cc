@@ -57,7 +57,9 @@ TEST_CASE("prepare_run_directory sets an earlier run aside unless resuming", "[t
   }
   SECTION("a path that is a file is refused naming --logdir") {
     write(dir / "file", "x");
-    CHECK_THROWS_WITH(prepare_run_directory((dir / "file").string(), false), Catch::StartsWith("--logdir: cannot create"));
-    CHECK_THROWS_WITH(prepare_run_directory((dir / "file/sub").string(), false), Catch::StartsWith("--logdir: cannot create"));
+    CHECK_THROWS_WITH(prepare_run_directory((dir / "file").string(), false),
+                      Catch::StartsWith("--logdir: cannot create"));
+    CHECK_THROWS_WITH(prepare_run_directory((dir / "file/sub").string(), false),
+                      Catch::StartsWith("--logdir: cannot create"));
   }
 }

@@ -1,5 +1,5 @@
-#include <catch2/catch.hpp>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <thread>
 #include <vector>
@@ -26,8 +26,8 @@ StepRecord step_of(int slot, int i, float& obs, float& action, float& policy) {
   obs = static_cast<float>(slot * 100000 + i);
   action = 0.f;
   policy = 0.f;
-  return StepRecord{&obs, &action, &policy, nullptr, nullptr, static_cast<float>(i),
-                    static_cast<std::uint8_t>(i == 0 ? kFirst : 0)};
+  return StepRecord{
+      &obs, &action, &policy, nullptr, nullptr, static_cast<float>(i), static_cast<std::uint8_t>(i == 0 ? kFirst : 0)};
 }
 
 }  // namespace

@@ -1,14 +1,14 @@
-#include <catch2/catch.hpp>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <thread>
 
 #include <torch/cuda.h>
 #include <torch/torch.h>
 
+#include "../util/wait_until.h"
 #include "seedrl/env/env_step.h"
 #include "seedrl/trajectory/trajectory_store.h"
-#include "../util/wait_until.h"
 
 using namespace seedrl;
 
@@ -73,7 +73,8 @@ TEST_CASE("unrolls overlap by one entry and carry the core state of their first 
       CHECK(b.actions[t][j][0].item<float>() == 10.f + i);
       CHECK(b.policy[t][j][1].item<float>() == -static_cast<float>(i));
       CHECK(b.rewards[t][j].item<float>() == 0.5f * i);
-      const int expect_flags = slot == 0 ? (i == 0 || i == 5 ? kFirst : (i == 4 ? kTerminated : 0)) : (i == 0 ? kFirst : 0);
+      const int expect_flags =
+          slot == 0 ? (i == 0 || i == 5 ? kFirst : (i == 4 ? kTerminated : 0)) : (i == 0 ? kFirst : 0);
       CHECK(static_cast<int>(b.flags[t][j].item<std::uint8_t>()) == expect_flags);
     }
     CHECK(b.core_h[j][0].item<float>() == 100.f + start + slot * 1000.f);

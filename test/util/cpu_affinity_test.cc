@@ -13,7 +13,8 @@ using namespace seedrl;
 TEST_CASE("a scoped CPU restriction holds for new threads and is undone", "[util][affinity]") {
   const std::vector<int> all = thread_cpus();
   REQUIRE_FALSE(all.empty());
-  if (all.size() < 2) SUCCEED("one CPU: nothing to restrict");
+  if (all.size() < 2)
+    SUCCEED("one CPU: nothing to restrict");
   else {
     {
       ScopedThreadCpus scoped({all.back()});
@@ -28,7 +29,10 @@ TEST_CASE("a scoped CPU restriction holds for new threads and is undone", "[util
   CHECK_FALSE(set_thread_cpus({}));
   CHECK_FALSE(set_thread_cpus({-1}));
   CHECK(thread_cpus() == all);
-  { ScopedThreadCpus none({}); CHECK(thread_cpus() == all); }
+  {
+    ScopedThreadCpus none({});
+    CHECK(thread_cpus() == all);
+  }
 }
 
 TEST_CASE("replica threads keep to the CPUs given per rank", "[util][affinity][learner]") {

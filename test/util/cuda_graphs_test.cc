@@ -8,9 +8,9 @@
 #include <torch/torch.h>
 
 #include "seedrl/env/registry.h"
-#include "seedrl/util/cuda_graphs.h"
 #include "seedrl/model/agent_net.h"
 #include "seedrl/model/policy_distribution.h"
+#include "seedrl/util/cuda_graphs.h"
 #include "seedrl/util/device_stream.h"
 
 using namespace seedrl;

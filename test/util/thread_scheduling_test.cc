@@ -24,8 +24,7 @@ namespace {
 int own_nice() { return getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid))); }
 }  // namespace
 
-TEST_CASE("an actor thread runs SCHED_BATCH at the lower priority, other threads are untouched",
-          "[util][scheduling]") {
+TEST_CASE("an actor thread runs SCHED_BATCH at the lower priority, other threads are untouched", "[util][scheduling]") {
   const int main_nice = own_nice();
   int policy = -1, nice = -100, sibling_policy = -1, sibling_nice = -100;
   std::thread actor([&] {

@@ -53,9 +53,9 @@ TEST_CASE("train --record-every-s leaves LOGDIR/video.gif, shown by the report",
 
 TEST_CASE("train --record-every-s refuses an env without renderer in one line", "[video][cli][train]") {
   const std::string dir = test::temp_dir("train_record_bad");
-  test::check_one_line_error({"train", "--env", "synthetic:atari", "--max-frames", "1000", "--logdir", dir,
-                              "--record-every-s", "5"},
-                             "--record-every-s: synthetic:atari has no renderer");
+  test::check_one_line_error(
+      {"train", "--env", "synthetic:atari", "--max-frames", "1000", "--logdir", dir, "--record-every-s", "5"},
+      "--record-every-s: synthetic:atari has no renderer");
 }
 
 TEST_CASE("train --record-every-s records new checkpoints while the run goes on", "[video][cli][train]") {
@@ -63,8 +63,8 @@ TEST_CASE("train --record-every-s records new checkpoints while the run goes on"
   // Stopped by SIGINT once a video was logged: the run's end records none
   // after a signal, so that video came from the periodic thread.
   test::RunResult r = test::run_seedrl_and_signal_when(
-      {"train", "--env", "cartpole", "--max-frames", "100000000", "--actors", "2", "--batch-size", "2", "--logdir",
-       dir, "--checkpoint-every-s", "0.2", "--record-every-s", "0.2"},
+      {"train", "--env", "cartpole", "--max-frames", "100000000", "--actors", "2", "--batch-size", "2", "--logdir", dir,
+       "--checkpoint-every-s", "0.2", "--record-every-s", "0.2"},
       [](const std::string& output, int) { return output.find("video: ") != std::string::npos; }, SIGINT);
   INFO(r.output);
   CHECK(r.status == 130);

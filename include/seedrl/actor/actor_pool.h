@@ -36,8 +36,7 @@ class ActorPool {
   ActorPool(const ActorPoolConfig& config, const std::vector<Source*>& sources, EpisodeStats& stats,
             std::atomic<std::int64_t>& frames)
       : ActorPool(config, std::vector<ActionSource*>(sources.begin(), sources.end()), stats, frames) {}
-  ActorPool(const ActorPoolConfig& config, ActionSource& source, EpisodeStats& stats,
-            std::atomic<std::int64_t>& frames)
+  ActorPool(const ActorPoolConfig& config, ActionSource& source, EpisodeStats& stats, std::atomic<std::int64_t>& frames)
       : ActorPool(config, std::vector<ActionSource*>{&source}, stats, frames) {}
   ~ActorPool();
 

@@ -17,7 +17,7 @@ struct ActorPoolConfig {
   int nice = 0;  // lower_actor_thread_priority(nice) in each thread; 0: left as is
   int first_slot = 0;
   std::uint64_t seed = 0;
-  std::int64_t max_frames = 0;  // 0: unlimited; actors stop once the shared counter reaches it
+  std::int64_t max_frames = 0;            // 0: unlimited; actors stop once the shared counter reaches it
   std::string threads_flag = "--actors";  // the flag that set `actors`, for errors
 };
 

@@ -51,7 +51,10 @@ struct Completion {
     for (int spin = 0; spin < 16; ++spin) {
       const std::uint32_t p = pending.load(std::memory_order_acquire);
       if ((p & kCount) == 0) return !(p & kClosed);
-      if (spin < 12) cpu_relax(); else std::this_thread::yield();
+      if (spin < 12)
+        cpu_relax();
+      else
+        std::this_thread::yield();
     }
     if (batch_answered) {
       // Until the batch's generation moves on (all of its rows answered) or

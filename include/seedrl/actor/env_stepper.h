@@ -22,10 +22,10 @@ namespace seedrl {
 // Where env k's step goes and where its action is read from. Each pointer
 // stays valid while the stepper uses it.
 struct EnvPort {
-  void* obs = nullptr;              // spec.observation.bytes() bytes
-  float* reward = nullptr;          // reward of the transition that led to obs
-  std::uint8_t* flags = nullptr;    // StepFlags of obs
-  const float* action = nullptr;    // spec.action.width() floats, read by step()
+  void* obs = nullptr;            // spec.observation.bytes() bytes
+  float* reward = nullptr;        // reward of the transition that led to obs
+  std::uint8_t* flags = nullptr;  // StepFlags of obs
+  const float* action = nullptr;  // spec.action.width() floats, read by step()
 };
 
 // `count` envs of one kind, as the registry makes them.

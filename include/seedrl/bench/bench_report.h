@@ -32,10 +32,10 @@ double pipeline_efficiency(const StageReport& r);
 // CPUs / (the stages' CPU time per frame, summed): on a small CPU-only
 // machine that, not the slowest stage, is what end-to-end can reach.
 struct CpuSharingBound {
-  int cpus = 0;                   // CPUs this process may run on
-  double cpu_us_per_frame = 0;    // env + inference + learner stages
-  double frames_per_s = 0;        // cpus / cpu_us_per_frame
-  double efficiency = 0;          // end-to-end frames/s over frames_per_s
+  int cpus = 0;                 // CPUs this process may run on
+  double cpu_us_per_frame = 0;  // env + inference + learner stages
+  double frames_per_s = 0;      // cpus / cpu_us_per_frame
+  double efficiency = 0;        // end-to-end frames/s over frames_per_s
 };
 CpuSharingBound cpu_sharing_bound(const StageReport& r, int cpus);
 // The CPUs in this process's affinity mask.
@@ -47,7 +47,8 @@ std::string to_json(const StageReport& r);
 
 // `bench --algo r2d2`: the learner stage alone (with its scaling rows), as a
 // table and as JSON.
-std::string format_learner_table(const TrainConfig& config, const BenchTiming& timing, const LearnerStageResult& learner);
+std::string format_learner_table(const TrainConfig& config, const BenchTiming& timing,
+                                 const LearnerStageResult& learner);
 std::string learner_to_json(const TrainConfig& config, const BenchTiming& timing, const LearnerStageResult& learner);
 
 // --sweep: one setting changed across end-to-end runs.

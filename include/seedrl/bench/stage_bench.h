@@ -13,8 +13,8 @@
 namespace seedrl::bench {
 
 struct BenchTiming {
-  double warmup_s = 1.0;   // run, then discard, before measuring
-  double seconds = 5.0;    // measured time per stage
+  double warmup_s = 1.0;  // run, then discard, before measuring
+  double seconds = 5.0;   // measured time per stage
 };
 
 // Env stage: `actors` threads step their `envs_per_actor` envs with uniform
@@ -25,8 +25,8 @@ struct BenchTiming {
 // of both, and the env's overhead over the bare emulator.
 struct EnvStageResult {
   double frames_per_s = 0;
-  double cpu_us_per_frame = 0;  // CPU-microseconds per frame, all threads
-  int frame_skip = 0;           // atari:* only (0 otherwise), and then:
+  double cpu_us_per_frame = 0;               // CPU-microseconds per frame, all threads
+  int frame_skip = 0;                        // atari:* only (0 otherwise), and then:
   double emulator_frames_per_cpu_s = 0;      // the env: frame_skip * steps per CPU second
   double raw_emulator_frames_per_cpu_s = 0;  // the bare act() loop
   double overhead() const {
@@ -41,8 +41,8 @@ EnvStageResult bench_env_stage(const TrainConfig& config, const BenchTiming& tim
 struct InferenceStageResult {
   double requests_per_s = 0;
   double latency_p50_us = 0, latency_p90_us = 0, latency_p99_us = 0;
-  double batch_mean = 0;     // rows per batch
-  double forward_ms_mean = 0;  // per batch
+  double batch_mean = 0;        // rows per batch
+  double forward_ms_mean = 0;   // per batch
   double cpu_us_per_frame = 0;  // per request (one env step's action)
 };
 InferenceStageResult bench_inference_stage(const TrainConfig& config, const BenchTiming& timing);
@@ -63,8 +63,8 @@ struct LearnerStageResult {
   double frames_per_s = 0;  // on every learner device
   double steps_per_s = 0;
   double step_ms_mean = 0;
-  double cpu_us_per_frame = 0;  // learner and feeder threads
-  double graph_fraction = 0;    // updates replayed as a CUDA graph (--cuda-graphs, V-trace)
+  double cpu_us_per_frame = 0;               // learner and feeder threads
+  double graph_fraction = 0;                 // updates replayed as a CUDA graph (--cuda-graphs, V-trace)
   std::vector<LearnerScalingPoint> scaling;  // empty with one learner device
 };
 LearnerStageResult bench_learner_stage(const TrainConfig& config, const BenchTiming& timing);

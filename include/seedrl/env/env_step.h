@@ -14,11 +14,11 @@ enum StepFlags : std::uint8_t {
 };
 
 struct EnvStep {
-  std::int32_t slot = 0;       // the env's global slot id
+  std::int32_t slot = 0;  // the env's global slot id
   std::uint8_t flags = 0;
-  float reward = 0.f;          // reward of the transition that led to obs
-  const void* obs = nullptr;   // spec.observation.bytes() bytes
-  float* action = nullptr;     // out: action_width floats
+  float reward = 0.f;         // reward of the transition that led to obs
+  const void* obs = nullptr;  // spec.observation.bytes() bytes
+  float* action = nullptr;    // out: action_width floats
 };
 
 constexpr bool is_last(std::uint8_t flags) { return flags & (kTerminated | kTruncated); }

@@ -19,7 +19,7 @@ struct EnvOptions {
   // (MinAtar: per step; Atari: per emulator frame). < 0: the family's default,
   // MinAtar 0.1 (its reference's), Atari 0 (SEED RL's; Machado et al. use 0.25).
   double sticky_action_prob = -1;
-  bool difficulty_ramping = true;   // MinAtar
+  bool difficulty_ramping = true;  // MinAtar
   // Atari (ALE), see docs/atari.md.
   std::string rom_dir;              // empty: $SEEDRL_ATARI_ROMS, else the ROMs found at configure time
   int frame_skip = 4;               // emulator frames per step, max-pooled over the last two
@@ -65,9 +65,9 @@ class EnvRegistry {
     std::string description;
     std::function<std::vector<std::string>(const EnvOptions&)> list;
     std::function<EnvPtr(const std::string& member, const EnvOptions&)> make;
-    std::string unavailable;  // what `seedrl envs` prints when `list` finds none
+    std::string unavailable;        // what `seedrl envs` prints when `list` finds none
     std::string member = "<name>";  // how messages name a member: atari:<game>
-    int frame_stack = 1;  // the stack make() applies when EnvOptions::frame_stack is 0
+    int frame_stack = 1;            // the stack make() applies when EnvOptions::frame_stack is 0
   };
   void add_family(Family family);
   const std::vector<Family>& families() const { return families_; }

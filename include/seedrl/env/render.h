@@ -19,9 +19,7 @@ struct RgbImage {
   // Resizes (allocating only when the size grows) and fills with one colour.
   void reset(int h, int w, std::uint8_t r, std::uint8_t g, std::uint8_t b);
   std::uint8_t* at(int y, int x) { return rgb.data() + (static_cast<std::size_t>(y) * width + x) * 3; }
-  const std::uint8_t* at(int y, int x) const {
-    return rgb.data() + (static_cast<std::size_t>(y) * width + x) * 3;
-  }
+  const std::uint8_t* at(int y, int x) const { return rgb.data() + (static_cast<std::size_t>(y) * width + x) * 3; }
 };
 
 class RgbRenderable {

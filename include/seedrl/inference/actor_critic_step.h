@@ -24,13 +24,12 @@ class ActorCriticStep final : public PolicyStep {
   CoreState initial_state(int num_slots, torch::Device device) const override;
   torch::Tensor select(const torch::Tensor& output, const torch::Tensor& slots) override;
   int record_size() const override { return record_size_; }
-  void record(const torch::Tensor& output, std::span<const torch::Tensor> inputs,
-              torch::Tensor rows) const override;
+  void record(const torch::Tensor& output, std::span<const torch::Tensor> inputs, torch::Tensor rows) const override;
 
  private:
   ModelFactory make_model_;
   std::unique_ptr<ActionSelector> sampler_;  // make_sampling_selector(action)
-  int record_size_;  // the distribution's parameters per row
+  int record_size_;                          // the distribution's parameters per row
 };
 
 }  // namespace seedrl

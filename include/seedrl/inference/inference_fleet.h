@@ -32,9 +32,9 @@ struct InferenceFleetConfig {
   bool batch_auto = false;  // seal at half of each device's live envs (RequestBatcher::track_live_envs)
   int local_actors = 0;     // actor threads of this process, spread a % N
   int envs_per_actor = 1;
-  int remote_envs = 0;      // slots after the local ones, each connection served by one device
-  int eval_envs = 0;        // slots after the remote ones: actor threads of one env each, spread e % N
-  bool cuda_graphs = false; // inference forwards replayed as CUDA graphs (util/cuda_graphs.h)
+  int remote_envs = 0;       // slots after the local ones, each connection served by one device
+  int eval_envs = 0;         // slots after the remote ones: actor threads of one env each, spread e % N
+  bool cuda_graphs = false;  // inference forwards replayed as CUDA graphs (util/cuda_graphs.h)
   // Slots every device's server must index.
   int num_slots() const { return local_actors * envs_per_actor + remote_envs + eval_envs; }
 };
@@ -53,9 +53,8 @@ class InferenceFleet {
   InferenceFleet(const std::vector<torch::Device>& devices, const InferenceFleetConfig& config,
                  const ServerFactory& make_server);
   // V-trace's: an InferenceServer with an ActorCriticStep per device.
-  InferenceFleet(const std::vector<torch::Device>& devices, const InferenceFleetConfig& config,
-                 TrajectoryStore* store, ParamPublisher& publisher, ActorCriticStep::ModelFactory make_model,
-                 const ActionSpec& action);
+  InferenceFleet(const std::vector<torch::Device>& devices, const InferenceFleetConfig& config, TrajectoryStore* store,
+                 ParamPublisher& publisher, ActorCriticStep::ModelFactory make_model, const ActionSpec& action);
   ~InferenceFleet();
   InferenceFleet(const InferenceFleet&) = delete;
   InferenceFleet& operator=(const InferenceFleet&) = delete;

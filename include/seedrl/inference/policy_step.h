@@ -62,8 +62,7 @@ class PolicyStep {
   virtual int record_size() const = 0;
   // Writes `rows` ([n, record_size()] float, CPU) from the output and the
   // extra inputs of the same rows ([n] each).
-  virtual void record(const torch::Tensor& output, std::span<const torch::Tensor> inputs,
-                      torch::Tensor rows) const = 0;
+  virtual void record(const torch::Tensor& output, std::span<const torch::Tensor> inputs, torch::Tensor rows) const = 0;
   // Whether the slot's steps go to the store.
   virtual bool records(int /*slot*/) const { return true; }
 };

@@ -34,8 +34,7 @@ class QValueStep final : public PolicyStep {
   torch::Tensor select(const torch::Tensor& output, const torch::Tensor& slots) override;
   void acted(int slot, const float* action) override { prev_action_[static_cast<std::size_t>(slot)] = action[0]; }
   int record_size() const override { return 1 + num_actions_; }
-  void record(const torch::Tensor& output, std::span<const torch::Tensor> inputs,
-              torch::Tensor rows) const override;
+  void record(const torch::Tensor& output, std::span<const torch::Tensor> inputs, torch::Tensor rows) const override;
   bool records(int slot) const override { return slot < train_envs_; }
 
  private:

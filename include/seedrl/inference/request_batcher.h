@@ -53,8 +53,8 @@ struct InferenceBatch {
 
 class RequestBatcher final : public ActionSource {
  public:
-  RequestBatcher(const ArraySpec& observation, int batch_size, std::chrono::microseconds timeout,
-                 int num_buffers, bool pin_memory);
+  RequestBatcher(const ArraySpec& observation, int batch_size, std::chrono::microseconds timeout, int num_buffers,
+                 bool pin_memory);
 
   // Buffers enough for every env to have a request in flight at once, plus
   // one being run by each inference thread and one filling.
@@ -114,7 +114,6 @@ class RequestBatcher final : public ActionSource {
   InferenceBatch* open_batch_locked(std::unique_lock<std::mutex>& lock);
   void seal_locked();  // moves the open batch to the ready list
   void retarget_locked();
-
 
   const int batch_size_;
   const std::chrono::microseconds timeout_;

@@ -20,7 +20,7 @@
 namespace seedrl {
 
 struct CheckpointCounters {
-  std::int64_t frames = 0;          // environment steps taken
+  std::int64_t frames = 0;  // environment steps taken
   std::int64_t learner_steps = 0;
   std::int64_t learner_frames = 0;  // frames consumed by updates (drives the lr schedule)
   std::int64_t episodes = 0;
@@ -31,17 +31,16 @@ class CheckpointError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-void save_checkpoint(const std::string& path, const torch::nn::Module& model,
-                     const torch::optim::Optimizer& optimizer, const CheckpointCounters& counters,
-                     const std::string& config_json);
+void save_checkpoint(const std::string& path, const torch::nn::Module& model, const torch::optim::Optimizer& optimizer,
+                     const CheckpointCounters& counters, const std::string& config_json);
 
 // Named modules an algorithm saves beside the model (R2D2's target network),
 // stored under "extra/<name>".
 using CheckpointExtras = std::vector<std::pair<std::string, const torch::nn::Module*>>;
 using CheckpointExtrasIn = std::vector<std::pair<std::string, torch::nn::Module*>>;
-void save_checkpoint(const std::string& path, const torch::nn::Module& model,
-                     const torch::optim::Optimizer& optimizer, const CheckpointCounters& counters,
-                     const std::string& config_json, const CheckpointExtras& extras);
+void save_checkpoint(const std::string& path, const torch::nn::Module& model, const torch::optim::Optimizer& optimizer,
+                     const CheckpointCounters& counters, const std::string& config_json,
+                     const CheckpointExtras& extras);
 
 struct LoadedCheckpoint {
   CheckpointCounters counters;
@@ -56,11 +55,10 @@ LoadedCheckpoint read_checkpoint_header(const std::string& path);
 // Loads weights into `model` and, when given, the optimizer's state (Adam or
 // RMSprop). Names, shapes and dtypes must match the model's exactly; on any
 // mismatch nothing is changed.
-LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& model,
-                                 torch::optim::Optimizer* optimizer);
+LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& model, torch::optim::Optimizer* optimizer);
 // Also loads each extra module; one missing from the file is an error.
-LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& model,
-                                 torch::optim::Optimizer* optimizer, const CheckpointExtrasIn& extras);
+LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& model, torch::optim::Optimizer* optimizer,
+                                 const CheckpointExtrasIn& extras);
 
 // The checkpoint file of a log directory.
 std::string checkpoint_path(const std::string& logdir);

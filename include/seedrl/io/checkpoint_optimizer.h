@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 #include <torch/optim/optimizer.h>
+#include <nlohmann/json.hpp>
 
 #include "seedrl/io/checkpoint_tensors.h"
 
@@ -25,7 +25,7 @@ struct SavedParamState {
 };
 
 struct SavedOptimizerState {
-  std::string type;  // adam | rmsprop
+  std::string type;                    // adam | rmsprop
   std::vector<double> learning_rates;  // one per parameter group
   std::vector<std::optional<SavedParamState>> params;
 };

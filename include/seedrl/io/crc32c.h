@@ -18,8 +18,6 @@ std::uint32_t crc32c_bytewise(const void* data, std::size_t n, std::uint32_t crc
 
 // TFRecord's masked form: a CRC of data that itself contains CRCs is weak, so
 // TensorFlow rotates and offsets the stored value.
-constexpr std::uint32_t mask_crc32c(std::uint32_t crc) {
-  return ((crc >> 15) | (crc << 17)) + 0xa282ead8u;
-}
+constexpr std::uint32_t mask_crc32c(std::uint32_t crc) { return ((crc >> 15) | (crc << 17)) + 0xa282ead8u; }
 
 }  // namespace seedrl

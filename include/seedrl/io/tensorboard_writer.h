@@ -28,8 +28,7 @@ class TensorBoardWriter {
   // Appends an Event{wall_time, step, summary{value{tag, simple_value}}} to
   // the buffer. simple_value is a float in the schema, so `value` is rounded
   // to float.
-  void add_scalar(const std::string& tag, double value, std::int64_t step,
-                  double wall_time_seconds);
+  void add_scalar(const std::string& tag, double value, std::int64_t step, double wall_time_seconds);
   // Hands buffered records to the OS so a running TensorBoard sees them.
   // Throws std::system_error naming the file and the reason if that fails.
   void flush();

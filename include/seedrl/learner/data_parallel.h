@@ -64,7 +64,7 @@ class DataParallelLearner {
   // between updates). Throws std::runtime_error naming the replica that differs.
   void verify_replicas();
 
-  AgentNet& model();                      // replica 0
+  AgentNet& model();                     // replica 0
   torch::optim::Optimizer& optimizer();  // replica 0
   AgentNet& replica_model(int rank);
   // Whether the last update was a replay of its CUDA graph (--cuda-graphs).
@@ -72,7 +72,10 @@ class DataParallelLearner {
   int replicas() const { return replicas_->size(); }
   std::int64_t steps() const { return steps_; }
   std::int64_t frames() const { return frames_; }
-  void set_counters(std::int64_t steps, std::int64_t frames) { steps_ = steps; frames_ = frames; }
+  void set_counters(std::int64_t steps, std::int64_t frames) {
+    steps_ = steps;
+    frames_ = frames;
+  }
 
  private:
   void replica_update(int rank);

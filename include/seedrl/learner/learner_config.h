@@ -20,7 +20,7 @@ struct VTraceLossConfig {
   double discount = 0.99;
   double baseline_cost = 0.5;
   double entropy_cost = 0.01;
-  double reward_clip = 0.0;  // > 0: rewards clamped to [-c, c]
+  double reward_clip = 0.0;   // > 0: rewards clamped to [-c, c]
   double reward_scale = 1.0;  // rewards multiplied by this (after clipping)
   // > 0: the policy-gradient term becomes PPO's clipped surrogate (as APPO in
   // Sample Factory): -min(r A, clip(r, 1 - c, 1 + c) A) with r = pi/mu and A

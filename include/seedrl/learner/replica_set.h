@@ -116,7 +116,8 @@ class ReplicaSet final : public ReplicaSetBase {
              const DataParallelOptions& options)
       : ReplicaSetBase(std::move(devices), modules(nets), optimizer, options), nets_(std::move(nets)) {}
 
-  static std::vector<std::vector<Net>> build(const Factory& make, int count, const std::vector<torch::Device>& devices) {
+  static std::vector<std::vector<Net>> build(const Factory& make, int count,
+                                             const std::vector<torch::Device>& devices) {
     std::vector<std::vector<Net>> nets(devices.size());
     for (std::size_t r = 0; r < devices.size(); ++r) {
       for (int k = 0; k < count; ++k) {

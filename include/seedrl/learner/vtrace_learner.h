@@ -84,8 +84,8 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(const OptimizerConfig& c
 
 class VTraceLearner {
  public:
-  VTraceLearner(AgentNet model, const ActionSpec& action, const LearnerConfig& config,
-                TrajectoryStore& store, ParamPublisher& publisher, torch::Device device);
+  VTraceLearner(AgentNet model, const ActionSpec& action, const LearnerConfig& config, TrajectoryStore& store,
+                ParamPublisher& publisher, torch::Device device);
 
   // Runs one update; false once the store is closed.
   bool step(LearnerStats& stats);
@@ -98,7 +98,10 @@ class VTraceLearner {
   torch::optim::Optimizer& optimizer() { return *optimizer_; }
   std::int64_t steps() const { return steps_; }
   std::int64_t frames() const { return frames_; }  // frames consumed by updates
-  void set_counters(std::int64_t steps, std::int64_t frames) { steps_ = steps; frames_ = frames; }
+  void set_counters(std::int64_t steps, std::int64_t frames) {
+    steps_ = steps;
+    frames_ = frames;
+  }
 
  private:
   AgentNet model_;

@@ -8,14 +8,14 @@
 namespace seedrl {
 
 struct ModelConfig {
-  std::string torso = "auto";        // auto | mlp | minatar | impala | impala-shallow | nature (torso.h)
+  std::string torso = "auto";          // auto | mlp | minatar | impala | impala-shallow | nature (torso.h)
   std::vector<int> hidden = {64, 64};  // MLP torso widths
-  std::string activation = "relu";   // MLP torso nonlinearity: relu | tanh
+  std::string activation = "relu";     // MLP torso nonlinearity: relu | tanh
   // A second torso of its own for the value head (V-trace, no LSTM), as
   // PPO-style continuous-control agents use: the value loss then cannot
   // reshape the policy's features.
   bool separate_value_net = false;
-  bool lstm = false;                 // LSTM core between torso and heads
+  bool lstm = false;  // LSTM core between torso and heads
   int lstm_size = 64;
   // Running mean/variance normalisation of vector observations, inside the
   // model (so saved in checkpoints and shipped to inference with the weights);

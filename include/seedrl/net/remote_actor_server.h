@@ -35,10 +35,10 @@ struct RemoteServerConfig {
   std::string token;       // empty: no token required (loopback only)
   int first_slot = 0;      // remote slots are [first_slot, first_slot + num_slots)
   int num_slots = 256;
-  int max_connections = 64;  // handshaking and running together
-  std::chrono::milliseconds timeout{30000};            // silence that ends a session
-  std::chrono::milliseconds handshake_timeout{5000};   // to deliver HELLO
-  std::chrono::milliseconds heartbeat{1000};           // learner heartbeats while an actor waits
+  int max_connections = 64;                           // handshaking and running together
+  std::chrono::milliseconds timeout{30000};           // silence that ends a session
+  std::chrono::milliseconds handshake_timeout{5000};  // to deliver HELLO
+  std::chrono::milliseconds heartbeat{1000};          // learner heartbeats while an actor waits
   // After a GOODBYE or REJECT, how long the server waits for the peer to
   // close before it closes (discarding the peer's input meanwhile).
   std::chrono::milliseconds linger{2000};

@@ -24,8 +24,8 @@ struct DashboardConfig {
   // Non-empty: every request carries it as ?token=... (compared in constant
   // time), else 401. Callers require one beyond loopback.
   std::string token;
-  double poll_s = 3;          // the page's refresh interval
-  int max_connections = 32;   // beyond: closed at once
+  double poll_s = 3;         // the page's refresh interval
+  int max_connections = 32;  // beyond: closed at once
   std::chrono::milliseconds idle_timeout{30000};
   // The JSON and page are rebuilt from the files at most this often; requests
   // in between get the last ones (reading a long run's metrics costs).

@@ -18,9 +18,9 @@ struct Curve {
 double interpolate(const Curve& curve, double at);
 
 struct BandOptions {
-  int points = 100;                     // grid size
-  int resamples = 2000;                 // bootstrap resamples
-  double confidence = 0.95;             // the band's coverage
+  int points = 100;                      // grid size
+  int resamples = 2000;                  // bootstrap resamples
+  double confidence = 0.95;              // the band's coverage
   std::uint64_t rng_seed = 0x5eed5eedu;  // fixed: the same runs give the same report
 };
 

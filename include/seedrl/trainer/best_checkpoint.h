@@ -28,8 +28,7 @@ std::string best_checkpoint_path(const std::string& logdir);
 
 // Written atomically, like every checkpoint; with an optimizer that has no
 // state (best.pt is for playing, not for resuming).
-void save_best_checkpoint(const std::string& path, AgentNet model, const TrainConfig& config,
-                          const EvalResult& result);
+void save_best_checkpoint(const std::string& path, AgentNet model, const TrainConfig& config, const EvalResult& result);
 
 // The evaluation best.pt records; none when there is no file or it records
 // none. Throws CheckpointError naming the file when it cannot be read.

@@ -51,7 +51,6 @@ Placement resolve_placement(const TrainConfig& config);
 // How a run's inference devices batch: its local actors and envs, its
 // inference batch, timeout and threads (per device), and `remote_envs` slots
 // after the local ones.
-InferenceFleetConfig inference_fleet_config(const TrainConfig& config, const ArraySpec& observation,
-                                            int remote_envs);
+InferenceFleetConfig inference_fleet_config(const TrainConfig& config, const ArraySpec& observation, int remote_envs);
 
 }  // namespace seedrl

@@ -25,7 +25,10 @@ class RunCheckpoint {
  public:
   // `extras`: modules saved beside the model (R2D2's target network).
   RunCheckpoint(const TrainConfig& config, Learner& learner, CheckpointExtrasIn extras = {})
-      : path_(checkpoint_path(config.logdir)), config_(config), config_json_(to_json(config)), learner_(learner),
+      : path_(checkpoint_path(config.logdir)),
+        config_(config),
+        config_json_(to_json(config)),
+        learner_(learner),
         extras_(std::move(extras)) {}
 
   const std::string& path() const { return path_; }

@@ -28,7 +28,7 @@ struct RunMonitorConfig {
   std::string logdir;
   std::int64_t max_frames = 0;
   double log_interval_s = 5;
-  double checkpoint_every_s = 0;  // 0: never
+  double checkpoint_every_s = 0;   // 0: never
   int atari_frames_per_frame = 0;  // > 0: also report atari_frames, frames x this
   // logdir/report.html: < 0 never, 0 at the end only, else also every this
   // many seconds. A report that fails is a warning; the run goes on.
@@ -79,7 +79,7 @@ class RunMonitor {
   SteadyClock::time_point t0_;
   std::int64_t start_frames_;
   std::int64_t start_episodes_;  // episodes of the run before this process (a resume)
-  bool wrote_row_ = false;        // a row of the monitor's own scalars is in the metrics files
+  bool wrote_row_ = false;       // a row of the monitor's own scalars is in the metrics files
   std::string report_warning_;   // the last report failure logged, not repeated
 };
 

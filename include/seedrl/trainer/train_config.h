@@ -27,7 +27,7 @@ struct TrainConfig {
   int actor_nice = -1;
   std::uint64_t seed = 1;
   // inference
-  int inference_batch = 0;  // 0: half of all environments, at most 1024
+  int inference_batch = 0;            // 0: half of all environments, at most 1024
   bool inference_batch_auto = false;  // set by resolve_defaults when it chose the batch
   int inference_timeout_us = 2000;
   int inference_threads = 1;
@@ -41,8 +41,8 @@ struct TrainConfig {
   // placement (see trainer/placement.h): all | comma list of cpu, cuda:N
   std::string devices = "all";
   std::string inference_devices, learner_devices;  // empty: default split of `devices`
-  std::string learner_cpus = "auto";  // auto | reserve | share (trainer/learner_cpus.h)
-  int replica_checksum_every = 100;  // data-parallel learner: updates between replica checks
+  std::string learner_cpus = "auto";               // auto | reserve | share (trainer/learner_cpus.h)
+  int replica_checksum_every = 100;                // data-parallel learner: updates between replica checks
   // trajectories
   int unroll_length = 20;
   int queue_capacity = 0;  // 0: 2 * batch_size
@@ -69,7 +69,7 @@ struct TrainConfig {
   double eval_every_s = 0;
   int eval_episodes = 10;
   bool eval_greedy = false;  // the most likely action instead of a sample
-  std::string dashboard;  // HOST:PORT (PORT alone: loopback) serving the report live; empty: off
+  std::string dashboard;     // HOST:PORT (PORT alone: loopback) serving the report live; empty: off
   // remote actors (seedrl actor --connect): off while remote_actors is empty
   std::string remote_actors;        // HOST:PORT to listen on; PORT alone means loopback
   int max_remote_envs = 256;        // env slots reserved for remote actors

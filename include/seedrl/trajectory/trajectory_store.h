@@ -3,8 +3,8 @@
 // entries (V-trace: T+1 entries, overlap 1 — the bootstrap step; R2D2: burn-in
 // overlap). All unroll memory is preallocated as one pool per field, so the
 // hot path only memcpy's rows; the learner gathers each field of a batch
-// straight into a contiguous time-major tensor, one memcpy per entry. Finished unrolls go through a bounded queue: a full
-// queue blocks the inference thread that finished them (back-pressure).
+// straight into a contiguous time-major tensor, one memcpy per entry. Finished unrolls go through a bounded queue: a
+// full queue blocks the inference thread that finished them (back-pressure).
 #pragma once
 
 #include <atomic>
@@ -40,14 +40,14 @@ struct StepRecord {
 
 // A batch of unrolls, time-major, as the learner consumes it.
 struct UnrollBatch {
-  torch::Tensor obs;       // [L, B, ...obs]
-  torch::Tensor actions;   // [L, B, action_width] float
-  torch::Tensor policy;    // [L, B, P] behaviour-policy parameters
-  torch::Tensor rewards;   // [L, B]
-  torch::Tensor flags;     // [L, B] uint8 StepFlags
+  torch::Tensor obs;             // [L, B, ...obs]
+  torch::Tensor actions;         // [L, B, action_width] float
+  torch::Tensor policy;          // [L, B, P] behaviour-policy parameters
+  torch::Tensor rewards;         // [L, B]
+  torch::Tensor flags;           // [L, B] uint8 StepFlags
   torch::Tensor core_h, core_c;  // [B, H] state before entry 0 (undefined without a core)
-  torch::Tensor versions;  // [B] int64 policy version that started each unroll
-  torch::Tensor slots;     // [B] int64
+  torch::Tensor versions;        // [B] int64 policy version that started each unroll
+  torch::Tensor slots;           // [B] int64
 };
 
 class TrajectoryStore {
@@ -81,7 +81,10 @@ class TrajectoryStore {
   // reading it are done.
   void pin_batches(bool pinned) { pinned_ = pinned; }
 
-  void close() { ready_.close(); free_.close(); }
+  void close() {
+    ready_.close();
+    free_.close();
+  }
   const UnrollLayout& layout() const { return layout_; }
   std::size_t queued() const { return ready_.size(); }
   std::uint64_t unrolls_completed() const { return completed_.load(std::memory_order_relaxed); }
@@ -94,7 +97,7 @@ class TrajectoryStore {
   struct SlotState {
     int unroll = -1;  // pool index being filled
     int pos = 0;
-    int skip = 0;     // steps still to leave unrecorded (stagger_unrolls)
+    int skip = 0;  // steps still to leave unrecorded (stagger_unrolls)
     std::int64_t version = 0;
   };
   void write_entry(int unroll, int pos, const StepRecord& step);
@@ -118,7 +121,7 @@ class TrajectoryStore {
   BoundedQueue<int> ready_, free_;
   std::atomic<std::uint64_t> completed_{0}, push_wait_ns_{0}, learner_wait_ns_{0};
   std::vector<int> batch_idx_;  // learner side only: indices of the batch being gathered
-  bool pinned_ = false;  // pin_batches()
+  bool pinned_ = false;         // pin_batches()
   // Unrolls batch_idx_ of a pool [U, L, ...] as a new contiguous batch [L, B, ...].
   torch::Tensor gather(const torch::Tensor& pool) const;
   // Mark 0 of unrolls batch_idx_ of a core-state pool [U, marks, H] as a new [B, H].

@@ -49,8 +49,7 @@ class BoundedQueue {
   template <typename Duration>
   std::optional<T> pop_for(Duration timeout) {
     std::unique_lock lock(mu_);
-    if (!not_empty_.wait_for(lock, timeout, [&] { return closed_ || size_ > 0; }) || closed_)
-      return std::nullopt;
+    if (!not_empty_.wait_for(lock, timeout, [&] { return closed_ || size_ > 0; }) || closed_) return std::nullopt;
     return take(lock);
   }
 

@@ -68,8 +68,8 @@ namespace {
 // Every output has `taps` weights (zero past its own), and acc is padded so
 // that all of them can be read.
 template <int kTaps, typename Acc>
-void across(const Acc* __restrict acc, const std::uint32_t* __restrict weights, const int* __restrict first,
-            int out_w, std::uint32_t half, std::uint64_t magic, int shift, std::uint8_t* __restrict dst, int stride,
+void across(const Acc* __restrict acc, const std::uint32_t* __restrict weights, const int* __restrict first, int out_w,
+            std::uint32_t half, std::uint64_t magic, int shift, std::uint8_t* __restrict dst, int stride,
             int taps = kTaps) {
   for (int j = 0; j < out_w; ++j) {
     const std::uint32_t* w = weights + static_cast<std::size_t>(j) * (kTaps > 0 ? kTaps : taps);
@@ -83,8 +83,7 @@ void across(const Acc* __restrict acc, const std::uint32_t* __restrict weights, 
 // Down: acc[x] = the weighted sum of the taps' rows at x, in one pass, in
 // the narrowest type that holds it (16 bits: twice the lanes per vector).
 template <int kTaps, typename Acc>
-void down(const std::uint8_t* const* rows, const std::uint32_t* w, int in_w, Acc* __restrict acc,
-          int taps = kTaps) {
+void down(const std::uint8_t* const* rows, const std::uint32_t* w, int in_w, Acc* __restrict acc, int taps = kTaps) {
   if constexpr (kTaps > 0) {
     const std::uint8_t* __restrict r[kTaps];
     Acc wt[kTaps];
@@ -109,8 +108,10 @@ void down(const std::uint8_t* const* rows, const std::uint32_t* w, int in_w, Acc
 template <typename Row>
 void AreaResize::run(Row&& row, std::uint8_t* out, int out_stride) {
   // A column's sum down is at most 255 times the vertical total.
-  if (y_.total * 255 <= 0xFFFF) run_as(acc16_.data(), row, out, out_stride);
-  else run_as(acc_.data(), row, out, out_stride);
+  if (y_.total * 255 <= 0xFFFF)
+    run_as(acc16_.data(), row, out, out_stride);
+  else
+    run_as(acc_.data(), row, out, out_stride);
 }
 
 template <typename Acc, typename Row>
@@ -146,17 +147,33 @@ void AreaResize::run_as(Acc* __restrict acc, Row& row, std::uint8_t* out, int ou
       src_[t] = src_row;
     }
     switch (y_taps) {  // a fixed count unrolls (Atari's 210 to 84: 4)
-      case 2: down<2>(src_.data(), wy, in_w, acc); break;
-      case 3: down<3>(src_.data(), wy, in_w, acc); break;
-      case 4: down<4>(src_.data(), wy, in_w, acc); break;
-      default: down<0>(src_.data(), wy, in_w, acc, y_taps); break;
+      case 2:
+        down<2>(src_.data(), wy, in_w, acc);
+        break;
+      case 3:
+        down<3>(src_.data(), wy, in_w, acc);
+        break;
+      case 4:
+        down<4>(src_.data(), wy, in_w, acc);
+        break;
+      default:
+        down<0>(src_.data(), wy, in_w, acc, y_taps);
+        break;
     }
     std::uint8_t* dst = out + static_cast<std::size_t>(o) * out_w * out_stride;
     switch (x_taps) {  // a fixed count unrolls (Atari's 160 to 84: 3)
-      case 2: across<2>(acc, wxs, x_first, out_w, half, magic, shift, dst, out_stride); break;
-      case 3: across<3>(acc, wxs, x_first, out_w, half, magic, shift, dst, out_stride); break;
-      case 4: across<4>(acc, wxs, x_first, out_w, half, magic, shift, dst, out_stride); break;
-      default: across<0>(acc, wxs, x_first, out_w, half, magic, shift, dst, out_stride, x_taps); break;
+      case 2:
+        across<2>(acc, wxs, x_first, out_w, half, magic, shift, dst, out_stride);
+        break;
+      case 3:
+        across<3>(acc, wxs, x_first, out_w, half, magic, shift, dst, out_stride);
+        break;
+      case 4:
+        across<4>(acc, wxs, x_first, out_w, half, magic, shift, dst, out_stride);
+        break;
+      default:
+        across<0>(acc, wxs, x_first, out_w, half, magic, shift, dst, out_stride, x_taps);
+        break;
     }
   }
 }

@@ -18,9 +18,8 @@ namespace {
 #endif
 
 bool is_game_name(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-  });
+  return !s.empty() && std::all_of(s.begin(), s.end(),
+                                   [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
 }
 
 }  // namespace
@@ -42,8 +41,8 @@ std::string rom_path(const std::string& game, const EnvOptions& options) {
   const fs::path path = fs::path(dir.path) / (game + ".bin");
   std::error_code ec;
   if (!fs::is_regular_file(path, ec))
-    throw std::invalid_argument(env + ": no ROM " + game + ".bin in " + dir.path + " (the directory of " +
-                                dir.source + "; set --rom-dir DIR or SEEDRL_ATARI_ROMS)");
+    throw std::invalid_argument(env + ": no ROM " + game + ".bin in " + dir.path + " (the directory of " + dir.source +
+                                "; set --rom-dir DIR or SEEDRL_ATARI_ROMS)");
   return path.string();
 }
 

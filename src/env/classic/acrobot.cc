@@ -22,7 +22,8 @@ Acrobot::Acrobot() {
   spec_.observation = ArraySpec{{6}, DType::kFloat32};
   spec_.action = ActionSpec::discrete(3);
   spec_.action_names = {"torque_-1", "torque_0", "torque_+1"};
-  spec_.observation_names = {"cos_theta1", "sin_theta1", "cos_theta2", "sin_theta2", "theta1_velocity", "theta2_velocity"};
+  spec_.observation_names = {"cos_theta1", "sin_theta1",      "cos_theta2",
+                             "sin_theta2", "theta1_velocity", "theta2_velocity"};
 }
 
 void Acrobot::set_state(const double s[4]) {
@@ -51,17 +52,15 @@ void Acrobot::derivs(const double s[4], double a, double out[4]) {
   constexpr double lc1 = kLinkComPos1, lc2 = kLinkComPos2, i1 = kLinkMoi, i2 = kLinkMoi;
   constexpr double g = kGravity;
   const double theta1 = s[0], theta2 = s[1], dtheta1 = s[2], dtheta2 = s[3];
-  const double d1 =
-      m1 * lc1 * lc1 + m2 * (l1 * l1 + lc2 * lc2 + 2 * l1 * lc2 * std::cos(theta2)) + i1 + i2;
+  const double d1 = m1 * lc1 * lc1 + m2 * (l1 * l1 + lc2 * lc2 + 2 * l1 * lc2 * std::cos(theta2)) + i1 + i2;
   const double d2 = m2 * (lc2 * lc2 + l1 * lc2 * std::cos(theta2)) + i2;
   const double phi2 = m2 * lc2 * g * std::cos(theta1 + theta2 - kPi / 2.0);
   const double phi1 = -m2 * l1 * lc2 * dtheta2 * dtheta2 * std::sin(theta2) -
                       2 * m2 * l1 * lc2 * dtheta2 * dtheta1 * std::sin(theta2) +
                       (m1 * lc1 + m2 * l1) * g * std::cos(theta1 - kPi / 2) + phi2;
   // The "book" variant (Sutton & Barto) keeps the dtheta1^2 coupling term.
-  const double ddtheta2 =
-      (a + d2 / d1 * phi1 - m2 * l1 * lc2 * dtheta1 * dtheta1 * std::sin(theta2) - phi2) /
-      (m2 * lc2 * lc2 + i2 - d2 * d2 / d1);
+  const double ddtheta2 = (a + d2 / d1 * phi1 - m2 * l1 * lc2 * dtheta1 * dtheta1 * std::sin(theta2) - phi2) /
+                          (m2 * lc2 * lc2 + i2 - d2 * d2 / d1);
   const double ddtheta1 = -(d2 * ddtheta2 + phi1) / d1;
   out[0] = dtheta1;
   out[1] = dtheta2;
@@ -81,8 +80,7 @@ StepResult Acrobot::step(const Action& action, void* obs) {
   derivs(y, torque, k3);
   for (int i = 0; i < 4; ++i) y[i] = state_[i] + h * k3[i];
   derivs(y, torque, k4);
-  for (int i = 0; i < 4; ++i)
-    state_[i] += h / 6.0 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+  for (int i = 0; i < 4; ++i) state_[i] += h / 6.0 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
   state_[0] = wrap(state_[0], -kPi, kPi);
   state_[1] = wrap(state_[1], -kPi, kPi);
   state_[2] = std::clamp(state_[2], -kMaxVel1, kMaxVel1);

@@ -38,8 +38,8 @@ StepResult CartPole::step(const Action& action, void* obs) {
   const double costheta = std::cos(theta);
   const double sintheta = std::sin(theta);
   const double temp = (force + kPoleMassLength * theta_dot * theta_dot * sintheta) / kTotalMass;
-  const double thetaacc = (kGravity * sintheta - costheta * temp) /
-                          (kLength * (4.0 / 3.0 - kMassPole * costheta * costheta / kTotalMass));
+  const double thetaacc =
+      (kGravity * sintheta - costheta * temp) / (kLength * (4.0 / 3.0 - kMassPole * costheta * costheta / kTotalMass));
   const double xacc = temp - kPoleMassLength * thetaacc * costheta / kTotalMass;
   // Gymnasium's default "euler" integrator: positions use the old velocities.
   x += kTau * x_dot;
@@ -48,8 +48,7 @@ StepResult CartPole::step(const Action& action, void* obs) {
   theta_dot += kTau * thetaacc;
   write_obs(obs);
   StepResult r;
-  r.terminated = x < -kXThreshold || x > kXThreshold || theta < -kThetaThreshold ||
-                 theta > kThetaThreshold;
+  r.terminated = x < -kXThreshold || x > kXThreshold || theta < -kThetaThreshold || theta > kThetaThreshold;
   r.reward = 1.0f;  // Gymnasium rewards the terminating step too
   return r;
 }

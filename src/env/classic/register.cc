@@ -22,14 +22,11 @@ EnvRegistry::Factory time_limited() {
 }  // namespace
 
 void register_classic_control(EnvRegistry& registry) {
-  registry.add("cartpole", "CartPole-v1: balance a pole on a cart (Gymnasium)",
-               time_limited<CartPole>());
-  registry.add("acrobot", "Acrobot-v1: swing a two-link arm above the bar (Gymnasium)",
-               time_limited<Acrobot>());
+  registry.add("cartpole", "CartPole-v1: balance a pole on a cart (Gymnasium)", time_limited<CartPole>());
+  registry.add("acrobot", "Acrobot-v1: swing a two-link arm above the bar (Gymnasium)", time_limited<Acrobot>());
   registry.add("mountaincar", "MountainCar-v0: drive an underpowered car up a hill (Gymnasium)",
                time_limited<MountainCar>());
-  registry.add("mountaincar-continuous",
-               "MountainCarContinuous-v0: mountain car with a continuous force (Gymnasium)",
+  registry.add("mountaincar-continuous", "MountainCarContinuous-v0: mountain car with a continuous force (Gymnasium)",
                time_limited<MountainCarContinuous>());
   registry.add("pendulum", "Pendulum-v1: swing up and balance a pendulum, continuous torque (Gymnasium)",
                time_limited<Pendulum>());

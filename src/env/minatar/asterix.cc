@@ -37,10 +37,14 @@ Outcome Asterix::act(int action) {
     s_.spawn_timer = s_.spawn_speed;
   }
 
-  if (action == kLeft) s_.player_x = s_.player_x > 0 ? s_.player_x - 1 : 0;
-  else if (action == kRight) s_.player_x = s_.player_x < 9 ? s_.player_x + 1 : 9;
-  else if (action == kUp) s_.player_y = s_.player_y > 1 ? s_.player_y - 1 : 1;
-  else if (action == kDown) s_.player_y = s_.player_y < 8 ? s_.player_y + 1 : 8;
+  if (action == kLeft)
+    s_.player_x = s_.player_x > 0 ? s_.player_x - 1 : 0;
+  else if (action == kRight)
+    s_.player_x = s_.player_x < 9 ? s_.player_x + 1 : 9;
+  else if (action == kUp)
+    s_.player_y = s_.player_y > 1 ? s_.player_y - 1 : 1;
+  else if (action == kDown)
+    s_.player_y = s_.player_y < 8 ? s_.player_y + 1 : 8;
 
   // Contact is checked after the player moves and again after entities move.
   for (int i = 0; i < 8; ++i) touch(i, out);

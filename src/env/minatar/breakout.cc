@@ -3,9 +3,9 @@
 namespace seedrl::minatar {
 namespace {
 // Direction after a reflection, indexed by the current direction.
-constexpr int kFlipX[4] = {1, 0, 3, 2};      // off a side wall
-constexpr int kFlipY[4] = {3, 2, 1, 0};      // off the ceiling, a brick or the paddle
-constexpr int kFlipBoth[4] = {2, 3, 0, 1};   // off the paddle's corner
+constexpr int kFlipX[4] = {1, 0, 3, 2};     // off a side wall
+constexpr int kFlipY[4] = {3, 2, 1, 0};     // off the ceiling, a brick or the paddle
+constexpr int kFlipBoth[4] = {2, 3, 0, 1};  // off the paddle's corner
 constexpr int kDx[4] = {-1, 1, 1, -1};
 constexpr int kDy[4] = {-1, -1, 1, 1};
 
@@ -21,7 +21,8 @@ bool any_brick(const Breakout::State& s) {
 }
 }  // namespace
 
-Breakout::Breakout(const EnvOptions& options) : Game("minatar:breakout", {"paddle", "ball", "trail", "brick"}, options) {}
+Breakout::Breakout(const EnvOptions& options)
+    : Game("minatar:breakout", {"paddle", "ball", "trail", "brick"}, options) {}
 
 void Breakout::reset_game() {
   s_ = State{};

@@ -4,7 +4,8 @@
 
 namespace seedrl::minatar {
 
-Freeway::Freeway(const EnvOptions& options) : Game("minatar:freeway", {"chicken", "car", "speed1", "speed2", "speed3", "speed4", "speed5"}, options) {}
+Freeway::Freeway(const EnvOptions& options)
+    : Game("minatar:freeway", {"chicken", "car", "speed1", "speed2", "speed3", "speed4", "speed5"}, options) {}
 
 void Freeway::randomize_cars(bool initialize) {
   // As the reference: eight speeds uniform in 1..5, then eight directions.

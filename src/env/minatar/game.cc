@@ -9,7 +9,8 @@ namespace seedrl::minatar {
 
 Game::Game(std::string name, std::vector<std::string> channels, const EnvOptions& options)
     // < 0: not set, the reference's 0.1.
-    : sticky_prob_(options.sticky_action_prob < 0 ? 0.1 : options.sticky_action_prob), ramping_(options.difficulty_ramping) {
+    : sticky_prob_(options.sticky_action_prob < 0 ? 0.1 : options.sticky_action_prob),
+      ramping_(options.difficulty_ramping) {
   spec_.name = std::move(name);
   spec_.observation = ArraySpec{{kGridSize, kGridSize, static_cast<std::int64_t>(channels.size())}, DType::kUInt8};
   spec_.action = ActionSpec::discrete(kNumActions);
@@ -34,8 +35,7 @@ void Game::reset(std::optional<std::uint64_t> seed, void* obs) {
 StepResult Game::step(const Action& action, void* obs) {
   int a = action.index;
   if (a < 0 || a >= kNumActions) {
-    throw std::invalid_argument(spec_.name + ": action " + std::to_string(a) +
-                                " outside [0, 6)");
+    throw std::invalid_argument(spec_.name + ": action " + std::to_string(a) + " outside [0, 6)");
   }
   // Environment.act: with probability p the previous action is repeated.
   if (sticky_prob_ > 0 && rng_.uniform() < sticky_prob_) a = last_action_;

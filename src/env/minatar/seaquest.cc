@@ -22,7 +22,8 @@ void erase_at(std::vector<T>& list, int i) {
 }
 }  // namespace
 
-Seaquest::Seaquest(const EnvOptions& options) : Game("minatar:seaquest",
+Seaquest::Seaquest(const EnvOptions& options)
+    : Game("minatar:seaquest",
            {"sub_front", "sub_back", "friendly_bullet", "trail", "enemy_bullet", "enemy_fish", "enemy_sub",
             "oxygen_gauge", "diver_gauge", "diver"},
            options) {
@@ -57,8 +58,10 @@ void Seaquest::spawn_enemy() {
   for (const auto* list : {&s_.subs, &s_.fish})
     for (const Mover& m : *list)
       if (m.y == y && m.right != lr) return;
-  if (is_sub) s_.subs.push_back(Mover{x, y, lr, s_.move_speed, kEnemyShotInterval});
-  else s_.fish.push_back(Mover{x, y, lr, s_.move_speed, 0});
+  if (is_sub)
+    s_.subs.push_back(Mover{x, y, lr, s_.move_speed, kEnemyShotInterval});
+  else
+    s_.fish.push_back(Mover{x, y, lr, s_.move_speed, 0});
 }
 
 void Seaquest::spawn_diver() {
@@ -162,8 +165,10 @@ void Seaquest::update_enemy_subs(Outcome& out) {
     } else {
       sub.shot_timer -= 1;
     }
-    if (removed) erase_at(subs, i);
-    else subs[i] = sub;
+    if (removed)
+      erase_at(subs, i);
+    else
+      subs[i] = sub;
   }
 }
 
@@ -173,8 +178,10 @@ void Seaquest::update_enemy_bullets(Outcome& out) {
     Bullet& b = bullets[i];
     if (b.x == s_.sub_x && b.y == s_.sub_y) out.terminal = true;
     b.x += step_x(b.right);
-    if (off_grid(b.x)) erase_at(bullets, i);
-    else if (b.x == s_.sub_x && b.y == s_.sub_y) out.terminal = true;
+    if (off_grid(b.x))
+      erase_at(bullets, i);
+    else if (b.x == s_.sub_x && b.y == s_.sub_y)
+      out.terminal = true;
   }
 }
 
@@ -245,8 +252,10 @@ Outcome Seaquest::act(int action) {
     s_.oxygen -= 1;
     s_.surface = false;
   } else if (!s_.surface) {
-    if (s_.diver_count == 0) out.terminal = true;
-    else out.reward += surface();
+    if (s_.diver_count == 0)
+      out.terminal = true;
+    else
+      out.reward += surface();
   }
   return out;
 }

@@ -29,14 +29,17 @@ void roll_down(Grid& g) { std::rotate(g.rbegin(), g.rbegin() + 1, g.rend()); }
 // np.roll by one column in direction dir (+1 right, -1 left): columns wrap.
 void roll_sideways(Grid& g, int dir) {
   for (auto& row : g) {
-    if (dir > 0) std::rotate(row.rbegin(), row.rbegin() + 1, row.rend());
-    else std::rotate(row.begin(), row.begin() + 1, row.end());
+    if (dir > 0)
+      std::rotate(row.rbegin(), row.rbegin() + 1, row.rend());
+    else
+      std::rotate(row.begin(), row.begin() + 1, row.end());
   }
 }
 }  // namespace
 
 SpaceInvaders::SpaceInvaders(const EnvOptions& options)
-    : Game("minatar:space_invaders", {"cannon", "alien", "alien_left", "alien_right", "friendly_bullet", "enemy_bullet"}, options) {}
+    : Game("minatar:space_invaders",
+           {"cannon", "alien", "alien_left", "alien_right", "friendly_bullet", "enemy_bullet"}, options) {}
 
 void SpaceInvaders::fill_wave(Grid& aliens) {
   for (int y = 0; y < 4; ++y)
@@ -53,8 +56,7 @@ void SpaceInvaders::move_aliens(Outcome& out) {
   // every min(aliens, interval) frames: it speeds up as it thins out, down
   // to every frame for the last alien.
   s_.alien_move_timer = std::min(count(s_.aliens), s_.enemy_move_interval);
-  if ((column_any(s_.aliens, 0) && s_.alien_dir < 0) ||
-      (column_any(s_.aliens, 9) && s_.alien_dir > 0)) {
+  if ((column_any(s_.aliens, 0) && s_.alien_dir < 0) || (column_any(s_.aliens, 9) && s_.alien_dir > 0)) {
     s_.alien_dir = -s_.alien_dir;
     if (row_any(s_.aliens, 9)) out.terminal = true;
     roll_down(s_.aliens);

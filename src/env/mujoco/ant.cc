@@ -26,8 +26,7 @@ MujocoTaskConfig ant_config() {
 }  // namespace
 
 Ant::Ant(std::shared_ptr<const mjModel_> model)
-    : MujocoEnv(ant_config(),
-                model ? std::move(model) : MujocoModelLoader::process_wide().load("ant.xml")) {
+    : MujocoEnv(ant_config(), model ? std::move(model) : MujocoModelLoader::process_wide().load("ant.xml")) {
   torso_body_ = mj_name2id(this->model(), mjOBJ_BODY, "torso");
   if (torso_body_ < 0) throw std::runtime_error("mujoco:ant: model has no body named 'torso'");
 }

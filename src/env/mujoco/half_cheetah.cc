@@ -24,12 +24,10 @@ MujocoTaskConfig half_cheetah_config() {
 
 HalfCheetah::HalfCheetah(std::shared_ptr<const mjModel_> model)
     : MujocoEnv(half_cheetah_config(),
-                model ? std::move(model)
-                      : MujocoModelLoader::process_wide().load("half_cheetah.xml")) {}
+                model ? std::move(model) : MujocoModelLoader::process_wide().load("half_cheetah.xml")) {}
 
 StepResult HalfCheetah::score(double x_velocity, const float* action) const {
-  const double reward =
-      kForwardRewardWeight * x_velocity - kCtrlCostWeight * action_sq_norm(action);
+  const double reward = kForwardRewardWeight * x_velocity - kCtrlCostWeight * action_sq_norm(action);
   return StepResult{static_cast<float>(reward), false, false};
 }
 

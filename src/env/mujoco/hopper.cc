@@ -25,8 +25,7 @@ MujocoTaskConfig hopper_config() {
 }  // namespace
 
 Hopper::Hopper(std::shared_ptr<const mjModel_> model)
-    : MujocoEnv(hopper_config(),
-                model ? std::move(model) : MujocoModelLoader::process_wide().load("hopper.xml")) {}
+    : MujocoEnv(hopper_config(), model ? std::move(model) : MujocoModelLoader::process_wide().load("hopper.xml")) {}
 
 bool Hopper::is_healthy() const {
   const double* p = qpos();
@@ -46,8 +45,7 @@ bool Hopper::is_healthy() const {
 StepResult Hopper::score(double x_velocity, const float* action) const {
   // Gymnasium pays the healthy reward on every step while terminate_when_unhealthy
   // (its default), the terminating step included.
-  const double reward = kForwardRewardWeight * x_velocity + kHealthyReward -
-                        kCtrlCostWeight * action_sq_norm(action);
+  const double reward = kForwardRewardWeight * x_velocity + kHealthyReward - kCtrlCostWeight * action_sq_norm(action);
   return StepResult{static_cast<float>(reward), !is_healthy(), false};
 }
 

@@ -39,8 +39,8 @@ fs::path find_asset(const std::string& relative, const std::vector<fs::path>& di
     if (fs::is_regular_file(candidate, ec)) return candidate.lexically_normal();
     tried += (tried.empty() ? "" : ", ") + candidate.lexically_normal().string();
   }
-  throw std::runtime_error("asset '" + relative + "' not found; tried: " +
-                           (tried.empty() ? std::string("(no directories)") : tried) +
+  throw std::runtime_error("asset '" + relative +
+                           "' not found; tried: " + (tried.empty() ? std::string("(no directories)") : tried) +
                            " (set SEEDRL_ASSETS_DIR to the folder holding mujoco/)");
 }
 
@@ -69,9 +69,7 @@ std::shared_ptr<const mjModel_> MujocoModelLoader::load(const std::string& file)
   if (model == nullptr) {
     throw std::runtime_error("cannot load MuJoCo model " + path.string() + ": " + error);
   }
-  std::shared_ptr<const mjModel_> shared(model, [](const mjModel* m) {
-    mj_deleteModel(const_cast<mjModel*>(m));
-  });
+  std::shared_ptr<const mjModel_> shared(model, [](const mjModel* m) { mj_deleteModel(const_cast<mjModel*>(m)); });
   cache_.emplace(key, shared);
   return shared;
 #else

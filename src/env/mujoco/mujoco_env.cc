@@ -16,8 +16,8 @@ void MjDataDeleter::operator()(mjData_* data) const { mj_deleteData(data); }
 namespace {
 void check_size(const MujocoTaskConfig& c, const char* what, int got, int want) {
   if (got != want) {
-    throw std::runtime_error(c.name + ": model " + c.xml_file + " has " + what + "=" +
-                             std::to_string(got) + ", expected " + std::to_string(want));
+    throw std::runtime_error(c.name + ": model " + c.xml_file + " has " + what + "=" + std::to_string(got) +
+                             ", expected " + std::to_string(want));
   }
 }
 }  // namespace
@@ -37,10 +37,8 @@ MujocoEnv::MujocoEnv(MujocoTaskConfig config, std::shared_ptr<const mjModel_> mo
   std::vector<float> low(m->nu), high(m->nu);
   for (int i = 0; i < m->nu; ++i) {
     const bool limited = m->actuator_ctrllimited[i] != 0;
-    low[i] = limited ? static_cast<float>(m->actuator_ctrlrange[2 * i])
-                     : -std::numeric_limits<float>::infinity();
-    high[i] = limited ? static_cast<float>(m->actuator_ctrlrange[2 * i + 1])
-                      : std::numeric_limits<float>::infinity();
+    low[i] = limited ? static_cast<float>(m->actuator_ctrlrange[2 * i]) : -std::numeric_limits<float>::infinity();
+    high[i] = limited ? static_cast<float>(m->actuator_ctrlrange[2 * i + 1]) : std::numeric_limits<float>::infinity();
   }
   spec_.action = ActionSpec::box(std::move(low), std::move(high));
 }
@@ -73,8 +71,7 @@ void MujocoEnv::reset(std::optional<std::uint64_t> seed, void* obs) {
   write_obs(static_cast<float*>(obs));
 }
 
-void MujocoEnv::set_state(std::span<const double> qpos, std::span<const double> qvel,
-                          void* obs) {
+void MujocoEnv::set_state(std::span<const double> qpos, std::span<const double> qvel, void* obs) {
   const mjModel* m = model_.get();
   mjData* d = data_.get();
   if (static_cast<int>(qpos.size()) != m->nq || static_cast<int>(qvel.size()) != m->nv) {

@@ -24,8 +24,9 @@ EnvRegistry::Factory mujoco_factory([[maybe_unused]] const char* name) {
   };
 #else
   return [n = std::string(name)](const EnvOptions&) -> EnvPtr {
-    throw std::runtime_error(n + " needs MuJoCo, but seedrl was built without libmujoco "
-                                 "(install libmujoco-dev and reconfigure)");
+    throw std::runtime_error(n +
+                             " needs MuJoCo, but seedrl was built without libmujoco "
+                             "(install libmujoco-dev and reconfigure)");
   };
 #endif
 }
@@ -38,8 +39,7 @@ void register_mujoco(EnvRegistry& registry) {
                mujoco_factory<Hopper>("mujoco:hopper"));
   registry.add("mujoco:walker2d", "Walker2d-v4: walk forward on two legs (MuJoCo)",
                mujoco_factory<Walker2d>("mujoco:walker2d"));
-  registry.add("mujoco:ant", "Ant-v4: make a four-legged ant walk forward (MuJoCo)",
-               mujoco_factory<Ant>("mujoco:ant"));
+  registry.add("mujoco:ant", "Ant-v4: make a four-legged ant walk forward (MuJoCo)", mujoco_factory<Ant>("mujoco:ant"));
 }
 
 }  // namespace seedrl

@@ -25,20 +25,16 @@ MujocoTaskConfig walker2d_config() {
 }  // namespace
 
 Walker2d::Walker2d(std::shared_ptr<const mjModel_> model)
-    : MujocoEnv(walker2d_config(),
-                model ? std::move(model)
-                      : MujocoModelLoader::process_wide().load("walker2d.xml")) {}
+    : MujocoEnv(walker2d_config(), model ? std::move(model) : MujocoModelLoader::process_wide().load("walker2d.xml")) {}
 
 bool Walker2d::is_healthy() const {
   const double z = qpos()[1], angle = qpos()[2];
-  return kHealthyZMin < z && z < kHealthyZMax && -kHealthyAngleMax < angle &&
-         angle < kHealthyAngleMax;
+  return kHealthyZMin < z && z < kHealthyZMax && -kHealthyAngleMax < angle && angle < kHealthyAngleMax;
 }
 
 StepResult Walker2d::score(double x_velocity, const float* action) const {
   // The healthy reward is paid on the terminating step too (Gymnasium's default).
-  const double reward = kForwardRewardWeight * x_velocity + kHealthyReward -
-                        kCtrlCostWeight * action_sq_norm(action);
+  const double reward = kForwardRewardWeight * x_velocity + kHealthyReward - kCtrlCostWeight * action_sq_norm(action);
   return StepResult{static_cast<float>(reward), !is_healthy(), false};
 }
 

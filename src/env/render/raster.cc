@@ -20,7 +20,8 @@ void fill_polygon(RgbImage& img, std::span<const Point> poly, Colour c) {
   if (poly.size() < 3) return;
   double lo = poly[0].y, hi = poly[0].y;
   for (const Point& p : poly) lo = std::min(lo, p.y), hi = std::max(hi, p.y);
-  const int y0 = std::max(0, static_cast<int>(std::floor(lo))), y1 = std::min(img.height - 1, static_cast<int>(std::ceil(hi)));
+  const int y0 = std::max(0, static_cast<int>(std::floor(lo))),
+            y1 = std::min(img.height - 1, static_cast<int>(std::ceil(hi)));
   double xs[16];
   for (int y = y0; y <= y1; ++y) {
     const double sy = y + 0.5;

@@ -121,8 +121,10 @@ R2D2Losses r2d2_losses(QNet& online, QNet& target, const UnrollBatch& b, const t
     // Burn-in: replay the stored state through the prefix, no gradients.
     torch::NoGradGuard no_grad;
     auto prefix = [&](const torch::Tensor& x) { return x.slice(0, 0, burn); };
-    online_state = online->forward(prefix(obs), prefix(first), prefix(prev_action), prefix(rewards), online_state).state;
-    target_state = target->forward(prefix(obs), prefix(first), prefix(prev_action), prefix(rewards), target_state).state;
+    online_state =
+        online->forward(prefix(obs), prefix(first), prefix(prev_action), prefix(rewards), online_state).state;
+    target_state =
+        target->forward(prefix(obs), prefix(first), prefix(prev_action), prefix(rewards), target_state).state;
   }
   QOutput q_online = online->forward(window(obs), window(first), window(prev_action), window(rewards), online_state);
   torch::Tensor q_target;
@@ -188,17 +190,16 @@ void R2D2Learner::replica_update(int rank) {
   l.loss.backward();
   replicas_->reduce_gradients(rank);  // every replica now holds the summed gradient
   const torch::Tensor norm = replicas_->clip_and_step(rank, config_.optimizer, config_.optimizer.learning_rate);
-  if (r2d2_.target_update_period > 0 && job_.step % r2d2_.target_update_period == 0)
-    copy_parameters(*online, *target);
+  if (r2d2_.target_update_period > 0 && job_.step % r2d2_.target_update_period == 0) copy_parameters(*online, *target);
 
   // Everything the host needs from this update in one copy: the shard's
   // priorities, then its loss, TD and Q sums, valid count and grad norm.
   auto f64 = [](const torch::Tensor& t) { return t.to(torch::kFloat64).reshape({1}); };
-  auto host = torch::cat({sequence_priority_tensor(l.td_abs, l.valid, r2d2_.priority_eta), f64(l.loss),
-                          f64((l.td_abs * l.valid).sum()), f64((l.q_sa * l.valid).sum()), f64(l.valid.sum()),
-                          f64(norm)})
-                  .cpu()
-                  .contiguous();
+  auto host =
+      torch::cat({sequence_priority_tensor(l.td_abs, l.valid, r2d2_.priority_eta), f64(l.loss),
+                  f64((l.td_abs * l.valid).sum()), f64((l.q_sa * l.valid).sum()), f64(l.valid.sum()), f64(norm)})
+          .cpu()
+          .contiguous();
   const double* v = host.data_ptr<double>();
   const std::int64_t n = host.size(0) - 5;
   out.priorities.assign(v, v + n);

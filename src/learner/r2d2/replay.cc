@@ -75,16 +75,18 @@ Replay::Replay(const UnrollLayout& layout, const ReplayConfig& config)
 bool Replay::can_insert_locked() const {
   if (config_.replay_ratio <= 0 || size_ < config_.min_fill) return true;
   // Samples owed to the data inserted since sampling became possible.
-  const double owed = config_.replay_ratio * static_cast<double>(inserted_ - static_cast<std::uint64_t>(config_.min_fill)) -
-                      static_cast<double>(sampled_);
+  const double owed =
+      config_.replay_ratio * static_cast<double>(inserted_ - static_cast<std::uint64_t>(config_.min_fill)) -
+      static_cast<double>(sampled_);
   return owed <= static_cast<double>(config_.tolerance);
 }
 
 bool Replay::can_sample_locked(int batch) const {
   if (size_ < std::max<std::int64_t>(1, config_.min_fill)) return false;
   if (config_.replay_ratio <= 0) return true;
-  const double allowed = config_.replay_ratio * static_cast<double>(inserted_ - static_cast<std::uint64_t>(config_.min_fill)) +
-                         static_cast<double>(batch);
+  const double allowed =
+      config_.replay_ratio * static_cast<double>(inserted_ - static_cast<std::uint64_t>(config_.min_fill)) +
+      static_cast<double>(batch);
   return static_cast<double>(sampled_ + static_cast<std::uint64_t>(batch)) <= allowed;
 }
 
@@ -278,10 +280,12 @@ void Replay::load_records(std::int64_t first, std::int64_t count, const std::uin
 
 void Replay::restore(const ReplayCursor& c, const std::vector<double>& priorities) {
   const std::int64_t C = config_.capacity;
-  if (c.size < 0 || c.size > C) throw std::invalid_argument("holds " + std::to_string(c.size) + " sequences, more than the capacity " + std::to_string(C));
+  if (c.size < 0 || c.size > C)
+    throw std::invalid_argument("holds " + std::to_string(c.size) + " sequences, more than the capacity " +
+                                std::to_string(C));
   if (c.next < 0 || c.next >= C || (c.size < C && c.next != c.size))
-    throw std::invalid_argument("insert position " + std::to_string(c.next) + " does not fit " + std::to_string(c.size) +
-                                " of " + std::to_string(C) + " sequences");
+    throw std::invalid_argument("insert position " + std::to_string(c.next) + " does not fit " +
+                                std::to_string(c.size) + " of " + std::to_string(C) + " sequences");
   if (c.inserted < static_cast<std::uint64_t>(c.size))
     throw std::invalid_argument(std::to_string(c.inserted) + " sequences inserted, fewer than the " +
                                 std::to_string(c.size) + " held");

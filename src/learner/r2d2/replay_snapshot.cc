@@ -175,8 +175,8 @@ void write_file(const Replay& replay, const std::string& tmp, const Header& h, s
   const std::string head = encode(h);
   write_all(f.fd, head.data(), head.size(), tmp);
   const std::int64_t per_chunk = records_per_chunk(h.record_bytes);
-  std::vector<std::uint8_t> buf(static_cast<std::size_t>(std::min(per_chunk, std::max<std::int64_t>(1, h.cursor.size))) *
-                                h.record_bytes);
+  std::vector<std::uint8_t> buf(
+      static_cast<std::size_t>(std::min(per_chunk, std::max<std::int64_t>(1, h.cursor.size))) * h.record_bytes);
   std::uint32_t crc = 0;
   for (std::int64_t first = 0; first < h.cursor.size; first += per_chunk) {
     const std::int64_t n = std::min(per_chunk, h.cursor.size - first);
@@ -186,7 +186,8 @@ void write_file(const Replay& replay, const std::string& tmp, const Header& h, s
     write_all(f.fd, buf.data(), len, tmp);
   }
   write_all(f.fd, &crc, sizeof(crc), tmp);
-  if (::fsync(f.fd) != 0) throw ReplaySnapshotError("cannot fsync replay snapshot " + tmp + ": " + std::strerror(errno));
+  if (::fsync(f.fd) != 0)
+    throw ReplaySnapshotError("cannot fsync replay snapshot " + tmp + ": " + std::strerror(errno));
   const int fd = f.fd;
   f.fd = -1;
   if (::close(fd) != 0) throw ReplaySnapshotError("cannot close replay snapshot " + tmp + ": " + std::strerror(errno));
@@ -221,7 +222,8 @@ Header open_and_check(const std::string& path, const Replay& replay, Fd& f, std:
   Header h;
   bool ok = r.get(h.length) && r.get(h.action_width) && r.get(h.policy_size) && r.get(h.core_size) &&
             r.get(h.obs_dtype) && r.get(rank);
-  if (ok && rank > kMaxRank) throw ReplaySnapshotError(where + "damaged header (observation rank " + std::to_string(rank) + ")");
+  if (ok && rank > kMaxRank)
+    throw ReplaySnapshotError(where + "damaged header (observation rank " + std::to_string(rank) + ")");
   h.obs_shape.resize(ok ? rank : 0);
   for (auto& d : h.obs_shape) ok = ok && r.get(d);
   ok = ok && r.get(h.capacity) && r.get(h.cursor.size) && r.get(h.cursor.next) && r.get(h.cursor.inserted) &&
@@ -290,8 +292,8 @@ ReplaySnapshotInfo load_replay_snapshot(Replay& replay, const std::string& path)
   std::size_t header_bytes = 0;
   const Header h = open_and_check(path, replay, f, bytes, header_bytes);
   const std::int64_t per_chunk = records_per_chunk(h.record_bytes);
-  std::vector<std::uint8_t> buf(static_cast<std::size_t>(std::min(per_chunk, std::max<std::int64_t>(1, h.cursor.size))) *
-                                h.record_bytes);
+  std::vector<std::uint8_t> buf(
+      static_cast<std::size_t>(std::min(per_chunk, std::max<std::int64_t>(1, h.cursor.size))) * h.record_bytes);
   std::vector<double> priorities(static_cast<std::size_t>(h.cursor.size));
   std::uint32_t crc = 0;
   for (std::int64_t first = 0; first < h.cursor.size; first += per_chunk) {

@@ -14,12 +14,11 @@ SumTree::SumTree(std::size_t capacity) : capacity_(capacity), leaves_(1) {
 
 void SumTree::set(std::size_t index, double priority) {
   if (index >= capacity_) {
-    throw std::out_of_range("SumTree::set: index " + std::to_string(index) +
-                            " >= capacity " + std::to_string(capacity_));
+    throw std::out_of_range("SumTree::set: index " + std::to_string(index) + " >= capacity " +
+                            std::to_string(capacity_));
   }
   if (!(priority >= 0.0) || !std::isfinite(priority)) {
-    throw std::invalid_argument("SumTree::set: priority must be finite and >= 0, got " +
-                                std::to_string(priority));
+    throw std::invalid_argument("SumTree::set: priority must be finite and >= 0, got " + std::to_string(priority));
   }
   std::size_t node = leaves_ + index;
   nodes_[node] = priority;
@@ -28,8 +27,8 @@ void SumTree::set(std::size_t index, double priority) {
 
 double SumTree::get(std::size_t index) const {
   if (index >= capacity_) {
-    throw std::out_of_range("SumTree::get: index " + std::to_string(index) +
-                            " >= capacity " + std::to_string(capacity_));
+    throw std::out_of_range("SumTree::get: index " + std::to_string(index) + " >= capacity " +
+                            std::to_string(capacity_));
   }
   return nodes_[leaves_ + index];
 }

@@ -7,9 +7,8 @@
 
 namespace seedrl {
 
-VTraceReturns vtrace(const torch::Tensor& log_rhos, const torch::Tensor& discounts,
-                     const torch::Tensor& rewards, const torch::Tensor& values,
-                     const torch::Tensor& bootstrap_value, const torch::Tensor& valid,
+VTraceReturns vtrace(const torch::Tensor& log_rhos, const torch::Tensor& discounts, const torch::Tensor& rewards,
+                     const torch::Tensor& values, const torch::Tensor& bootstrap_value, const torch::Tensor& valid,
                      const VTraceOptions& o) {
   const bool on_cpu = log_rhos.device().is_cpu() && discounts.device().is_cpu() && rewards.device().is_cpu() &&
                       values.device().is_cpu() && bootstrap_value.device().is_cpu() && valid.device().is_cpu();
@@ -19,8 +18,7 @@ VTraceReturns vtrace(const torch::Tensor& log_rhos, const torch::Tensor& discoun
 
 VTraceReturns vtrace_loop(const torch::Tensor& log_rhos_in, const torch::Tensor& discounts_in,
                           const torch::Tensor& rewards_in, const torch::Tensor& values_in,
-                          const torch::Tensor& bootstrap_in, const torch::Tensor& valid_in,
-                          const VTraceOptions& o) {
+                          const torch::Tensor& bootstrap_in, const torch::Tensor& valid_in, const VTraceOptions& o) {
   torch::NoGradGuard no_grad;
   auto as_float = [](const torch::Tensor& x) { return x.to(torch::kFloat32).contiguous(); };
   const auto log_rhos = as_float(log_rhos_in), discounts = as_float(discounts_in), rewards = as_float(rewards_in),

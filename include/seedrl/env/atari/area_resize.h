@@ -57,12 +57,12 @@ class AreaResize {
   Axis x_, y_;
   std::uint64_t magic_ = 0;  // division by the total weight: (n * magic_) >> shift_
   int shift_ = 0;
-  std::vector<std::uint8_t> rows_;  // taps x in_w: the input rows of one output row
-  std::vector<int> row_of_;         // which input row each of rows_ holds (-1: none)
+  std::vector<std::uint8_t> rows_;        // taps x in_w: the input rows of one output row
+  std::vector<int> row_of_;               // which input row each of rows_ holds (-1: none)
   std::vector<const std::uint8_t*> src_;  // taps: the rows of the output row being made
   std::vector<std::uint8_t> zeros_;       // in_w: the row of a zero-weight tap
-  std::vector<std::uint32_t> acc_;    // in_w (+ taps): one output row summed down
-  std::vector<std::uint16_t> acc16_;  // the same where 16 bits hold it
+  std::vector<std::uint32_t> acc_;        // in_w (+ taps): one output row summed down
+  std::vector<std::uint16_t> acc16_;      // the same where 16 bits hold it
 };
 
 }  // namespace seedrl::atari

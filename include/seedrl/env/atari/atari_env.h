@@ -88,7 +88,7 @@ class AtariEnv final : public Env, public RgbRenderable {
   EnvSpec spec_;
   std::unique_ptr<ale::ALEInterface> ale_;
   Rng rng_;
-  std::vector<std::uint8_t> previous_;  // the one but last frame of a step, palette indices
+  std::vector<std::uint8_t> previous_;    // the one but last frame of a step, palette indices
   std::array<std::uint8_t, 256> gray_{};  // ALE's grayscale value of each palette index
   std::unique_ptr<AreaResize> resize_;
   int lives_ = 0;

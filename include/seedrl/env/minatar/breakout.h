@@ -17,8 +17,8 @@ class Breakout final : public Game {
   struct State {
     int ball_x = 0, ball_y = 3, ball_dir = 2;
     int last_x = 0, last_y = 3;
-    int pos = 4;  // paddle column
-    bool strike = false;  // a brick was hit on the previous frame
+    int pos = 4;                                                          // paddle column
+    bool strike = false;                                                  // a brick was hit on the previous frame
     std::array<std::array<std::uint8_t, kGridSize>, kGridSize> bricks{};  // [y][x]
   };
 

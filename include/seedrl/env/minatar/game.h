@@ -28,9 +28,7 @@ enum ActionId : int { kNoop = 0, kLeft = 1, kUp = 2, kRight = 3, kDown = 4, kFir
 class Frame {
  public:
   Frame(std::uint8_t* data, int channels) : data_(data), channels_(channels) {}
-  void set(int y, int x, int channel) {
-    data_[(y * kGridSize + x) * channels_ + channel] = 1;
-  }
+  void set(int y, int x, int channel) { data_[(y * kGridSize + x) * channels_ + channel] = 1; }
 
  private:
   std::uint8_t* data_;

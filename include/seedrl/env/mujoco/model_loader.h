@@ -21,8 +21,7 @@ std::vector<std::filesystem::path> default_asset_dirs();
 
 // The first `dir / relative` that is a regular file. Throws std::runtime_error
 // naming every path tried when none is.
-std::filesystem::path find_asset(const std::string& relative,
-                                 const std::vector<std::filesystem::path>& dirs);
+std::filesystem::path find_asset(const std::string& relative, const std::vector<std::filesystem::path>& dirs);
 
 class MujocoModelLoader {
  public:

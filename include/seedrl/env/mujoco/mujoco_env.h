@@ -18,10 +18,10 @@ namespace seedrl {
 
 // What sets one task's simulation apart; the numbers are Gymnasium v4's.
 struct MujocoTaskConfig {
-  std::string name;      // registry name, e.g. "mujoco:hopper"
-  std::string xml_file;  // file under <assets>/mujoco/
+  std::string name;            // registry name, e.g. "mujoco:hopper"
+  std::string xml_file;        // file under <assets>/mujoco/
   int nq = 0, nv = 0, nu = 0;  // expected model sizes, checked at load
-  int frame_skip = 1;    // physics steps per env step
+  int frame_skip = 1;          // physics steps per env step
   int obs_dim = 0;
   double reset_noise_scale = 0.0;
   // qpos noise is always U(-scale, scale); qvel noise is scale * N(0, 1)

@@ -25,7 +25,7 @@ struct R2D2Config {
   // Exploration (Ape-X): actor i of N acts eps-greedily with eps^(1 + alpha i / (N - 1)).
   double epsilon = 0.4;
   double epsilon_alpha = 7.0;
-  int eval_envs = 0;              // extra environments acting with eval_epsilon, reported apart
+  int eval_envs = 0;  // extra environments acting with eval_epsilon, reported apart
   double eval_epsilon = 0.001;
 };
 

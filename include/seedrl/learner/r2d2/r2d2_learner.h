@@ -123,7 +123,10 @@ class R2D2Learner {
   int replicas() const { return replicas_->size(); }
   std::int64_t steps() const { return steps_; }
   std::int64_t frames() const { return frames_; }
-  void set_counters(std::int64_t steps, std::int64_t frames) { steps_ = steps; frames_ = frames; }
+  void set_counters(std::int64_t steps, std::int64_t frames) {
+    steps_ = steps;
+    frames_ = frames;
+  }
 
  private:
   void replica_update(int rank);

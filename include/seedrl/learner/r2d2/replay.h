@@ -32,15 +32,15 @@ struct ReplayConfig {
   std::int64_t min_fill = 1;         // sequences before sampling starts
   std::int64_t tolerance = 256;      // samples the learner may fall behind before inserts wait
   std::uint64_t seed = 1;
-  bool check_memory = true;          // refuse a capacity that does not fit in available memory
+  bool check_memory = true;  // refuse a capacity that does not fit in available memory
 };
 
 struct ReplaySample {
-  UnrollBatch batch;                   // [L, B, ...] like the trajectory store's batches
-  torch::Tensor weights;               // [B] float importance weights, max 1
-  std::vector<std::int64_t> indices;   // ring positions
+  UnrollBatch batch;                       // [L, B, ...] like the trajectory store's batches
+  torch::Tensor weights;                   // [B] float importance weights, max 1
+  std::vector<std::int64_t> indices;       // ring positions
   std::vector<std::uint64_t> generations;  // to ignore updates for overwritten sequences
-  std::vector<double> probabilities;   // P(i) each was drawn with
+  std::vector<double> probabilities;       // P(i) each was drawn with
 };
 
 struct PriorityStats {

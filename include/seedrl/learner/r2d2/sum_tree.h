@@ -34,8 +34,8 @@ class SumTree {
 
  private:
   std::size_t capacity_;
-  std::size_t leaves_;          // capacity rounded up to a power of two
-  std::vector<double> nodes_;   // heap layout: root at 1, leaf i at leaves_ + i
+  std::size_t leaves_;         // capacity rounded up to a power of two
+  std::vector<double> nodes_;  // heap layout: root at 1, leaf i at leaves_ + i
 };
 
 }  // namespace seedrl::r2d2

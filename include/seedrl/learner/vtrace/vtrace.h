@@ -32,17 +32,15 @@ struct VTraceReturns {
 // valid [T, B] in {0, 1}. Computed without gradient. On CPU tensors this is
 // one pass over the data (vtrace_loop); on an accelerator, whole-tensor ops
 // with a T-step recursion (vtrace_tensor_ops).
-VTraceReturns vtrace(const torch::Tensor& log_rhos, const torch::Tensor& discounts,
-                     const torch::Tensor& rewards, const torch::Tensor& values,
-                     const torch::Tensor& bootstrap_value, const torch::Tensor& valid,
+VTraceReturns vtrace(const torch::Tensor& log_rhos, const torch::Tensor& discounts, const torch::Tensor& rewards,
+                     const torch::Tensor& values, const torch::Tensor& bootstrap_value, const torch::Tensor& valid,
                      const VTraceOptions& options);
 
 // The two implementations behind vtrace(), exposed so both are tested on CPU.
 // The loop runs over plain floats where the other launches ~5T small tensor
 // ops, whose overhead is a noticeable share of a small CPU update.
-VTraceReturns vtrace_loop(const torch::Tensor& log_rhos, const torch::Tensor& discounts,
-                          const torch::Tensor& rewards, const torch::Tensor& values,
-                          const torch::Tensor& bootstrap_value, const torch::Tensor& valid,
+VTraceReturns vtrace_loop(const torch::Tensor& log_rhos, const torch::Tensor& discounts, const torch::Tensor& rewards,
+                          const torch::Tensor& values, const torch::Tensor& bootstrap_value, const torch::Tensor& valid,
                           const VTraceOptions& options);
 VTraceReturns vtrace_tensor_ops(const torch::Tensor& log_rhos, const torch::Tensor& discounts,
                                 const torch::Tensor& rewards, const torch::Tensor& values,
