@@ -56,24 +56,12 @@ PlayStats replay(const std::string& path, const EvalResult& best) {
 
 TEST_CASE("train --eval-every-s writes eval rows and a best.pt whose score replays exactly", "[cli][train][eval]") {
   const std::string dir = temp_dir("train_eval");
-  const std::vector<std::string> args{"train",
-                                      "--env",
-                                      "cartpole",
-                                      "--max-frames",
-                                      "100000000",
-                                      "--actors",
-                                      "4",
-                                      "--logdir",
-                                      dir,
-                                      "--seed",
-                                      "5",
-                                      "--eval-every-s",
-                                      "0.5",
-                                      "--eval-episodes",
-                                      "3",
-                                      "--eval-greedy",
-                                      "--log-interval-s",
-                                      "0.1"};
+  // Packed as on a command line.
+  // clang-format off
+  const std::vector<std::string> args{
+      "train", "--env", "cartpole", "--max-frames", "100000000", "--actors", "4", "--logdir", dir, "--seed", "5",
+      "--eval-every-s", "0.5", "--eval-episodes", "3", "--eval-greedy", "--log-interval-s", "0.1"};
+  // clang-format on
   // Ctrl-C after three periodic evaluations, one of them of a policy that
   // balances the pole a while: an untrained greedy policy pushes one way and
   // scores about 9 whatever its weights, so replaying a score of 9 exactly

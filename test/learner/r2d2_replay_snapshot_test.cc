@@ -371,38 +371,14 @@ TEST_CASE("resume takes a replay as new as the checkpoint or newer, and skips an
 
 namespace {
 
-const std::vector<std::string> kShortRun = {"train",
-                                            "--algo",
-                                            "r2d2",
-                                            "--env",
-                                            "cartpole",
-                                            "--actors",
-                                            "4",
-                                            "--lstm",
-                                            "--lstm-size",
-                                            "16",
-                                            "--hidden",
-                                            "16",
-                                            "--unroll-length",
-                                            "10",
-                                            "--burn-in",
-                                            "4",
-                                            "--sequence-overlap",
-                                            "5",
-                                            "--batch-size",
-                                            "8",
-                                            "--min-replay",
-                                            "40",
-                                            "--replay-capacity",
-                                            "2000",
-                                            "--replay-ratio",
-                                            "2",
-                                            "--target-update-period",
-                                            "50",
-                                            "--log-interval-s",
-                                            "1",
-                                            "--seed",
-                                            "3"};
+// Packed as on a command line.
+// clang-format off
+const std::vector<std::string> kShortRun = {
+    "train", "--algo", "r2d2", "--env", "cartpole", "--actors", "4", "--lstm", "--lstm-size", "16", "--hidden",
+    "16", "--unroll-length", "10", "--burn-in", "4", "--sequence-overlap", "5", "--batch-size", "8",
+    "--min-replay", "40", "--replay-capacity", "2000", "--replay-ratio", "2", "--target-update-period", "50",
+    "--log-interval-s", "1", "--seed", "3"};
+// clang-format on
 
 // N of the last "<what> N sequences" line of `output`; -1 if none.
 std::int64_t last_count(const std::string& output, const std::string& what) {

@@ -12,40 +12,14 @@
 using namespace seedrl::test;
 
 namespace {
-const std::vector<std::string> kShortRun = {"train",
-                                            "--algo",
-                                            "r2d2",
-                                            "--env",
-                                            "cartpole",
-                                            "--actors",
-                                            "8",
-                                            "--lstm",
-                                            "--lstm-size",
-                                            "16",
-                                            "--hidden",
-                                            "16",
-                                            "--unroll-length",
-                                            "10",
-                                            "--burn-in",
-                                            "4",
-                                            "--sequence-overlap",
-                                            "5",
-                                            "--batch-size",
-                                            "8",
-                                            "--min-replay",
-                                            "40",
-                                            "--replay-capacity",
-                                            "2000",
-                                            "--replay-ratio",
-                                            "2",
-                                            "--eval-envs",
-                                            "2",
-                                            "--target-update-period",
-                                            "50",
-                                            "--log-interval-s",
-                                            "1",
-                                            "--seed",
-                                            "5"};
+// Packed as on a command line.
+// clang-format off
+const std::vector<std::string> kShortRun = {
+    "train", "--algo", "r2d2", "--env", "cartpole", "--actors", "8", "--lstm", "--lstm-size", "16", "--hidden",
+    "16", "--unroll-length", "10", "--burn-in", "4", "--sequence-overlap", "5", "--batch-size", "8",
+    "--min-replay", "40", "--replay-capacity", "2000", "--replay-ratio", "2", "--eval-envs", "2",
+    "--target-update-period", "50", "--log-interval-s", "1", "--seed", "5"};
+// clang-format on
 }  // namespace
 
 TEST_CASE("an r2d2 run reports replay and evaluation metrics and resumes", "[cli][train][r2d2][slow]") {
