@@ -12,6 +12,7 @@
 #include "seedrl/net/remote_actor_server.h"
 #include "seedrl/publisher/param_publisher.h"
 #include "seedrl/trainer/remote_training.h"
+#include "seedrl/trainer/run_monitor.h"
 #include "seedrl/util/error_text.h"
 #include "seedrl/util/heap_tuning.h"
 #include "seedrl/util/torch_runtime.h"
@@ -119,7 +120,7 @@ void Pipeline::add_scalars(Scalars& out) {
   if (eval_actors_) {
     const auto ev = eval_episodes_.summary();
     out["eval_episodes"] = static_cast<double>(ev.episodes);
-    out["eval_return_mean"] = ev.episodes > 0 ? ev.return_mean : std::numeric_limits<double>::quiet_NaN();
+    out["eval_return_mean"] = ev.episodes > 0 ? ev.return_mean : kNoValue;
   }
 }
 

@@ -110,19 +110,14 @@ bool R2D2Algorithm::stages_failed() const { return inserter_ && inserter_->faile
 
 bool R2D2Algorithm::learner_step() {
   if (!learner_->step(step_stats_)) return false;
-  std::lock_guard lock(mu_);
-  last_ = step_stats_;
+  last_.set(step_stats_);
   return true;
 }
 
 std::int64_t R2D2Algorithm::learner_steps() const { return learner_->steps(); }
 
 void R2D2Algorithm::add_scalars(Scalars& out) {
-  std::optional<r2d2::R2D2Stats> stepped;
-  {
-    std::lock_guard lock(mu_);
-    stepped = last_;
-  }
+  const std::optional<r2d2::R2D2Stats> stepped = last_.get();
   const r2d2::R2D2Stats s = stepped.value_or(r2d2::R2D2Stats{});
   const double dt = std::max(1e-9, seconds_since(last_rates_));
   const std::uint64_t ins = replay_->inserted(), smp = replay_->sampled();

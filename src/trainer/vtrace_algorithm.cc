@@ -120,19 +120,14 @@ void VTraceAlgorithm::after_run(int status, const std::function<bool()>& stop_re
 bool VTraceAlgorithm::learner_step() {
   if (!learner_->step(step_stats_)) return false;
   lag_sum_.store(lag_sum_.load(std::memory_order_relaxed) + step_stats_.policy_lag, std::memory_order_relaxed);
-  std::lock_guard lock(mu_);
-  last_ = step_stats_;
+  last_.set(step_stats_);
   return true;
 }
 
 std::int64_t VTraceAlgorithm::learner_steps() const { return learner_->steps(); }
 
 void VTraceAlgorithm::add_scalars(Scalars& out) {
-  std::optional<LearnerStats> stepped;
-  {
-    std::lock_guard lock(mu_);
-    stepped = last_;
-  }
+  const std::optional<LearnerStats> stepped = last_.get();
   const LearnerStats s = stepped.value_or(LearnerStats{});
   Scalars learner_scalars{{"total_loss", s.total_loss}, {"pg_loss", s.pg_loss},     {"baseline_loss", s.baseline_loss},
                           {"entropy", s.entropy},       {"grad_norm", s.grad_norm}, {"learning_rate", s.learning_rate},

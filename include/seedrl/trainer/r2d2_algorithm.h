@@ -11,6 +11,7 @@
 
 #include "seedrl/learner/r2d2/r2d2_learner.h"
 #include "seedrl/trainer/algorithm.h"
+#include "seedrl/trainer/latest_stats.h"
 #include "seedrl/trainer/train_config.h"
 #include "seedrl/util/clock.h"
 
@@ -67,8 +68,7 @@ class R2D2Algorithm final : public Algorithm {
   std::unique_ptr<RunCheckpoint<r2d2::R2D2Learner>> checkpoint_;
   std::unique_ptr<ReplayCheckpoint> replay_checkpoint_;
   std::unique_ptr<r2d2::ReplayInserter> inserter_;
-  mutable std::mutex mu_;
-  std::optional<r2d2::R2D2Stats> last_;
+  LatestStats<r2d2::R2D2Stats> last_;
   r2d2::R2D2Stats step_stats_;
   // Replay rates over the time since the previous metrics line.
   SteadyClock::time_point last_rates_ = SteadyClock::now();

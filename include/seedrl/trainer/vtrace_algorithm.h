@@ -11,6 +11,7 @@
 
 #include "seedrl/learner/vtrace_learner.h"
 #include "seedrl/trainer/algorithm.h"
+#include "seedrl/trainer/latest_stats.h"
 #include "seedrl/trainer/train_config.h"
 
 namespace seedrl {
@@ -63,9 +64,8 @@ class VTraceAlgorithm final : public Algorithm {
   std::unique_ptr<DataParallelLearner> learner_;
   std::unique_ptr<RunCheckpoint<DataParallelLearner>> checkpoint_;
   std::unique_ptr<PeriodicEval> evaluation_;
-  mutable std::mutex mu_;
-  std::optional<LearnerStats> last_;  // the latest step's; none before this process's first
-  LearnerStats step_stats_;           // the learner thread's
+  LatestStats<LearnerStats> last_;
+  LearnerStats step_stats_;  // the learner thread's
   std::atomic<double> lag_sum_{0};
 };
 
