@@ -4,26 +4,19 @@
 #include <cctype>
 #include <string_view>
 
+#include "seedrl/util/renamed_settings.h"
+
 namespace seedrl {
 namespace {
-
-struct Rename {
-  std::string_view old_name, current;
-};
-
-// "core" means the LSTM state; the CPUs kept for learner threads are "cpus".
-constexpr Rename kRenamed[] = {
-    {"--learner-cores", "--learner-cpus"},
-};
 
 bool flag_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; }
 
 }  // namespace
 
 std::string current_flag_name(const std::string& flag) {
-  for (const Rename& r : kRenamed)
-    if (flag == r.old_name) return std::string(r.current);
-  return flag;
+  // Only "--name": the table's names are a config file's, without the dashes.
+  if (flag.size() < 3 || flag.compare(0, 2, "--") != 0 || flag.find('_') != std::string::npos) return flag;
+  return "--" + current_setting_name(std::string_view(flag).substr(2));
 }
 
 std::string with_flag_as_typed(std::string message, const std::string& current, const std::string& typed) {

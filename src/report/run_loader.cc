@@ -14,6 +14,7 @@
 #include "seedrl/report/json_table.h"
 #include "seedrl/report/run_data.h"
 #include "seedrl/report/text.h"
+#include "seedrl/util/renamed_settings.h"
 
 namespace seedrl::report {
 
@@ -128,6 +129,7 @@ void load_config(const std::string& path, RunData& run) {
     std::string name(key.str());
     run.config.emplace_back(name, toml_text(value));
     std::replace(name.begin(), name.end(), '_', '-');
+    name = current_setting_name(name);  // a run from before a rename is the same setting
     if (name == "seed")
       run.seed = toml_text(value);
     else if (!output_only(name))

@@ -110,3 +110,11 @@ TEST_CASE("runs whose config.toml differ only in seed and logdir are one group",
   const auto groups = group_by_config(runs);
   CHECK(groups == std::vector<std::vector<std::size_t>>{{0, 1, 5}, {2}, {3}, {4}, {6}});
 }
+
+TEST_CASE("a run saved before a setting's rename is a seed of one saved after it", "[report]") {
+  std::vector<RunData> runs;
+  runs.push_back(load_run(run_dir("r0", "env = \"cartpole\"\nlearner-cores = \"reserve\"\nseed = 1\n")));
+  runs.push_back(load_run(run_dir("r1", "env = \"cartpole\"\nlearner_cpus = \"reserve\"\nseed = 2\n")));
+  runs.push_back(load_run(run_dir("r2", "env = \"cartpole\"\nlearner-cpus = \"share\"\nseed = 3\n")));
+  CHECK(group_by_config(runs) == std::vector<std::vector<std::size_t>>{{0, 1}, {2}});
+}
