@@ -34,9 +34,17 @@ inline torch::ScalarType torso_dtype(const std::string& precision) {
 // in channels-last memory (the HWC layout the frames arrive in): no
 // transposing copy, and oneDNN's channels-last convolutions are much faster
 // on CPU than the NCHW path for these small images.
+// The scale is applied in place when the conversion made a new tensor: a
+// learner batch of Atari frames in float32 is hundreds of MB, and each buffer
+// of that size is fresh pages from the kernel.
 inline torch::Tensor hwc_to_nchw(const torch::Tensor& x, double scale, torch::ScalarType dtype = torch::kFloat32) {
   auto y = x.permute({0, 3, 1, 2}).to(dtype);
-  if (scale != 1.0) y = y * scale;
+  if (scale != 1.0) {
+    if (x.scalar_type() != dtype)
+      y.mul_(scale);
+    else
+      y = y * scale;
+  }
   return y.contiguous(torch::MemoryFormat::ChannelsLast);
 }
 

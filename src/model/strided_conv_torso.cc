@@ -40,8 +40,9 @@ class StridedConvTorsoImpl : public torch::nn::Module {
   }
   torch::Tensor forward(torch::Tensor x) {
     x = hwc_to_nchw(x, scale_, dtype_);
-    for (auto& conv : convs_) x = torch::relu(conv2d_in_input_dtype(conv, x));
-    return torch::relu(linear_in_input_dtype(fc_, x.flatten(1))).to(torch::kFloat32);
+    // ReLU in place on each layer's fresh output (its backward needs only that output).
+    for (auto& conv : convs_) x = conv2d_in_input_dtype(conv, x).relu_();
+    return linear_in_input_dtype(fc_, x.flatten(1)).relu_().to(torch::kFloat32);
   }
 
  private:
