@@ -6,6 +6,7 @@
 #include <ATen/Context.h>
 #include <ATen/Parallel.h>
 
+#include "seedrl/util/caching_cpu_allocator.h"
 #include "seedrl/util/cpu_affinity.h"
 #include "seedrl/util/heap_tuning.h"
 
@@ -16,6 +17,7 @@ void configure_torch_runtime(int threads, bool uses_cuda) {
     throw std::invalid_argument("--torch-threads: " + std::to_string(threads) + " is more than the " +
                                 std::to_string(cpus) + " CPU(s) this process may use");
   keep_freed_memory_in_heap();
+  install_caching_cpu_allocator();
   at::set_num_threads(threads);
   if (!uses_cuda) return;
   auto& ctx = at::globalContext();

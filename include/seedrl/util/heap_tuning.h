@@ -6,13 +6,19 @@
 // Thread arenas shared with thousands of actors undo that (heap_tuning.cc).
 #pragma once
 
+#include <cstddef>
+
 namespace seedrl {
 
 // Above this many actor threads per hardware thread, every thread shares one
 // heap arena.
 inline constexpr int kActorsPerThreadForOneArena = 64;
 
-// Serve blocks up to 32 MiB from the heap and keep freed memory there for
+// glibc's largest mmap threshold (half a thread arena's heap): larger blocks
+// are always mapped afresh (caching_cpu_allocator.h keeps LibTorch's).
+inline constexpr std::size_t kHeapBlockMaxBytes = std::size_t{32} << 20;
+
+// Serve blocks up to kHeapBlockMaxBytes from the heap and keep freed memory there for
 // reuse. Idempotent; a no-op outside glibc.
 void keep_freed_memory_in_heap();
 

@@ -1,4 +1,5 @@
-// Process-wide LibTorch settings made once at start: the heap (heap_tuning.h),
+// Process-wide LibTorch settings made once at start: the heap (heap_tuning.h)
+// and the CPU allocator's cache of large blocks (caching_cpu_allocator.h),
 // intra-op threads and, when a GPU takes part, the cuDNN/cuBLAS choices that
 // suit fixed-shape RL batches.
 #pragma once
