@@ -6,7 +6,8 @@
 # against the installed LibTorch's CUDAGraph.h and once against a copy with
 # LibTorch 2.x's capture_begin(pool, capture_mode). Code that reaches into
 # LibTorch's optimizer state is also checked against a copy of optimizer.h
-# keyed as 2.x keys it (by TensorImpl address, not its string). It proves
+# keyed as 2.x keys it (by TensorImpl address, not its string), and the CPU
+# allocator against 2.3's Allocator (allocate non-const, copy_data). It proves
 # nothing about behaviour: bench/cuda/run-on-gpu.sh builds and tests the real
 # thing.
 set -euo pipefail
@@ -78,4 +79,16 @@ for f in "${OPT_FILES[@]}"; do
       -isystem /usr/include/torch/csrc/api/include "$f"
     echo "ok  $f (LibTorch ${v#v}.x optimizer state)"
   done
+done
+# LibTorch 2.3+ declares Allocator::allocate non-const and copy_data pure virtual.
+mkdir -p "$STUB/alloc2/c10/core"
+sed 's/virtual DataPtr allocate(size_t n) const = 0;/virtual DataPtr allocate(size_t n) = 0;\n  virtual void copy_data(void* dest, const void* src, std::size_t count) const = 0;/' \
+  /usr/include/c10/core/Allocator.h > "$STUB/alloc2/c10/core/Allocator.h"
+grep -q 'copy_data' "$STUB/alloc2/c10/core/Allocator.h"
+for v in v1 v2; do
+  inc=()
+  [[ $v == v2 ]] && inc=(-isystem "$STUB/alloc2")
+  g++ -std=c++20 -fsyntax-only -Wall -Wextra -Werror -I include "${inc[@]}" \
+    -isystem /usr/include/torch/csrc/api/include src/util/caching_cpu_allocator.cc
+  echo "ok  src/util/caching_cpu_allocator.cc (LibTorch ${v#v}.x Allocator)"
 done
