@@ -34,7 +34,10 @@ struct R2D2Config {
 struct R2D2SharedDefaults {
   static constexpr int unroll_length = 80;
   static constexpr double learning_rate = 1e-4;
-  static constexpr double adam_eps = 1e-3;
+  // R2D2's 1e-3 over its 80 steps: R2D2 sums the loss over a sequence's
+  // steps, seedrl averages it, so its gradients are 80x smaller and an eps of
+  // 1e-3 would swamp them.
+  static constexpr double adam_eps = 1e-3 / 80;
   static constexpr double discount = 0.997;
   static constexpr int batch_size = 64;
 };
