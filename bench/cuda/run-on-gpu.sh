@@ -8,7 +8,7 @@
 # .deb files in .device/debs (see fetch-debs.sh) and unpacked with dpkg -x.
 #
 #   bash bench/cuda/fetch-debs.sh                   # on a Debian 12 machine
-#   bash bench/cuda/run-on-gpu.sh [build|test|bench|all]   # on the GPU machine
+#   bash bench/cuda/run-on-gpu.sh [build|test|gpu-tests|bench|atari|all]   # on the GPU machine
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-$PWD/cuda-results}
@@ -85,14 +85,40 @@ if [[ $STEP == test || $STEP == all ]]; then
   fi
 fi
 
+B="$BUILD/seedrl bench --device cuda --seconds ${SEEDRL_BENCH_SECONDS:-5} --warmup-s 1"
+run_bench() {  # name, then bench flags
+  local name=$1; shift
+  log "bench $name: $*"
+  timeout 120 $B "$@" --json "$OUT/bench-$name.json" > "$OUT/bench-$name.txt" 2>&1
+  log "bench $name rc=$?"
+}
+# Real Atari (ALE), IMPALA's deep ResNet, 256x8 envs on the 16 cores.
+ATARI="--env atari:pong --model impala --actors 256 --envs-per-actor 8 --inference-batch 1024 --inference-threads 2 --batch-size 64 --torch-threads 4"
+# A time-boxed training run (SIGINT saves and prints the summary): name,
+# seconds, then train flags. Only the log, metrics and summary come back.
+run_train() {
+  local name=$1 secs=$2; shift 2
+  log "train $name (${secs} s): $*"
+  timeout -s INT -k 30 "$secs" "$BUILD/seedrl" train --device cuda --logdir "/tmp/train-$name" "$@" \
+    > "$OUT/train-$name.log" 2>&1
+  log "train $name rc=$? $(grep -E 'done:' "$OUT/train-$name.log")"
+  cp "/tmp/train-$name/metrics.csv" "$OUT/train-$name-metrics.csv" 2>/dev/null
+  cp "/tmp/train-$name/summary.json" "$OUT/train-$name-summary.json" 2>/dev/null
+}
+
+# The atari:pong rows alone: the bench per variant, then the committed CPU
+# config and a GPU-sized one trained for a minute each (throughput in train).
+if [[ $STEP == atari ]]; then
+  run_bench atari-pong-eager $ATARI --cuda-graphs off
+  run_bench atari-pong $ATARI
+  run_bench atari-pong-bf16 $ATARI --precision bf16
+  run_bench atari-pong-b256 ${ATARI/--batch-size 64/--batch-size 256}
+  run_train pong-config ${SEEDRL_TRAIN_SECONDS:-60} --config configs/atari-pong.toml
+  run_train pong-gpu ${SEEDRL_TRAIN_SECONDS:-60} --config configs/atari-pong.toml \
+    --actors 256 --envs-per-actor 8 --batch-size 64 --torch-threads 4 --inference-threads 2
+fi
+
 if [[ $STEP == bench || $STEP == all ]]; then
-  B="$BUILD/seedrl bench --device cuda --seconds ${SEEDRL_BENCH_SECONDS:-5} --warmup-s 1"
-  run_bench() {  # name, then bench flags
-    local name=$1; shift
-    log "bench $name: $*"
-    timeout 120 $B "$@" --json "$OUT/bench-$name.json" > "$OUT/bench-$name.txt" 2>&1
-    log "bench $name rc=$?"
-  }
   if [[ -n ${SEEDRL_BENCH_ONLY:-} ]]; then  # one row: SEEDRL_BENCH_ONLY="name flags..."
     run_bench $SEEDRL_BENCH_ONLY
     exit 0
@@ -113,8 +139,7 @@ if [[ $STEP == bench || $STEP == all ]]; then
   done
   # Real Atari (ALE) with the IMPALA ResNet, when the build has ALE.
   if "$BUILD/seedrl" envs 2>&1 | grep -q "atari:pong"; then
-    run_bench atari-pong --env atari:pong --model impala --actors 256 --envs-per-actor 8 \
-      --inference-batch 1024 --inference-threads 2 --batch-size 64 --torch-threads 4
+    run_bench atari-pong $ATARI
   fi
 fi
 log "done"
