@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 mkdir -p .device/debs
 (cd .device/debs && apt-get download catch2 nlohmann-json3-dev libgloo-dev \
-  libtomlplusplus-dev libtomlplusplus3 zlib1g-dev)
+  libtomlplusplus-dev libtomlplusplus3 zlib1g-dev libgif-dev libgif7)
 if [[ -d ../shared/ale ]]; then
   mkdir -p .device/ale
   cp -r ../shared/ale/ale-*-src.tar.gz ../shared/ale/roms .device/ale/

@@ -69,6 +69,7 @@ std::uint64_t ActorPool::wait_ns() const {
 
 void ActorPool::run(int actor) {
   if (config_.nice > 0) lower_actor_thread_priority(config_.nice);
+  bool settled = false;
   try {
     const int K = config_.envs_per_actor;
     ActionSource& source = *sources_[static_cast<std::size_t>(actor) % sources_.size()];
@@ -90,6 +91,8 @@ void ActorPool::run(int actor) {
       envs.bind(k, EnvPort{obs.data() + k * obs_bytes, &s.reward, &s.flags, s.action});
     }
     envs.begin(config_.seed, static_cast<std::uint64_t>(config_.first_slot + actor * K));
+    settled_.fetch_add(1, std::memory_order_release);
+    settled = true;
     const std::int64_t max_frames = config_.max_frames;
     using Clock = std::chrono::steady_clock;
     auto ns = [](Clock::time_point a, Clock::time_point b) {
@@ -111,6 +114,7 @@ void ActorPool::run(int actor) {
   } catch (const std::exception& e) {
     spdlog::error("actor {} failed: {}", actor, error_text(e));
   }
+  if (!settled) settled_.fetch_add(1, std::memory_order_release);
 }
 
 }  // namespace seedrl

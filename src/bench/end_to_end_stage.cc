@@ -126,6 +126,20 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
   }
 
   auto snapshot = [&] { return take_snapshot(pipeline, vtrace, config); };
+  // The warm-up starts once every actor has made its envs and the learner
+  // has updated once: 2,048 ALE instances take tens of seconds to make, and a
+  // window that began before would measure the start-up, not the pipeline.
+  {
+    const auto deadline = Clock::now() + std::chrono::minutes(10);
+    auto settled = [&] {
+      return (pipeline.actors().settled() >= run.actors && snapshot().learner_steps > 0) || pipeline.failed();
+    };
+    while (!settled() && Clock::now() < deadline) sleep_s(0.01);
+    if (!settled())
+      spdlog::warn("bench: after 10 minutes {} of {} actors had made their envs and the learner had {} updates; "
+                   "measuring anyway",
+                   pipeline.actors().settled(), run.actors, snapshot().learner_steps);
+  }
   Snapshot a, b;
   const Window measured = measure(
       timing, [&] { a = snapshot(); }, [&] { b = snapshot(); },

@@ -47,6 +47,10 @@ class ActorPool {
   // Summed over actor threads (valid after construction; grows while running).
   std::uint64_t step_ns() const;
   std::uint64_t wait_ns() const;
+  // Actor threads that have made their envs and reset them (or failed):
+  // making an env can cost far more than a step (an ALE instance computes
+  // its palettes), so a measurement starts once this reaches the actors.
+  int settled() const { return settled_.load(std::memory_order_acquire); }
 
  private:
   void run(int actor);
@@ -56,6 +60,7 @@ class ActorPool {
   EpisodeStats& stats_;
   std::atomic<std::int64_t>& frames_;
   std::atomic<bool> stop_{false};
+  std::atomic<int> settled_{0};
   std::vector<std::thread> threads_;
   std::vector<ActorTimes> times_;  // one per actor thread
 };
