@@ -136,9 +136,10 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
     };
     while (!settled() && Clock::now() < deadline) sleep_s(0.01);
     if (!settled())
-      spdlog::warn("bench: after 10 minutes {} of {} actors had made their envs and the learner had {} updates; "
-                   "measuring anyway",
-                   pipeline.actors().settled(), run.actors, snapshot().learner_steps);
+      spdlog::warn(
+          "bench: after 10 minutes {} of {} actors had made their envs and the learner had {} updates; "
+          "measuring anyway",
+          pipeline.actors().settled(), run.actors, snapshot().learner_steps);
   }
   Snapshot a, b;
   const Window measured = measure(

@@ -47,6 +47,4 @@ TEST_CASE("every actor thread settles once its envs are made, before any action"
   run_pool("cartpole", 24);
 }
 
-TEST_CASE("an actor thread whose env cannot be made still settles", "[actor]") {
-  run_pool("no-such-env", 24);
-}
+TEST_CASE("an actor thread whose env cannot be made still settles", "[actor]") { run_pool("no-such-env", 24); }
