@@ -19,7 +19,7 @@ declare -A target=(
   [minatar-asterix]=17 [minatar-seaquest]=10
   [r2d2-minatar-breakout]=15 [r2d2-minatar-space_invaders]=100
   [pendulum]=-250 [mujoco-halfcheetah]=3000
-  [atari-pong]=18 [r2d2-atari-pong]=15
+  [atari-pong]=18 [r2d2-atari-pong]=15 [atari-breakout]=100
 )
 # Configs judged by their evaluation envs (the final "eval envs: ... mean
 # return" line) rather than by the training episodes: R2D2 on Atari, whose
