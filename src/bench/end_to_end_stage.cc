@@ -117,10 +117,8 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
     remote_actors->start();
     // Measure remote actors, not their connecting: on a loaded machine that
     // took longer than a short window (and measured 0 frames/s).
-    const auto deadline = Clock::now() + std::chrono::seconds(30);
     net::RemoteActorServer& server = *pipeline.remote();
-    while (server.active_sessions() < config.actors && Clock::now() < deadline) sleep_s(0.01);
-    if (server.active_sessions() < config.actors)
+    if (!wait_until([&] { return server.active_sessions() >= config.actors; }, std::chrono::seconds(30)))
       spdlog::warn("bench: {} of {} remote actors connected after 30 s; measuring those", server.active_sessions(),
                    config.actors);
   }
@@ -129,18 +127,14 @@ EndToEndResult bench_end_to_end(const TrainConfig& config, const BenchTiming& ti
   // The warm-up starts once every actor has made its envs and the learner
   // has updated once: 2,048 ALE instances take tens of seconds to make, and a
   // window that began before would measure the start-up, not the pipeline.
-  {
-    const auto deadline = Clock::now() + std::chrono::minutes(10);
-    auto settled = [&] {
-      return (pipeline.actors().settled() >= run.actors && snapshot().learner_steps > 0) || pipeline.failed();
-    };
-    while (!settled() && Clock::now() < deadline) sleep_s(0.01);
-    if (!settled())
-      spdlog::warn(
-          "bench: after 10 minutes {} of {} actors had made their envs and the learner had {} updates; "
-          "measuring anyway",
-          pipeline.actors().settled(), run.actors, snapshot().learner_steps);
-  }
+  const auto settled = [&] {
+    return (pipeline.actors().settled() >= run.actors && snapshot().learner_steps > 0) || pipeline.failed();
+  };
+  if (!wait_until(settled, std::chrono::minutes(10)))
+    spdlog::warn(
+        "bench: after 10 minutes {} of {} actors had made their envs and the learner had {} updates; "
+        "measuring anyway",
+        pipeline.actors().settled(), run.actors, snapshot().learner_steps);
   Snapshot a, b;
   const Window measured = measure(
       timing, [&] { a = snapshot(); }, [&] { b = snapshot(); },

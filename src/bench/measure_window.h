@@ -40,6 +40,14 @@ inline double process_cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
+// Polls `done` every 10 ms until it holds or `limit` passes; returns done().
+template <typename Done>
+bool wait_until(Done&& done, std::chrono::seconds limit) {
+  const auto deadline = Clock::now() + limit;
+  while (!done() && Clock::now() < deadline) sleep_s(0.01);
+  return done();
+}
+
 // The measured window: its length, and the CPU time the whole process used in
 // it (the stage's threads; the sleeping caller adds nothing).
 struct Window {
@@ -62,8 +70,7 @@ Window measure(const BenchTiming& timing, AtStart&& at_start, AtEnd&& at_end, Pr
   const auto t0 = Clock::now();
   const double cpu0 = process_cpu_seconds();
   sleep_s(timing.seconds);
-  const auto limit = Clock::now() + std::chrono::seconds(60);
-  while (!progressed() && Clock::now() < limit) sleep_s(0.01);
+  wait_until(progressed, std::chrono::seconds(60));
   at_end();
   return {seconds_between(t0, Clock::now()), process_cpu_seconds() - cpu0};
 }

@@ -6,23 +6,14 @@
 
 #include <atomic>
 #include <chrono>
-#include <thread>
 
+#include "../util/wait_until.h"
 #include "seedrl/actor/actor_pool.h"
 #include "seedrl/inference/request_batcher.h"
 
 using namespace seedrl;
 
 namespace {
-// Waits for `done()` with a deadline that only catches a hang.
-template <typename Done>
-bool eventually(Done done) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
-  while (!done() && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  return done();
-}
-
 void run_pool(const char* env, int actors) {
   RequestBatcher batcher(ArraySpec{{4}, DType::kFloat32}, 8, std::chrono::microseconds(500), 2000, false);
   ActorPoolConfig c;
@@ -35,7 +26,7 @@ void run_pool(const char* env, int actors) {
   CHECK(pool.settled() == 0);
   pool.start();
   // Nobody serves the batcher: every actor blocks in its first submit.
-  CHECK(eventually([&] { return pool.settled() == actors; }));
+  CHECK(test::wait_until([&] { return pool.settled() == actors; }));
   CHECK(frames.load() == 0);
   batcher.close();
   pool.join();
