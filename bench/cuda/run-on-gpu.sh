@@ -106,11 +106,11 @@ run_train() {
   cp "/tmp/train-$name/summary.json" "$OUT/train-$name-summary.json" 2>/dev/null
 }
 
-# The atari:pong rows alone: the bench per variant (about 1.5 min each on 16
-# cores, most of it making 3 x 2,048 emulators), then the committed CPU config
-# and a GPU-sized one trained for two minutes each (the first ~30 s make the
-# envs: metrics.csv has the rate after). Too long for one 10-minute call after
-# a build: split with atari-bench and atari-train on the warm machine.
+# The atari:pong rows alone: the bench per variant (most of each goes to
+# making its stages' 3 x 2,048 emulators), then the committed CPU config and a
+# GPU-sized one trained for two minutes each (the start makes the envs:
+# metrics.csv has the rate after). With a build, too long for one device
+# call: split with atari-bench and atari-train on the warm machine.
 if [[ $STEP == atari || $STEP == atari-bench ]]; then
   run_bench atari-pong $ATARI
   run_bench atari-pong-eager $ATARI --cuda-graphs off
