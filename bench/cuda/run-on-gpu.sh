@@ -8,7 +8,7 @@
 # .deb files in .device/debs (see fetch-debs.sh) and unpacked with dpkg -x.
 #
 #   bash bench/cuda/fetch-debs.sh                   # on a Debian 12 machine
-#   bash bench/cuda/run-on-gpu.sh [build|test|gpu-tests|bench|atari|atari-bench|atari-train|all]   # on the GPU machine
+#   bash bench/cuda/run-on-gpu.sh [build|test|gpu-tests|bench|profile|pong-e2e|pong-train|atari|atari-bench|atari-train|all]   # on the GPU machine
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-$PWD/cuda-results}
@@ -120,6 +120,41 @@ if [[ $STEP == atari || $STEP == atari-train ]]; then
   run_train pong-gpu ${SEEDRL_TRAIN_SECONDS:-120} --config configs/atari-pong.toml \
     --actors 256 --envs-per-actor 8 --batch-size 64 --torch-threads 4 --inference-threads 2
   run_train pong-config ${SEEDRL_TRAIN_SECONDS:-120} --config configs/atari-pong.toml
+fi
+
+# One learner update taken apart (`seedrl bench --profile-learner`), per
+# variant: the default (channels-last fp32, cuDNN heuristics), NCHW
+# activations, cuDNN autotuning, bf16, batches of 256, the shallow net.
+if [[ $STEP == profile ]]; then
+  P="$BUILD/seedrl bench --device cuda --env atari:pong --model impala --batch-size 64 --profile-learner 20"
+  profile() {  # name, then env assignments and flags
+    local name=$1; shift
+    log "profile $name: $*"
+    timeout 60 env "$@" > "$OUT/profile-$name.txt" 2>&1
+    log "profile $name rc=$? $(grep -E 'unsynchronised' "$OUT/profile-$name.txt")"
+  }
+  profile default $P
+  profile nchw SEEDRL_TORSO_NCHW=1 $P
+  profile cudnn-benchmark SEEDRL_CUDNN_BENCHMARK=1 $P
+  profile nchw-cudnn-benchmark SEEDRL_TORSO_NCHW=1 SEEDRL_CUDNN_BENCHMARK=1 $P
+  profile bf16 $P --precision bf16
+  profile b256 ${P/--batch-size 64/--batch-size 256}
+  profile shallow ${P/--model impala/--model impala-shallow}
+fi
+
+# atari:pong end to end alone (a one-value sweep skips the stages, measured
+# before): the deep ResNet by default and eager, and the shallow net.
+# SEEDRL_PONG_E2E=deep|eager|shallow runs one of them.
+if [[ $STEP == pong-e2e ]]; then
+  E2E=${SEEDRL_PONG_E2E:-deep eager shallow}
+  [[ $E2E == *deep* ]] && run_bench pong-e2e-deep $ATARI --sweep actors=256
+  [[ $E2E == *eager* ]] && run_bench pong-e2e-deep-eager $ATARI --cuda-graphs off --sweep actors=256
+  [[ $E2E == *shallow* ]] && run_bench pong-e2e-shallow ${ATARI/--model impala/--model impala-shallow} --sweep actors=256
+fi
+
+# The GPU Pong config trained for SEEDRL_TRAIN_SECONDS.
+if [[ $STEP == pong-train ]]; then
+  run_train pong-gpu ${SEEDRL_TRAIN_SECONDS:-120} --config configs/atari-pong-gpu.toml
 fi
 
 if [[ $STEP == bench || $STEP == all ]]; then

@@ -13,33 +13,11 @@
 #include "seedrl/trainer/r2d2_setup.h"
 #include "seedrl/trainer/vtrace_algorithm.h"
 #include "seedrl/util/error_text.h"
+#include "synthetic_step.h"
 
 namespace seedrl::bench {
 
 namespace {
-
-// Synthetic steps: a real observation, action 0 (valid for every action
-// space), zero policy parameters and core state, reward 1.
-struct SyntheticStep {
-  SyntheticStep(const TrainConfig& config, const UnrollLayout& layout)
-      : obs(layout.observation.bytes()),
-        action(layout.action_width, 0.f),
-        policy(layout.policy_size, 0.f),
-        core(std::max(1, layout.core_size), 0.f) {
-    EnvRegistry::builtin().make(config.env, config.env_options)->reset(config.seed, obs.data());
-  }
-  StepRecord record(std::uint64_t t) const {
-    return StepRecord{obs.data(),
-                      action.data(),
-                      policy.data(),
-                      core.data(),
-                      core.data(),
-                      1.f,
-                      static_cast<std::uint8_t>(t == 0 ? kFirst : 0)};
-  }
-  std::vector<std::uint8_t> obs;
-  std::vector<float> action, policy, core;
-};
 
 // Runs `step` (one update; false once its input closed) on a thread while the
 // window is measured, then calls `close` to release it. Returns updates/s and,

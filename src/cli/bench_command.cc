@@ -32,6 +32,7 @@ struct BenchOptions {
   std::string json_path;
   std::string sweep;
   bool remote = false;
+  int profile_learner = 0;  // updates; 0: no profile
 };
 
 void write_json(const std::string& path, const std::string& text) {
@@ -59,6 +60,14 @@ int run_bench(BenchOptions o) {
   configure_torch_runtime(c.torch_threads,
                           placement.inference.front().is_cuda() || placement.learner.front().is_cuda());
   if (!o.json_path.empty()) write_json(o.json_path, "{}\n");  // fail early on an unwritable path
+
+  if (o.profile_learner > 0) {
+    if (c.algo != "vtrace")
+      throw std::invalid_argument("--profile-learner: V-trace's learner only (not --algo " + c.algo + ")");
+    fmt::print(stderr, "bench: learner profile ...\n");
+    fmt::print("{}", bench::format_learner_profile(c, bench::profile_learner_update(c, o.profile_learner)));
+    return 0;
+  }
 
   if (c.algo == "r2d2") {
     // The actors, inference and end-to-end stages are V-trace's pipeline;
@@ -129,6 +138,9 @@ CommandRunner add_bench_command(CLI::App& app) {
                   "inference-batch=...");
   cmd->add_flag("--remote", o.remote,
                 "Also run end to end with the same actors as remote actors over loopback, and compare");
+  cmd->add_option("--profile-learner", o.profile_learner,
+                  "Only time the phases of N V-trace learner updates (device synchronised around each)")
+      ->check(in_range(1, 100000));
   add_r2d2_learner_flags(*cmd, c);  // --algo r2d2: R2D2's learner stage alone, on 1..N learner devices
   check_number_options(*cmd);
   return [cmd, options]() -> int {

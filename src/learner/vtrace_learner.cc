@@ -36,9 +36,14 @@ VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, cons
   auto first = (flags & kFirst).ne(0);
   CoreState state;
   if (batch.core_h.defined()) state = {batch.core_h.to(device, nb), batch.core_c.to(device, nb)};
-  NetOutput out = model->forward(obs, first, state);
+  return vtrace_losses_from_output(model->forward(obs, first, state), dist, batch, config, device, normalizer);
+}
 
-  const auto L = obs.size(0);
+VTraceLosses vtrace_losses_from_output(const NetOutput& out, const PolicyDistribution& dist, const UnrollBatch& batch,
+                                       const VTraceLossConfig& config, torch::Device device, double normalizer) {
+  const bool nb = device.is_cuda();
+  auto flags = batch.flags.to(device, nb).to(torch::kInt32);  // [L, B]
+  const auto L = flags.size(0);
   const auto T = L - 1;
   auto actions = batch.actions.to(device, nb).slice(0, 0, T);
   auto target_params = out.policy.slice(0, 0, T);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "seedrl/trainer/train_config.h"
@@ -68,6 +69,21 @@ struct LearnerStageResult {
   std::vector<LearnerScalingPoint> scaling;  // empty with one learner device
 };
 LearnerStageResult bench_learner_stage(const TrainConfig& config, const BenchTiming& timing);
+
+// One V-trace update taken apart (`seedrl bench --profile-learner N`): the
+// mean wall time of each phase over N updates with the device synchronised
+// around it, and of the whole update queued as the learner queues it.
+struct LearnerProfile {
+  std::string device;
+  int updates = 0;
+  std::int64_t parameters = 0;
+  double frames_per_update = 0;
+  std::vector<std::string> phases;
+  std::vector<double> phase_ms;  // per update, one per phase
+  double unsynchronised_ms = 0;  // per update
+};
+LearnerProfile profile_learner_update(const TrainConfig& config, int updates);
+std::string format_learner_profile(const TrainConfig& config, const LearnerProfile& profile);
 
 // The whole pipeline, wired as train() wires it (no logging or checkpoints),
 // with where the time went over the measured window.

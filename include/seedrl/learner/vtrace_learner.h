@@ -48,6 +48,11 @@ struct VTraceLosses {
 VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, const UnrollBatch& batch,
                            const VTraceLossConfig& config, torch::Device device, double normalizer = 0);
 
+// The same losses from the model's output on `batch` (the part after the
+// forward pass; the learner profile times the two apart).
+VTraceLosses vtrace_losses_from_output(const NetOutput& out, const PolicyDistribution& dist, const UnrollBatch& batch,
+                                       const VTraceLossConfig& config, torch::Device device, double normalizer = 0);
+
 // Valid transitions in a batch (the default normalizer of vtrace_losses).
 double valid_transitions(const UnrollBatch& batch);
 
