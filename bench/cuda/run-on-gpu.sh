@@ -123,8 +123,9 @@ if [[ $STEP == atari || $STEP == atari-train ]]; then
 fi
 
 # One learner update taken apart (`seedrl bench --profile-learner`), per
-# variant: the default (channels-last fp32, cuDNN heuristics), NCHW
-# activations, cuDNN autotuning, bf16, batches of 256, the shallow net.
+# variant: the default (channels-last fp32, cuDNN heuristics), bf16, batches
+# of 256, the shallow net. (NCHW activations and cuDNN autotuning were
+# measured once with experiment knobs, 5d31785, and lost: bench/RESULTS.md.)
 if [[ $STEP == profile ]]; then
   P="$BUILD/seedrl bench --device cuda --env atari:pong --model impala --batch-size 64 --profile-learner 20"
   profile() {  # name, then env assignments and flags
@@ -134,9 +135,6 @@ if [[ $STEP == profile ]]; then
     log "profile $name rc=$? $(grep -E 'unsynchronised' "$OUT/profile-$name.txt")"
   }
   profile default $P
-  profile nchw SEEDRL_TORSO_NCHW=1 $P
-  profile cudnn-benchmark SEEDRL_CUDNN_BENCHMARK=1 $P
-  profile nchw-cudnn-benchmark SEEDRL_TORSO_NCHW=1 SEEDRL_CUDNN_BENCHMARK=1 $P
   profile bf16 $P --precision bf16
   profile b256 ${P/--batch-size 64/--batch-size 256}
   profile shallow ${P/--model impala/--model impala-shallow}

@@ -3,7 +3,6 @@
 // for --precision bf16.
 #pragma once
 
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -46,9 +45,7 @@ inline torch::Tensor hwc_to_nchw(const torch::Tensor& x, double scale, torch::Sc
     else
       y = y * scale;
   }
-  // SEEDRL_TORSO_NCHW=1: an experiment knob for the GPU profile (bench/cuda).
-  static const bool nchw = std::getenv("SEEDRL_TORSO_NCHW") != nullptr;
-  return nchw ? y.contiguous() : y.contiguous(torch::MemoryFormat::ChannelsLast);
+  return y.contiguous(torch::MemoryFormat::ChannelsLast);
 }
 
 // A layer applied in its input's dtype, as autocast applies it: float32

@@ -1,6 +1,5 @@
 #include "seedrl/util/torch_runtime.h"
 
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -27,8 +26,6 @@ void configure_torch_runtime(int threads, bool uses_cuda) {
   // forward it tunes (bench/RESULTS.md).
   ctx.setAllowTF32CuDNN(true);
   ctx.setAllowTF32CuBLAS(true);
-  // SEEDRL_CUDNN_BENCHMARK=1: an experiment knob for the GPU profile (bench/cuda).
-  if (std::getenv("SEEDRL_CUDNN_BENCHMARK")) ctx.setBenchmarkCuDNN(true);
 }
 
 }  // namespace seedrl
