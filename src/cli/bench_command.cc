@@ -45,6 +45,11 @@ void write_json(const std::string& path, const std::string& text) {
 int run_bench(BenchOptions o) {
   SignalWatcher stop_watcher(exit_on_stop_signal);  // the stages have nothing to save
   TrainConfig& c = o.config;
+  if (o.profile_learner > 0 && c.algo != "vtrace")
+    throw std::invalid_argument("--profile-learner: V-trace's learner only (not --algo " + c.algo + ")");
+  if (o.profile_learner > 0 && (!o.sweep.empty() || o.remote))
+    throw std::invalid_argument(std::string("--profile-learner: runs alone, without ") +
+                                (o.remote ? "--remote" : "--sweep"));
   // The table names the model that runs, not "auto".
   c.model.torso = resolve_torso(EnvRegistry::builtin().make(c.env, c.env_options)->spec().observation, c.model.torso);
   const TrainConfig as_given = c;  // sweeps re-resolve the other "auto" values per setting
@@ -62,8 +67,6 @@ int run_bench(BenchOptions o) {
   if (!o.json_path.empty()) write_json(o.json_path, "{}\n");  // fail early on an unwritable path
 
   if (o.profile_learner > 0) {
-    if (c.algo != "vtrace")
-      throw std::invalid_argument("--profile-learner: V-trace's learner only (not --algo " + c.algo + ")");
     fmt::print(stderr, "bench: learner profile ...\n");
     fmt::print("{}", bench::format_learner_profile(c, bench::profile_learner_update(c, o.profile_learner)));
     return 0;
