@@ -317,6 +317,21 @@ def cases(bin_, f, ck):
     add("bench --seconds nan", [bin_, "bench", "--env", "cartpole", "--seconds", "nan"])
     add("bench --sweep junk", [bin_, "bench", "--env", "cartpole", "--sweep", "junk"])
     add("bench --sweep unknown key", [bin_, "bench", "--env", "cartpole", "--sweep", "frobnicate=1,2"])
+
+    # --- Atari ROMs that are not the game (ALE would hang or print its own errors) ---
+    real_roms = os.environ.get("SEEDRL_ATARI_ROMS") or os.path.join(os.path.dirname(__file__), "../../../shared/ale/roms")
+    pong = os.path.join(real_roms, "pong.bin")
+    bad_roms = {"random 4 KiB": bytes(rng.getrandbits(8) for _ in range(4096)), "empty": b""}
+    if os.path.exists(pong):
+        bad_roms["truncated"] = open(pong, "rb").read()[:1024]
+    for what, data in bad_roms.items():
+        d = f.path("roms-" + what.replace(" ", "-"))
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "pong.bin"), "wb") as rom:
+            rom.write(data)
+        for cmd in (["play", "--episodes", "1"], ["train", "--max-frames", "1000", "--logdir", f.fresh_logdir()],
+                    ["bench", "--seconds", "0.5"]):
+            add(f"atari rom {what} {cmd[0]}", [bin_, cmd[0], "--env", "atari:pong", "--rom-dir", d, *cmd[1:]])
     return out
 
 

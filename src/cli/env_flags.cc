@@ -12,6 +12,9 @@ void add_env_option_flags(CLI::App& cmd, EnvOptions& o) {
   cmd.add_option("--difficulty-ramping", o.difficulty_ramping, "MinAtar difficulty ramping");
   cmd.add_option("--rom-dir", o.rom_dir,
                  "Atari ROM directory (pong.bin, ...; default: $SEEDRL_ATARI_ROMS, else the build's)");
+  cmd.add_flag(
+      "--accept-unknown-rom", o.accept_unknown_rom,
+      "Atari: load a ROM whose MD5 is not the one ALE supports for its game (at your own risk: ALE may hang on it)");
   cmd.add_option("--frame-skip", o.frame_skip, "Atari emulator frames per step, max-pooled over the last two")
       ->check(in_range(1, 1000));
   cmd.add_option("--noop-max", o.noop_max, "Atari: 1 to this many no-op frames at reset (0: none)")

@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <memory>
 #include <new>
 #include <set>
 #include <string>
@@ -336,6 +338,53 @@ TEST_CASE("atari:<game> through the registry: spec, frame stack, ROM errors", "[
   CHECK_THROWS_WITH(registry.make("atari:my_game", bad), Catch::Contains("atari:my_game") &&
                                                              Catch::Contains("ALE does not know") &&
                                                              Catch::Contains("--rom-dir"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("atari: a ROM is checked by its MD5 before ALE loads it", "[env][atari]") {
+  const auto& registry = EnvRegistry::builtin();
+  const EnvOptions o = rom_options();
+  const auto dir = std::filesystem::temp_directory_path() / "seedrl_atari_bad_roms";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  EnvOptions bad = o;
+  bad.rom_dir = dir.string();
+  const auto read = [](const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  const std::string pong = read(std::filesystem::path(o.rom_dir) / "pong.bin");
+  REQUIRE(pong.size() >= 2048);
+  // The MD5 ALE itself expects for pong.
+  std::unique_ptr<ale::RomSettings> settings(ale::buildRomRLWrapper("pong.bin", std::string()));
+  REQUIRE(settings);
+  const std::string expected_md5 = settings->md5();
+  const auto refused = [&](const std::string& bytes) {
+    std::ofstream(dir / "pong.bin", std::ios::binary | std::ios::trunc) << bytes;
+    try {
+      registry.make("atari:pong", bad);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // 4 KiB of random bytes named pong.bin: ALE would print "Illegal
+  // Instruction" and spin. Refused in one line naming the file, the MD5
+  // expected and the flag that accepts it.
+  std::string random(4096, '\0');
+  Rng rng(7);
+  for (char& c : random) c = static_cast<char>(rng.below(256));
+  for (const std::string& bytes : {random, pong.substr(0, pong.size() / 2)}) {
+    const std::string m = refused(bytes);
+    CHECK_THAT(m, Catch::Contains((dir / "pong.bin").string()) && Catch::Contains(expected_md5) &&
+                      Catch::Contains("--accept-unknown-rom"));
+    CHECK(m.find('\n') == std::string::npos);
+  }
+  // Not a ROM at all: empty.
+  CHECK_THAT(refused(""), Catch::Contains("not an Atari 2600 ROM"));
+  // The real bytes under another name ALE knows by their MD5: accepted.
+  std::ofstream(dir / "my_pong.bin", std::ios::binary) << pong;
+  CHECK(registry.make("atari:my_pong", bad)->spec().name == "atari:my_pong");
   std::filesystem::remove_all(dir);
 }
 

@@ -26,6 +26,7 @@ struct EnvOptions {
   int noop_max = 30;                // 1..noop_max no-op frames at reset (0: none)
   int max_episode_frames = 108000;  // emulator frames, then truncation (0: none)
   bool terminal_on_life_loss = false;
+  bool accept_unknown_rom = false;  // load a ROM whose MD5 ALE does not know for its game
   // Wrappers, applied by make() to every env in this order:
   int action_repeat = 1;  // repeat each action, summing rewards
   int frame_stack = 0;    // stack the last k observations on the last axis (0: the env's default, 1 but for Atari)

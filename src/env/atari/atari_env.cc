@@ -7,6 +7,7 @@
 #if SEEDRL_WITH_ALE
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <mutex>
@@ -26,6 +27,7 @@ AtariConfig atari_config(const std::string& game, const EnvOptions& o) {
   c.max_episode_frames = o.max_episode_frames;
   c.sticky_action_prob = o.sticky_action_prob < 0 ? 0.0 : o.sticky_action_prob;
   c.terminal_on_life_loss = o.terminal_on_life_loss;
+  c.accept_unknown_rom = o.accept_unknown_rom;
   if (c.frame_skip < 1) throw std::invalid_argument("--frame-skip must be at least 1");
   if (c.noop_max < 0) throw std::invalid_argument("--noop-max must not be negative");
   if (c.max_episode_frames < 0) throw std::invalid_argument("--max-episode-frames must not be negative");
@@ -45,17 +47,38 @@ void quiet_ale() {
   std::call_once(once, [] { ale::Logger::setMode(ale::Logger::Error); });
 }
 
-// ALE's loadROM ends the process (std::exit) on a ROM it cannot wrap, so the
-// ROM is checked first, as loadROM will: by its MD5, else by its file name.
+// The largest Atari 2600 cartridge ALE emulates is 64 KiB (and a few
+// bank-switched ones 512 KiB); anything much larger is not a ROM.
+constexpr std::uintmax_t kMaxRomBytes = 4 << 20;
+
+// ALE's loadROM ends the process (std::exit) on a ROM it cannot wrap, and on
+// a file that only has a game's name (a bad dump, random bytes) its emulator
+// can print "Illegal Instruction" and spin forever. So the ROM is checked
+// first: its MD5 must be one of ALE's games, unless the user accepts unknown
+// ROMs, and then its name must be.
 void check_rom(const AtariConfig& c) {
+  const std::string env = "atari:" + c.game;
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(c.rom_path, ec);
+  if (ec) throw std::invalid_argument(env + ": cannot read the ROM " + c.rom_path + " (--rom-dir)");
+  if (size == 0 || size > kMaxRomBytes)
+    throw std::invalid_argument(env + ": " + c.rom_path + " is not an Atari 2600 ROM (" + std::to_string(size) +
+                                " bytes; --rom-dir)");
   std::ifstream in(c.rom_path, std::ios::binary);
-  if (!in) throw std::invalid_argument("atari:" + c.game + ": cannot read the ROM " + c.rom_path + " (--rom-dir)");
+  if (!in) throw std::invalid_argument(env + ": cannot read the ROM " + c.rom_path + " (--rom-dir)");
   std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const std::string md5 = ale::stella::MD5(bytes.data(), static_cast<std::uint32_t>(bytes.size()));
-  std::unique_ptr<ale::RomSettings> known(ale::buildRomRLWrapper(c.rom_path, md5));
-  if (!known || bytes.empty())
-    throw std::invalid_argument("atari:" + c.game + ": ALE does not know the ROM " + c.rom_path +
+  // By content alone (an empty path matches no game's name).
+  if (std::unique_ptr<ale::RomSettings> by_md5(ale::buildRomRLWrapper(std::filesystem::path(), md5)); by_md5) return;
+  std::unique_ptr<ale::RomSettings> by_name(ale::buildRomRLWrapper(c.rom_path, std::string()));
+  if (!by_name)
+    throw std::invalid_argument(env + ": ALE does not know the ROM " + c.rom_path +
                                 " (neither its name nor its MD5 is one of ALE's games; --rom-dir)");
+  if (!c.accept_unknown_rom)
+    throw std::invalid_argument(env + ": " + c.rom_path + " has MD5 " + md5 + ", not " + by_name->md5() + ", the " +
+                                by_name->rom() +
+                                " ROM ALE supports (a bad or different dump); --accept-unknown-rom loads it "
+                                "anyway, at your own risk");
 }
 
 }  // namespace

@@ -50,6 +50,9 @@ struct AtariConfig {
   int max_episode_frames = 108000;
   double sticky_action_prob = 0;
   bool terminal_on_life_loss = false;
+  // Load a ROM whose MD5 is not the one ALE knows for its game (a bad dump,
+  // a hack, random bytes): ALE may hang or print garbage on such a file.
+  bool accept_unknown_rom = false;
 };
 
 // The config of atari:<game> under `options` (ROM located as roms.h says).
