@@ -1,4 +1,6 @@
+#include <filesystem>
 #include <memory>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -106,7 +108,22 @@ CommandRunner add_train_command(CLI::App& app) {
 
   return [cmd, config, config_file]() -> int {
     if (!cmd->parsed()) return -1;
-    if (!config_file->empty()) apply_config_file(*cmd, *config_file);
+    if (!config_file->empty()) {
+      apply_config_file(*cmd, *config_file);
+    } else if (config->resume) {
+      // The run's own settings, written at its start; the command line wins.
+      const std::string saved = (std::filesystem::path(config->logdir) / "config.toml").string();
+      if (std::filesystem::is_regular_file(saved)) {
+        std::string given;
+        for (const CLI::Option* opt : cmd->get_options())
+          if (opt->count() > 0 && !opt->get_lnames().empty() && opt->get_lnames().front() != "resume" &&
+              opt->get_lnames().front() != "logdir")
+            given += " --" + opt->get_lnames().front();
+        apply_config_file(*cmd, saved);
+        config->resume_settings_note =
+            "--resume: settings from " + saved + (given.empty() ? "" : "; given on the command line instead:" + given);
+      }
+    }
     config->settings_toml = given_settings_toml(*cmd);
     apply_r2d2_defaults(*cmd, *config);
     apply_env_defaults(*cmd, *config);

@@ -23,6 +23,7 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
   const CheckpointCounters counters = algorithm.resume(config.resume);
   if (config.resume && finished_before(counters.frames, config.learner.max_frames)) return 0;
   pipeline.set_counters(counters);
+  if (!config.resume_settings_note.empty()) spdlog::info("{}", config.resume_settings_note);
   // train --record-every-s: videos of the latest checkpoint, on a thread of their own
   // (refuses an env without renderer here, before the first log line).
   std::optional<CheckpointVideo> video;

@@ -42,10 +42,10 @@ class RunCheckpoint {
     std::error_code ec;
     const bool there = std::filesystem::exists(path_, ec);
     if (ec) throw std::invalid_argument("--resume: checkpoint " + path_ + ": " + ec.message());
-    if (!there) {
-      spdlog::warn("--resume: no checkpoint at {}; starting fresh", path_);
-      return {};
-    }
+    // A typo in --logdir must not silently start a fresh run.
+    if (!there)
+      throw std::invalid_argument("--resume: no checkpoint at " + path_ +
+                                  " (check --logdir; a fresh run is one without --resume)");
     TrainConfig saved;
     try {
       saved = train_config_from_json(read_checkpoint_header(path_).config_json);

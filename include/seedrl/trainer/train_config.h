@@ -56,6 +56,9 @@ struct TrainConfig {
   // The settings the run was given, as a TOML file --config reads back
   // (cli/config_file.h); written to logdir/config.toml at a fresh start.
   std::string settings_toml;
+  // --resume without --config: where the settings came from and which flags
+  // of the command line overrode them, said once the checkpoint has loaded.
+  std::string resume_settings_note;
   double checkpoint_every_s = 600;
   bool checkpoint_replay = true;  // R2D2: save the replay with each checkpoint (trainer/replay_checkpoint.h)
   bool resume = false;
