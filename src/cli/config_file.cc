@@ -268,8 +268,21 @@ void apply_config_file(CLI::App& command, const std::string& path) {
   for (const std::string& w : warnings) spdlog::warn("{}", w);
 }
 
+namespace {
+
+// The shortest text that reads back as `v` (0.99, not toml++'s
+// 0.98999999999999999), still a TOML float (2.0, not 2).
+std::string shortest_float(double v) {
+  std::string s = fmt::format("{}", v);
+  if (std::isfinite(v) && s.find_first_of(".eEn") == std::string::npos) s += ".0";
+  return s;
+}
+
+}  // namespace
+
 std::string given_settings_toml(const CLI::App& command) {
   toml::table table;
+  std::map<std::string, std::string> floats;  // key -> its shortest text
   for (const CLI::Option* opt : command.get_options()) {
     if (opt->count() == 0 || opt->get_lnames().empty()) continue;
     const std::string name = opt->get_lnames().front();
@@ -292,6 +305,7 @@ std::string given_settings_toml(const CLI::App& command) {
       table.insert(name, opt->as<std::int64_t>());
     } else if (kind == Kind::kFloat) {
       table.insert(name, opt->as<double>());
+      floats[name] = shortest_float(opt->as<double>());
     } else {
       table.insert(name, opt->as<std::string>());
     }
@@ -300,7 +314,16 @@ std::string given_settings_toml(const CLI::App& command) {
   out << "# The settings this run was given; the rest are at their defaults (seedrl " << command.get_name()
       << " --help).\n# Rerun with: seedrl " << command.get_name() << " --config config.toml\n"
       << table << "\n";
-  return out.str();
+  // toml++ prints every float with 17 digits: the single values' lines again, shortest.
+  std::istringstream lines(out.str());
+  std::string text, line;
+  while (std::getline(lines, line)) {
+    const auto eq = line.find(" = ");
+    if (eq != std::string::npos)
+      if (const auto it = floats.find(line.substr(0, eq)); it != floats.end()) line = it->first + " = " + it->second;
+    text += line + "\n";
+  }
+  return text;
 }
 
 bool flag_given(const CLI::App& command, const std::string& flag) {

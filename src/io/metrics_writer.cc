@@ -90,7 +90,10 @@ void MetricsWriter::write(const Scalars& scalars, double wall_time_seconds) {
 void MetricsWriter::write_summary(const Scalars& scalars) {
   // Only one writer: a fixed temporary name.
   const std::string path = (std::filesystem::path(logdir_) / "summary.json").string();
-  replace_file_via(path, path + ".tmp", to_json(scalars).dump(2) + '\n');
+  nlohmann::json j = to_json(scalars);
+  // Whether the run reached --max-frames: a yes or no, not a count.
+  if (const auto it = scalars.find("completed"); it != scalars.end()) j["completed"] = it->second != 0;
+  replace_file_via(path, path + ".tmp", j.dump(2) + '\n');
 }
 
 void MetricsWriter::close() {

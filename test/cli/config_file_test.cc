@@ -262,12 +262,16 @@ TEST_CASE("seedrl train refuses a config value of the wrong type in one line", "
 TEST_CASE("train writes the settings it was given to config.toml and --config runs them again", "[cli][config]") {
   const std::string dir = temp_dir("config_toml_a"), again = temp_dir("config_toml_b");
   std::ofstream(dir + "/base.toml") << "learning-rate = 0.002\nhidden = [32, 16]\n";
-  const RunResult first = run_seedrl({"train", "--config", dir + "/base.toml", "--env", "CartPole-v1", "--max-frames",
-                                      "600", "--actors", "2", "--batch-size", "2", "--separate-value-net",
-                                      "--activation", "tanh", "--logdir", dir, "--seed", "4"});
+  const RunResult first = run_seedrl(
+      {"train",    "--config", dir + "/base.toml", "--env", "CartPole-v1",          "--max-frames", "600",
+       "--actors", "2",        "--batch-size",     "2",     "--separate-value-net", "--activation", "tanh",
+       "--logdir", dir,        "--seed",           "4",     "--discount",           "0.99",         "--entropy-cost",
+       "2"});
   INFO(first.output);
   REQUIRE(first.status == 0);
   const std::string toml = read_file(dir + "/config.toml");
+  // Floats in their shortest form that reads back, still TOML floats.
+  CHECK_THAT(toml, Catch::Contains("\ndiscount = 0.99\n") && Catch::Contains("\nentropy-cost = 2.0\n"));
   INFO(toml);
   CHECK_THAT(toml, Catch::Contains("env = 'cartpole'") || Catch::Contains("env = \"cartpole\""));  // our name
   CHECK_THAT(toml, Catch::Contains("learning-rate = 0.002"));                                      // from the file

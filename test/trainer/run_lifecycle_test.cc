@@ -62,5 +62,7 @@ TEST_CASE("an episode that ends during the run gives the mean return", "[trainer
   const Scalars s = monitor.finish();
   CHECK(s.at("episode_return_mean") == 12);
   CHECK(s.at("completed") == 1);
+  // summary.json says it as a boolean.
+  CHECK(nlohmann::json::parse(read_file(dir + "/summary.json")).at("completed") == true);
   CHECK_THAT(describe_run(s), Catch::Contains("mean return (last 100) 12.00"));
 }
