@@ -143,7 +143,8 @@ CommandRunner add_bench_command(CLI::App& app) {
                 "Also run end to end with the same actors as remote actors over loopback, and compare");
   cmd->add_option("--profile-learner", o.profile_learner,
                   "Only time the phases of N V-trace learner updates (device synchronised around each)")
-      ->check(in_range(1, 100000));
+      ->check(in_range(1, 100000))
+      ->default_str("off");
   add_r2d2_learner_flags(*cmd, c);  // --algo r2d2: R2D2's learner stage alone, on 1..N learner devices
   check_number_options(*cmd);
   return [cmd, options]() -> int {

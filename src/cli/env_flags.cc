@@ -8,7 +8,8 @@ void add_env_option_flags(CLI::App& cmd, EnvOptions& o) {
   cmd.add_option("--sticky-action-prob", o.sticky_action_prob,
                  "Chance of repeating the previous action (MinAtar: per step, default 0.1; "
                  "Atari: per emulator frame, default 0)")
-      ->check(in_range(0.0, 1.0));
+      ->check(in_range(0.0, 1.0))
+      ->default_str("auto");
   cmd.add_option("--difficulty-ramping", o.difficulty_ramping, "MinAtar difficulty ramping");
   cmd.add_option("--rom-dir", o.rom_dir,
                  "Atari ROM directory (pong.bin, ...; default: $SEEDRL_ATARI_ROMS, else the build's)");
@@ -27,7 +28,8 @@ void add_env_option_flags(CLI::App& cmd, EnvOptions& o) {
   cmd.add_option("--action-repeat", o.action_repeat, "Repeat each action this many env steps")
       ->check(in_range(1, 1000));
   cmd.add_option("--frame-stack", o.frame_stack, "Stack the last k observations (default: 4 for Atari, else 1)")
-      ->check(in_range(1, 64));
+      ->check(in_range(1, 64))
+      ->default_str("auto");
   cmd.add_option("--time-limit", o.time_limit, "Truncate episodes after this many steps (0: the env's own)")
       ->check(in_range(0, 1 << 30));
 }

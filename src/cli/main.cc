@@ -1,5 +1,6 @@
 // seedrl: one binary, one command per file under src/cli/.
 #include <cstdio>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "seedrl/cli/commands.h"
+#include "seedrl/cli/help_formatter.h"
 #include "seedrl/cli/renamed_flags.h"
 #include "seedrl/cli/unknown_flag.h"
 #include "seedrl/io/checkpoint.h"
@@ -24,6 +26,7 @@ int main(int argc, char** argv) {
   seedrl::keep_freed_memory_in_heap();
   CLI::App app{"seedrl: SEED RL training in one native process"};
   app.require_subcommand(1);
+  app.formatter(std::make_shared<seedrl::HelpFormatter>());  // before the commands, which copy it
   app.set_version_flag("--version", "seedrl 0.1.0");
   std::vector<seedrl::CommandRunner> commands{seedrl::add_train_command(app),  seedrl::add_eval_command(app),
                                               seedrl::add_envs_command(app),   seedrl::add_play_command(app),

@@ -7,8 +7,9 @@ namespace seedrl {
 
 void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
   cmd.add_option("--envs-per-actor", c.envs_per_actor,
-                 "Environments stepped by each actor thread (v-trace: cartpole 8, minatar games 4)")
-      ->check(in_range(1, 1 << 16));
+                 "Environments stepped by each actor thread (auto: v-trace cartpole 8, minatar games 4, else 1)")
+      ->check(in_range(1, 1 << 16))
+      ->default_str("auto");
   cmd.add_option("--actor-nice", c.actor_nice,
                  "Actor threads run SCHED_BATCH at this nice increment, so that thousands of them do not "
                  "starve the inference and learner threads (0: default scheduling; -1: 19 with more than 64 "
@@ -52,19 +53,25 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
   cmd.add_option("--model", c.model.torso,
                  "Torso: auto | mlp | minatar | impala | impala-shallow | nature (auto: images up to 16x16 minatar, "
                  "larger impala, vectors mlp)");
-  cmd.add_option("--hidden", c.model.hidden, "MLP torso layer widths")->check(in_range(1, 1 << 16));
+  // Widths as separate values or one comma list: --hidden 64 64, --hidden 64,64.
+  cmd.add_option("--hidden", c.model.hidden, "MLP torso layer widths (64 64 or 64,64)")
+      ->check(in_range(1, 1 << 16))
+      ->delimiter(',');
   cmd.add_option("--activation", c.model.activation, "MLP torso nonlinearity: relu | tanh")
       ->check(CLI::IsMember({"relu", "tanh"}));
   cmd.add_flag("--separate-value-net,!--no-separate-value-net", c.model.separate_value_net,
-               "Give the value head a torso of its own (V-trace without --lstm)");
-  cmd.add_flag("--lstm,!--no-lstm", c.model.lstm, "Add an LSTM core (state kept centrally per environment)");
+               "Give the value head a torso of its own (V-trace without --lstm)")
+      ->default_str(c.model.separate_value_net ? "true" : "false");
+  cmd.add_flag("--lstm,!--no-lstm", c.model.lstm, "Add an LSTM core (state kept centrally per environment)")
+      ->default_str(c.model.lstm ? "true" : "false");
   cmd.add_option("--lstm-size", c.model.lstm_size, "LSTM width")->check(in_range(1, 1 << 16));
   cmd.add_option("--precision", c.model.precision,
                  "fp32 | bf16: bf16 runs the image torsos in bfloat16 with float32 weights, for "
                  "GPUs with bfloat16 tensor cores")
       ->check(CLI::IsMember({"fp32", "bf16"}));
   cmd.add_flag("--normalize-obs,!--no-normalize-obs", c.model.normalize_obs,
-               "Normalise vector observations by running mean and variance (kept in the model and checkpoints)");
+               "Normalise vector observations by running mean and variance (kept in the model and checkpoints)")
+      ->default_str(c.model.normalize_obs ? "true" : "false");
 
   cmd.add_option("--batch-size", c.learner.batch_size, "Unrolls per learner batch")->check(in_range(1, 1 << 16));
   cmd.add_option("--epochs", c.learner.epochs, "V-trace gradient steps on each batch (later ones corrected by V-trace)")

@@ -33,7 +33,8 @@ void add_r2d2_learner_flags(CLI::App& cmd, TrainConfig& c) {
   cmd.add_flag("--checkpoint-replay,!--no-checkpoint-replay", c.checkpoint_replay,
                "R2D2: save the replay (sequences and priorities) as replay.bin in --logdir with every checkpoint, "
                "and restore it on --resume instead of refilling --min-replay (default on; --no-checkpoint-replay for a "
-               "replay too large to write)");
+               "replay too large to write)")
+      ->default_str(c.checkpoint_replay ? "true" : "false");
 }
 
 void apply_r2d2_defaults(const CLI::App& cmd, TrainConfig& c) {

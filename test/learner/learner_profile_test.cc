@@ -38,12 +38,12 @@ TEST_CASE("the learner profile times every phase of a CPU V-trace update", "[lea
   CHECK_THAT(table, Catch::Contains("update, unsynchronised"));
 }
 
-TEST_CASE("--profile-learner is V-trace's: with --algo r2d2 it is one line", "[cli][bench]") {
+TEST_CASE("bench --profile-learner is V-trace's: with --algo r2d2 it is one line", "[cli][bench]") {
   test::check_one_line_error({"bench", "--algo", "r2d2", "--env", "cartpole", "--profile-learner", "2"},
                              "--profile-learner");
 }
 
-TEST_CASE("--profile-learner runs alone: with --sweep it is one line", "[cli][bench]") {
+TEST_CASE("bench --profile-learner runs alone: with --sweep it is one line", "[cli][bench]") {
   test::check_one_line_error({"bench", "--env", "cartpole", "--profile-learner", "2", "--sweep", "actors=2,4"},
                              "--profile-learner");
 }
