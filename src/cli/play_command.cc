@@ -3,6 +3,7 @@
 #include <memory>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -73,7 +74,12 @@ CommandRunner add_play_command(CLI::App& app) {
     if (!o->record.empty()) recorder = std::make_unique<GifRecorder>(o->record, o->record_max_frames);
     const PlayStats s = play_episodes(*env, policy, o->episodes, o->seed, o->render ? &std::cerr : nullptr,
                                       recorder ? recorder->sink() : FrameSink{});
-    if (recorder) recorder->finish();
+    if (recorder) {
+      const int frames = recorder->finish();
+      // Not with --json, whose output is the one JSON document.
+      if (!o->json)
+        spdlog::info("--record: wrote {} frames to {}", frames, std::filesystem::absolute(o->record).string());
+    }
     print_play_stats(s, o->json);
     return 0;
   };

@@ -2,6 +2,8 @@
 
 #include <filesystem>
 #include <stdexcept>
+#include <system_error>
+#include <utility>
 
 #include <spdlog/spdlog.h>
 
@@ -19,7 +21,16 @@ void validate_dashboard_flags(const TrainConfig& c) {
   if (!c.token_file.empty()) net::read_token_file(c.token_file, "--token-file");
 }
 
-std::unique_ptr<report::DashboardServer> start_dashboard(const TrainConfig& c) {
+RunDashboard::RunDashboard(std::unique_ptr<report::DashboardServer> server, std::string url_file)
+    : server_(std::move(server)), url_file_(std::move(url_file)) {}
+
+RunDashboard::~RunDashboard() {
+  server_.reset();
+  std::error_code ec;
+  std::filesystem::remove(url_file_, ec);  // best effort: the run's outputs are what matter
+}
+
+std::unique_ptr<RunDashboard> start_dashboard(const TrainConfig& c) {
   if (c.dashboard.empty()) return nullptr;
   const net::HostPort hp = net::parse_host_port(c.dashboard, "--dashboard");
   report::DashboardConfig dc;
@@ -29,8 +40,9 @@ std::unique_ptr<report::DashboardServer> start_dashboard(const TrainConfig& c) {
   if (!c.token_file.empty()) dc.token = net::read_token_file(c.token_file, "--token-file");
   auto server = std::make_unique<report::DashboardServer>(dc);
   spdlog::info("dashboard: {}{}", server->url(), dc.token.empty() ? "" : "?token=<the secret in --token-file>");
-  replace_file((std::filesystem::path(c.logdir) / "dashboard.url").string(), server->url() + "\n");
-  return server;
+  const std::string url_file = (std::filesystem::path(c.logdir) / "dashboard.url").string();
+  replace_file(url_file, server->url() + "\n");
+  return std::make_unique<RunDashboard>(std::move(server), url_file);
 }
 
 }  // namespace seedrl

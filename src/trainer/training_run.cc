@@ -1,7 +1,9 @@
 #include "seedrl/trainer/training_run.h"
 
 #include <atomic>
+#include <filesystem>
 #include <optional>
+#include <system_error>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -32,6 +34,8 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
                   config.seed);
   // Only now, so that a refused --resume (or --model) is the one line a user sees.
   const EnvSpec& spec = pipeline.spec();
+  const std::string logdir = std::filesystem::absolute(config.logdir).lexically_normal().string();
+  spdlog::info("logdir: {}", logdir);
   spdlog::info("cpus: {}", pipeline.cpus().description);
   spdlog::info("devices: {}", pipeline.placement().describe());
   spdlog::info("env {} obs {} action {} | {} actors x {} envs{} | inference batch {}", spec.name,
@@ -73,6 +77,14 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
     spdlog::info("eval envs: {} episodes, mean return {}", ev.episodes,
                  ev.episodes > 0 ? fmt::format("{:.2f}", ev.return_mean) : "- (no episode ended)");
   }
+  // Where the run's outputs are, for the user who did not choose the logdir.
+  const auto in_logdir = [&](const char* name) { return (std::filesystem::path(logdir) / name).string(); };
+  std::error_code ec;
+  if (std::filesystem::exists(algorithm.checkpoint_path(), ec))
+    spdlog::info("checkpoint: {}", std::filesystem::absolute(algorithm.checkpoint_path()).lexically_normal().string());
+  if (std::filesystem::exists(in_logdir("report.html"), ec)) spdlog::info("report: {}", in_logdir("report.html"));
+  if (std::filesystem::exists(in_logdir("video.gif"), ec)) spdlog::info("video: {}", in_logdir("video.gif"));
+  spdlog::info("metrics: {} (TensorBoard: tensorboard --logdir {})", in_logdir("metrics.csv"), logdir);
   return status;
 }
 

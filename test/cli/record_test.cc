@@ -49,6 +49,7 @@ TEST_CASE("play --record-max-frames caps the GIF and says so", "[cli][record]") 
   REQUIRE(r.status == 0);
   CHECK(decode_gif(path).size() == 5);
   CHECK_THAT(r.output, Catch::Contains("recorded the first 5 of"));
+  CHECK_THAT(r.output, Catch::Contains("--record: wrote 5 frames to " + path));
 }
 
 TEST_CASE("play --record: an unwritable path or an env without renderer is one line", "[cli][record]") {

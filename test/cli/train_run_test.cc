@@ -160,3 +160,20 @@ TEST_CASE("a run of a few seconds writes a curve: the first metrics row as soon 
   CHECK_FALSE(rows.front()["episode_return_mean"].is_null());
   CHECK(rows.front()["frames"].get<double>() < rows.back()["frames"].get<double>());
 }
+
+TEST_CASE("a run says where its outputs are: the logdir at the start, the files at the end", "[cli][train]") {
+  const std::string dir = temp_dir("train_outputs");
+  // A relative --logdir, as users type it: the run prints it absolute.
+  const auto parent = std::filesystem::path(dir).parent_path();
+  const std::string relative = std::filesystem::path(dir).filename().string();
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(parent);
+  RunResult r = run_seedrl({"train", "--max-frames", "3000", "--actors", "2", "--logdir", relative});
+  std::filesystem::current_path(cwd);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("logdir: " + dir + "\n"));
+  CHECK_THAT(r.output, Catch::Contains("checkpoint: " + dir + "/checkpoint.pt"));
+  CHECK_THAT(r.output, Catch::Contains("metrics: " + dir + "/metrics.csv (TensorBoard: tensorboard --logdir " + dir));
+  if (std::filesystem::exists(dir + "/report.html")) CHECK_THAT(r.output, Catch::Contains("report: " + dir));
+}

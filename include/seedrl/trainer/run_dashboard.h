@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "seedrl/report/dashboard_server.h"
 #include "seedrl/trainer/train_config.h"
@@ -13,8 +14,22 @@ namespace seedrl {
 // address beyond loopback without --token-file) or --token-file.
 void validate_dashboard_flags(const TrainConfig& config);
 
-// nullptr without --dashboard. Serves until destroyed; logs its URL and
-// writes it to LOGDIR/dashboard.url (without the token).
-std::unique_ptr<report::DashboardServer> start_dashboard(const TrainConfig& config);
+// A run's dashboard: serves until destroyed, with its URL (without the
+// token) in LOGDIR/dashboard.url while it serves; the file goes with it, so
+// no URL is left pointing at a server that has stopped.
+class RunDashboard {
+ public:
+  RunDashboard(std::unique_ptr<report::DashboardServer> server, std::string url_file);
+  ~RunDashboard();
+  RunDashboard(const RunDashboard&) = delete;
+  RunDashboard& operator=(const RunDashboard&) = delete;
+
+ private:
+  std::unique_ptr<report::DashboardServer> server_;
+  std::string url_file_;
+};
+
+// nullptr without --dashboard. Logs the URL and writes LOGDIR/dashboard.url.
+std::unique_ptr<RunDashboard> start_dashboard(const TrainConfig& config);
 
 }  // namespace seedrl
