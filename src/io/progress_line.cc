@@ -28,12 +28,30 @@ std::string clock(double s) {
 
 ProgressLine::ProgressLine(std::FILE* out) : out_(out), tty_(::isatty(::fileno(out)) != 0) {}
 
+double ProgressLine::smoothed_rate(const Progress& p) {
+  if (last_elapsed_s_ >= 0 && p.elapsed_s > last_elapsed_s_) {
+    const double dt = p.elapsed_s - last_elapsed_s_;
+    const double rate = static_cast<double>(p.frames - last_frames_) / dt;
+    const double a = 1 - std::exp(-dt / kEtaSmoothingS);
+    eta_rate_ = eta_rate_ > 0 ? eta_rate_ + a * (rate - eta_rate_) : rate;
+  } else if (eta_rate_ <= 0) {
+    eta_rate_ = p.fps;
+  }
+  last_elapsed_s_ = p.elapsed_s;
+  last_frames_ = p.frames;
+  return eta_rate_;
+}
+
 void ProgressLine::update(const Progress& p) {
-  const double eta = p.fps > 0 && p.max_frames > 0 ? (p.max_frames - p.frames) / p.fps : -1;
+  const double rate = smoothed_rate(p);
+  const double eta = rate > 0 && p.max_frames > 0 ? static_cast<double>(p.max_frames - p.frames) / rate : -1;
+  const std::string window = p.return_count < p.window && std::isfinite(p.return_mean)
+                                 ? fmt::format("{} of {}", p.return_count, p.window)
+                                 : fmt::format("{}", p.window);
   const std::string line =
-      fmt::format("frames {}/{} | {} fps | episodes {} | return(100) {} | learner steps {} | elapsed {} | ETA {}",
+      fmt::format("frames {}/{} | {} fps | episodes {} | return({}) {} | learner steps {} | elapsed {} | ETA {}",
                   human(static_cast<double>(p.frames)), human(static_cast<double>(p.max_frames)), human(p.fps),
-                  p.episodes, mean(p.return_mean), p.learner_steps, clock(p.elapsed_s), clock(eta));
+                  p.episodes, window, mean(p.return_mean), p.learner_steps, clock(p.elapsed_s), clock(eta));
   if (tty_) {
     fmt::print(out_, "\r\033[2K{}", line);
     dirty_ = true;

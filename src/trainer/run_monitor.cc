@@ -80,8 +80,16 @@ void RunMonitor::watch(const std::function<bool()>& stop, std::atomic<bool>& che
 
 void RunMonitor::progress(double fps) {
   const auto ep = episodes_.summary();
-  progress_.update({frames_.load(), config_.max_frames, ep.episodes, learner_steps_.load(), fps,
-                    ep.episodes > start_episodes_ ? ep.return_mean : kNoValue, elapsed_s()});
+  Progress p{frames_.load(),
+             config_.max_frames,
+             ep.episodes,
+             learner_steps_.load(),
+             fps,
+             ep.episodes > start_episodes_ ? ep.return_mean : kNoValue,
+             elapsed_s()};
+  p.return_count = ep.in_window;
+  p.window = ep.window;
+  progress_.update(p);
 }
 
 void RunMonitor::watch_until(const std::function<bool()>& stop, std::atomic<bool>& checkpoint_due) {

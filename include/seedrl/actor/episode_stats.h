@@ -22,7 +22,9 @@ class EpisodeStats {
 
   struct Summary {
     std::int64_t episodes = 0;
-    double return_mean = 0;  // over the window; 0 before any episode
+    std::int64_t in_window = 0;  // episodes the means are over (the window fills up to its size)
+    std::int64_t window = 0;     // the window's size
+    double return_mean = 0;      // over the window; 0 before any episode
     double length_mean = 0;
   };
 
@@ -31,6 +33,8 @@ class EpisodeStats {
     Summary s;
     s.episodes = static_cast<std::int64_t>(count_) + base_;
     const std::size_t n = std::min<std::size_t>(count_, returns_.size());
+    s.in_window = static_cast<std::int64_t>(n);
+    s.window = static_cast<std::int64_t>(returns_.size());
     for (std::size_t i = 0; i < n; ++i) {
       s.return_mean += returns_[i];
       s.length_mean += lengths_[i];

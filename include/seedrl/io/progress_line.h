@@ -10,6 +10,10 @@ namespace seedrl {
 struct Progress {
   std::int64_t frames = 0, max_frames = 0, episodes = 0, learner_steps = 0;
   double fps = 0, return_mean = 0, elapsed_s = 0;  // return_mean NaN: no episode ended yet
+  // Episodes return_mean is over, of a window of `window`: shown while the
+  // window is filling ("return(37 of 100)"), so a mean of few is not read as
+  // one of 100.
+  std::int64_t return_count = 0, window = 100;
 };
 
 class ProgressLine {
@@ -24,10 +28,20 @@ class ProgressLine {
   void finish();
   bool interactive() const { return tty_; }
 
+  // The time constant of the ETA's smoothed rate.
+  static constexpr double kEtaSmoothingS = 60;
+
  private:
+  double smoothed_rate(const Progress& p);
+
   std::FILE* out_;
   bool tty_;
   bool dirty_ = false;
+  // The ETA's rate: frames/s smoothed over about a minute of updates, so that
+  // one slow or fast window does not swing the ETA by hours.
+  double eta_rate_ = 0;
+  double last_elapsed_s_ = -1;
+  std::int64_t last_frames_ = 0;
 };
 
 }  // namespace seedrl

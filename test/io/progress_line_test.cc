@@ -1,0 +1,89 @@
+// The progress line: the ETA from a rate smoothed over about a minute (one
+// slow window moves it by its share, not by hours), and return(N of 100)
+// while the episode window fills.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "seedrl/io/progress_line.h"
+
+using namespace seedrl;
+
+namespace {
+
+// The lines written to a file (not a terminal: one plain line per update).
+std::vector<std::string> lines_of(std::FILE* f) {
+  std::fflush(f);
+  std::rewind(f);
+  std::vector<std::string> out;
+  char buf[1024];
+  while (std::fgets(buf, sizeof buf, f)) out.emplace_back(buf);
+  return out;
+}
+
+// "ETA 1:02:03" -> 3723 s.
+double eta_seconds(const std::string& line) {
+  const auto at = line.find("ETA ");
+  REQUIRE(at != std::string::npos);
+  int a = 0, b = 0, c = 0;
+  const int n = std::sscanf(line.c_str() + at + 4, "%d:%d:%d", &a, &b, &c);
+  return n == 3 ? a * 3600.0 + b * 60 + c : a * 60.0 + b;
+}
+
+}  // namespace
+
+TEST_CASE("the ETA follows a smoothed rate, not the last window", "[io][progress]") {
+  std::FILE* f = std::tmpfile();
+  REQUIRE(f);
+  ProgressLine line(f);
+  REQUIRE_FALSE(line.interactive());
+  Progress p;
+  p.max_frames = 100'000'000;
+  p.return_mean = NAN;
+  // 1,000 frames/s for a minute, then one 5 s window at 100 frames/s.
+  for (int i = 1; i <= 12; ++i) {
+    p.elapsed_s = 5.0 * i;
+    p.frames = 5000 * i;
+    p.fps = 1000;
+    line.update(p);
+  }
+  p.elapsed_s += 5;
+  p.frames += 500;
+  p.fps = 100;
+  line.update(p);
+  const auto lines = lines_of(f);
+  REQUIRE(lines.size() == 13);
+  CHECK(eta_seconds(lines[11]) == Approx((1e8 - 60000) / 1000.0).margin(1));
+  // The closed form of one exponential-smoothing step with dt = 5 s.
+  const double a = 1 - std::exp(-5.0 / ProgressLine::kEtaSmoothingS);
+  const double rate = 1000 + a * (100 - 1000);
+  CHECK(eta_seconds(lines[12]) == Approx((1e8 - 60500) / rate).margin(1));
+  // The last window alone would have said ten times as long.
+  CHECK(eta_seconds(lines[12]) < 0.15 * (1e8 - 60500) / 100);
+  std::fclose(f);
+}
+
+TEST_CASE("return(N of 100) while the window fills, return(100) once full", "[io][progress]") {
+  std::FILE* f = std::tmpfile();
+  REQUIRE(f);
+  ProgressLine line(f);
+  Progress p;
+  p.max_frames = 1000;
+  p.elapsed_s = 1;
+  p.return_mean = NAN;  // no episode yet: "-"
+  line.update(p);
+  p.return_mean = -20.5;
+  p.return_count = 37;
+  line.update(p);
+  p.return_count = 100;
+  line.update(p);
+  const auto lines = lines_of(f);
+  REQUIRE(lines.size() == 3);
+  CHECK_THAT(lines[0], Catch::Contains("return(100) -"));
+  CHECK_THAT(lines[1], Catch::Contains("return(37 of 100) -20.5"));
+  CHECK_THAT(lines[2], Catch::Contains("return(100) -20.5"));
+  std::fclose(f);
+}
