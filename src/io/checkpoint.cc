@@ -147,6 +147,18 @@ class CheckpointFile {
     return match;
   }
 
+  // Weights that hold NaN or infinity would evaluate as garbage or train on
+  // from garbage: refused before any tensor changes.
+  void check_finite(const std::vector<const CheckpointTensor*>& match, const std::string& name) const {
+    torch::NoGradGuard no_grad;
+    for (const CheckpointTensor* t : match) {
+      const torch::Tensor x = reader_->make_tensor(*t);
+      if (x.is_floating_point() && !torch::isfinite(x).all().item<bool>())
+        fail("holds non-finite weights (NaN or infinity) in " + name + " " + printable(t->name) +
+             "; it cannot be evaluated or resumed (an earlier checkpoint of the run may be finite)");
+    }
+  }
+
   void copy_module(const std::vector<const CheckpointTensor*>& match, torch::nn::Module& module) const {
     torch::NoGradGuard no_grad;
     auto live = module_tensors(module);
@@ -300,6 +312,8 @@ LoadedCheckpoint load_checkpoint(const std::string& path, torch::nn::Module& mod
   const auto model_match = file.match_module("model", model);
   std::vector<std::vector<const CheckpointTensor*>> extra_match;
   for (const auto& [name, module] : extras) extra_match.push_back(file.match_module("extra/" + name, *module));
+  file.check_finite(model_match, "model");
+  for (std::size_t i = 0; i < extras.size(); ++i) file.check_finite(extra_match[i], "extra/" + extras[i].first);
   if (optimizer) file.load_optimizer(*optimizer);  // checks, then changes the optimizer
   file.copy_module(model_match, model);
   for (std::size_t i = 0; i < extras.size(); ++i) file.copy_module(extra_match[i], *extras[i].second);

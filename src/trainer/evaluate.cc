@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include <fmt/format.h>
+
 #include "seedrl/actor/clip_action.h"
 #include "seedrl/env/registry.h"
 #include "seedrl/io/checkpoint.h"
@@ -12,6 +14,7 @@
 #include "seedrl/trainer/agent_policy.h"
 #include "seedrl/trainer/checkpoint_model.h"
 #include "seedrl/trainer/evaluate.h"
+#include "seedrl/trainer/memory_budget.h"
 #include "seedrl/util/error_text.h"
 #include "seedrl/util/rng.h"
 
@@ -32,14 +35,30 @@ auto from_checkpoint(const std::string& checkpoint, const char* what, F&& f) {
   }
 }
 
-// A damaged config can claim a width (--hidden 64,64 read as 64864) whose
-// model takes many GiB to build before its shapes could be compared with the
-// file's. Every width the model uses is a dim of one of its tensors.
+// A damaged or crafted config can claim a width (--hidden 64,64 read as
+// 64864) whose model takes many GiB to build before its shapes could be
+// compared with the file's. So, before anything is built: the parameters the
+// config's model would have must be the ones the file holds (its index was
+// checked against its own bytes), and every width the model uses must be a
+// dim of one of its non-empty tensors.
 void check_widths(const std::string& checkpoint, const LoadedCheckpoint& header, const EnvSpec& spec,
-                  const ModelConfig& model) {
+                  const TrainConfig& config) {
+  const ModelConfig& model = config.model;
   std::int64_t widest = 0;
-  for (const auto& [name, shape] : header.model_shapes)
+  double held = 0;  // parameters in the file's model tensors
+  for (const auto& [name, shape] : header.model_shapes) {
+    double numel = 1;
+    for (const std::int64_t d : shape) numel *= static_cast<double>(d);
+    if (numel == 0) continue;  // an empty tensor vouches for no width
+    held += numel;
     for (const std::int64_t d : shape) widest = std::max(widest, d);
+  }
+  const double wanted = parameter_count(config, spec);
+  if (wanted > held)
+    throw CheckpointError(fmt::format(
+        "checkpoint {} does not match its own run config: its model would have {:.0f} parameters, the file holds "
+        "{:.0f}",
+        checkpoint, wanted, held));
   std::vector<std::pair<const char*, int>> used;
   if (resolve_torso(spec.observation, model.torso) == "mlp")
     for (const int h : model.hidden) used.emplace_back("hidden", h);
@@ -110,7 +129,7 @@ CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint
   const EnvSpec spec = from_checkpoint(checkpoint, "its environment", [&] {
     return EnvRegistry::builtin().make(out.config.env, out.config.env_options)->spec();
   });
-  check_widths(checkpoint, header, spec, out.config.model);
+  check_widths(checkpoint, header, spec, out.config);
   if (out.config.algo == "r2d2") return q_policy(checkpoint, std::move(out), spec, seed, greedy);
   std::shared_ptr<PolicyDistribution> dist =
       from_checkpoint(checkpoint, "its action space", [&] { return make_policy_distribution(spec.action); });
@@ -134,7 +153,7 @@ CheckpointModel load_checkpoint_model(const std::string& checkpoint) {
   out.spec = from_checkpoint(checkpoint, "its environment", [&] {
     return EnvRegistry::builtin().make(out.config.env, out.config.env_options)->spec();
   });
-  check_widths(checkpoint, header, out.spec, out.config.model);
+  check_widths(checkpoint, header, out.spec, out.config);
   if (out.config.algo == "r2d2") {
     QNet model = from_checkpoint(checkpoint, "its model", [&] { return QNet(out.spec, out.config.model); });
     out.module = model.ptr();

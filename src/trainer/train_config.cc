@@ -118,7 +118,36 @@ std::string to_json(const TrainConfig& c) {
   return j.dump();
 }
 
+namespace {
+
+// nlohmann's get<int> narrows silently (4294967360 becomes 64). The config is
+// read, written back, and every integer of the file compared with what was
+// read: one that changed did not fit its setting's type.
+void check_integers_fit(const nlohmann::json& given, const nlohmann::json& read, const std::string& path) {
+  if (given.is_object() && read.is_object()) {
+    for (const auto& [key, value] : given.items())
+      if (const auto it = read.find(key); it != read.end())
+        check_integers_fit(value, *it, path.empty() ? key : path + "." + key);
+  } else if (given.is_array() && read.is_array()) {
+    if (given.size() != read.size()) return;
+    for (std::size_t i = 0; i < given.size(); ++i)
+      check_integers_fit(given[i], read[i], path + "[" + std::to_string(i) + "]");
+  } else if ((given.is_number_integer() || given.is_number_unsigned()) && read.is_number() && given != read) {
+    throw std::invalid_argument("run config: " + path + " = " + given.dump() + " does not fit its setting's type");
+  }
+}
+
+}  // namespace
+
+static TrainConfig read_config(const std::string& text);
+
 TrainConfig train_config_from_json(const std::string& text) {
+  TrainConfig c = read_config(text);
+  check_integers_fit(nlohmann::json::parse(text), nlohmann::json::parse(to_json(c)), "");
+  return c;
+}
+
+static TrainConfig read_config(const std::string& text) {
   try {
     auto j = nlohmann::json::parse(text);
     TrainConfig c;

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -148,5 +149,62 @@ TEST_CASE("train --resume refuses a damaged checkpoint in one line naming it", "
     CHECK(r.output.find('\n', error_at) == r.output.size() - 1);
     CHECK(r.output.find("seedrl: error", error_at + 1) == std::string::npos);
     CHECK(r.output.find("[error]") == std::string::npos);
+  }
+}
+
+TEST_CASE("eval refuses a crafted config before building its model: sizes, narrowing, empty tensors",
+          "[cli][checkpoint]") {
+  const std::string dir = temp_dir("cli_crafted_checkpoint");
+  const std::string good = good_checkpoint(dir);
+  const auto with_hidden = [&](const std::string& hidden, bool empty_tensor) {
+    auto parts = split_checkpoint(file_bytes(good));
+    std::string config = parts.index["config"];
+    const auto at = config.find(R"("hidden":[64,64])");
+    REQUIRE(at != std::string::npos);
+    config.replace(at, std::string(R"("hidden":[64,64])").size(), "\"hidden\":" + hidden);
+    parts.index["config"] = config;
+    if (empty_tensor)  // a zero-size tensor with a huge dim: no bytes, yet "widest" 500M
+      for (auto& m : parts.index["modules"])
+        if (m["name"] == "model")
+          m["tensors"].push_back({{"bytes", 0},
+                                  {"dtype", "float32"},
+                                  {"name", "evil"},
+                                  {"offset", parts.data.size()},
+                                  {"shape", {0, 500000000}}});
+    const std::string path = dir + "/crafted.pt";
+    write_bytes(path, join_checkpoint(parts));
+    return path;
+  };
+  // ~14 GB of model if built: refused first, by its parameter count.
+  std::string bad = with_hidden("[500000000]", true);
+  check_one_line_error({"eval", "--checkpoint", bad, "--episodes", "1"}, bad);
+  // 4294967360 read as an int is 64: refused, not narrowed.
+  bad = with_hidden("[4294967360,64]", false);
+  const RunResult r = check_one_line_error({"eval", "--checkpoint", bad, "--episodes", "1"}, bad);
+  CHECK_THAT(r.output, Catch::Contains("4294967360") && Catch::Contains("does not fit"));
+}
+
+TEST_CASE("eval, play and train --resume refuse a checkpoint whose weights are not finite", "[cli][checkpoint]") {
+  const std::string dir = temp_dir("cli_nan_checkpoint");
+  const std::vector<std::string> train{"train", "--max-frames", "3000", "--actors", "2", "--logdir", dir};
+  REQUIRE(run_seedrl(train).status == 0);
+  const std::string path = seedrl::checkpoint_path(dir);
+  auto parts = split_checkpoint(file_bytes(path));
+  // The first float of the first model tensor becomes NaN, then infinity.
+  std::size_t offset = 0;
+  for (const auto& m : parts.index["modules"])
+    if (m["name"] == "model") offset = m["tensors"][0]["offset"].get<std::size_t>();
+  for (const float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+    std::memcpy(parts.data.data() + offset, &bad, sizeof bad);
+    write_bytes(path, join_checkpoint(parts));
+    check_one_line_error({"eval", "--checkpoint", path, "--episodes", "1"}, "non-finite weights");
+    check_one_line_error({"play", "--policy", "checkpoint:" + path, "--episodes", "1"}, "non-finite weights");
+    std::vector<std::string> resume = train;
+    resume[2] = "6000";
+    resume.push_back("--resume");
+    const RunResult r = run_seedrl(resume);
+    INFO(r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains("non-finite weights") && Catch::Contains(path));
   }
 }
