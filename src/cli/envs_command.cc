@@ -17,7 +17,7 @@ CommandRunner add_envs_command(CLI::App& app) {
     auto row = [&](const std::string& name) {
       std::string obs = "?", act = "?";
       try {
-        const EnvSpec spec = registry.make(name, *options)->spec();
+        const EnvSpec spec = registry.spec(name, *options);
         obs = spec.observation.to_string();
         act = spec.action.to_string();
       } catch (const std::exception& e) {

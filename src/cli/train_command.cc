@@ -79,7 +79,8 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_option("--eval-episodes", c.eval_episodes, "V-trace: whole episodes per evaluation (--eval-every-s)")
       ->check(in_range(1, 1 << 20));
   cmd->add_flag("--eval-greedy,!--no-eval-greedy", c.eval_greedy,
-                "V-trace evaluations take the most likely action (default: sample, as training does)");
+                "V-trace evaluations take the most likely action (default: sample, as training does)")
+      ->default_str(c.eval_greedy ? "true" : "false");
   cmd->add_option(
       "--dashboard", c.dashboard,
       "Serve the report live on HOST:PORT (PORT alone: loopback; port 0: a free one, in LOGDIR/dashboard.url)");

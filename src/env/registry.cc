@@ -1,7 +1,9 @@
 #include "seedrl/env/registry.h"
 
 #include <cctype>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include "seedrl/util/closest_name.h"
 
@@ -119,11 +121,38 @@ EnvPtr EnvRegistry::make(const std::string& name, const EnvOptions& options) con
     for (const Family& fam : families_) valid += ", " + fam.prefix + fam.member;
     throw std::invalid_argument("unknown environment '" + name + "' (valid: " + valid + ")");
   }
+  return wrap(name, options, std::move(env));
+}
+
+EnvPtr EnvRegistry::wrap(const std::string& name, const EnvOptions& options, EnvPtr env) const {
   const int stack = frame_stack(name, options);
   if (options.action_repeat > 1) env = std::make_unique<ActionRepeat>(std::move(env), options.action_repeat);
   if (stack > 1) env = std::make_unique<FrameStack>(std::move(env), stack);
   if (options.time_limit > 0) env = std::make_unique<TimeLimit>(std::move(env), options.time_limit);
   return env;
+}
+
+namespace {
+
+// Stands in for an env whose spec is known without starting it, so that the
+// wrappers report the spec they would give the real one.
+class SpecOnlyEnv final : public Env {
+ public:
+  explicit SpecOnlyEnv(EnvSpec spec) : spec_(std::move(spec)) {}
+  const EnvSpec& spec() const override { return spec_; }
+  void reset(std::optional<std::uint64_t>, void*) override { throw std::logic_error("SpecOnlyEnv: not an env"); }
+  StepResult step(const Action&, void*) override { throw std::logic_error("SpecOnlyEnv: not an env"); }
+
+ private:
+  EnvSpec spec_;
+};
+
+}  // namespace
+
+EnvSpec EnvRegistry::spec(const std::string& name, const EnvOptions& options) const {
+  const Family* f = entries_.count(name) ? nullptr : family_of(name);
+  if (f == nullptr || !f->spec) return make(name, options)->spec();
+  return wrap(name, options, std::make_unique<SpecOnlyEnv>(f->spec(name.substr(f->prefix.size()), options)))->spec();
 }
 
 std::vector<std::string> EnvRegistry::names() const {

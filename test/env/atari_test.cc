@@ -388,6 +388,25 @@ TEST_CASE("atari: a ROM is checked by its MD5 before ALE loads it", "[env][atari
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("atari: the registry says a game's spec without starting its emulator, as make() would", "[env][atari]") {
+  const auto& registry = EnvRegistry::builtin();
+  EnvOptions o = rom_options();
+  for (const int stack : {0, 1, 3}) {
+    o.frame_stack = stack;
+    o.time_limit = stack == 3 ? 50 : 0;
+    const EnvSpec quick = registry.spec("atari:breakout", o);
+    const EnvSpec made = registry.make("atari:breakout", o)->spec();
+    CHECK(quick.name == made.name);
+    CHECK(quick.observation.to_string() == made.observation.to_string());
+    CHECK(quick.action.to_string() == made.action.to_string());
+    CHECK(quick.action_names == made.action_names);
+    CHECK(quick.observation_names == made.observation_names);
+    CHECK(quick.max_episode_steps == made.max_episode_steps);
+  }
+  // A game that is not there: the same one-line error as make().
+  CHECK_THROWS_WITH(registry.spec("atari:nonexistent_game", o), Catch::Contains("no ROM nonexistent_game.bin"));
+}
+
 TEST_CASE("atari: a step allocates nothing, through the frame stack too", "[env][atari]") {
   EnvOptions o = rom_options();
   o.sticky_action_prob = 0.25;

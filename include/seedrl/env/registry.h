@@ -69,11 +69,18 @@ class EnvRegistry {
     std::string unavailable;        // what `seedrl envs` prints when `list` finds none
     std::string member = "<name>";  // how messages name a member: atari:<game>
     int frame_stack = 1;            // the stack make() applies when EnvOptions::frame_stack is 0
+    // A member's spec without making it (optional; else spec() makes one).
+    std::function<EnvSpec(const std::string& member, const EnvOptions&)> spec;
   };
   void add_family(Family family);
+  // The spec make(name, options) would have, with the same wrappers, without
+  // starting the env where its family can say it (Atari: no emulator).
+  EnvSpec spec(const std::string& name, const EnvOptions& options) const;
   const std::vector<Family>& families() const { return families_; }
 
  private:
+  // make()'s wrappers around a member or entry `env` of `name`.
+  EnvPtr wrap(const std::string& name, const EnvOptions& options, EnvPtr env) const;
   struct Entry {
     std::string description;
     Factory factory;

@@ -83,8 +83,26 @@ void check_rom(const AtariConfig& c) {
 
 }  // namespace
 
+EnvSpec atari_spec(const AtariConfig& config) {
+  check_rom(config);
+  EnvSpec spec;
+  spec.name = "atari:" + config.game;
+  spec.observation = ArraySpec{{AtariEnv::kScreenSize, AtariEnv::kScreenSize, 1}, DType::kUInt8};
+  spec.action = ActionSpec::discrete(AtariEnv::kNumActions);
+  // ALE's names ("PLAYER_A_UPFIRE") without the player: Gymnasium's meanings.
+  for (int a = 0; a < AtariEnv::kNumActions; ++a) {
+    std::string name = ale::action_to_string(static_cast<ale::Action>(a));
+    if (name.rfind("PLAYER_A_", 0) == 0) name.erase(0, 9);
+    spec.action_names.push_back(std::move(name));
+  }
+  spec.observation_names = {"gray"};
+  spec.max_episode_steps =
+      config.max_episode_frames > 0 ? (config.max_episode_frames + config.frame_skip - 1) / config.frame_skip : 0;
+  return spec;
+}
+
 AtariEnv::AtariEnv(const AtariConfig& config) : config_(config) {
-  check_rom(config_);
+  spec_ = atari_spec(config_);  // checks the ROM before ALE sees it
   quiet_ale();
   ale_ = std::make_unique<ale::ALEInterface>();
   ale_->setInt("random_seed", 0);  // reseeded by reset(seed)
@@ -103,19 +121,6 @@ AtariEnv::AtariEnv(const AtariConfig& config) : config_(config) {
   for (int i = 0; i < 255; ++i) index[i] = static_cast<std::uint8_t>(i);
   ale_->theOSystem->colourPalette().applyPaletteGrayscale(gray_.data(), index, 255);
   gray_[255] = gray_[254];
-
-  spec_.name = "atari:" + config_.game;
-  spec_.observation = ArraySpec{{kScreenSize, kScreenSize, 1}, DType::kUInt8};
-  spec_.action = ActionSpec::discrete(kNumActions);
-  // ALE's names ("PLAYER_A_UPFIRE") without the player: Gymnasium's meanings.
-  for (int a = 0; a < kNumActions; ++a) {
-    std::string name = ale::action_to_string(static_cast<ale::Action>(a));
-    if (name.rfind("PLAYER_A_", 0) == 0) name.erase(0, 9);
-    spec_.action_names.push_back(std::move(name));
-  }
-  spec_.observation_names = {"gray"};
-  spec_.max_episode_steps =
-      config_.max_episode_frames > 0 ? (config_.max_episode_frames + config_.frame_skip - 1) / config_.frame_skip : 0;
 }
 
 AtariEnv::~AtariEnv() = default;

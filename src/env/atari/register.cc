@@ -49,6 +49,9 @@ void register_atari(EnvRegistry& registry) {
   f.make = [](const std::string& game, const EnvOptions& options) -> EnvPtr {
     return std::make_unique<atari::AtariEnv>(atari::atari_config(game, options));
   };
+  f.spec = [](const std::string& game, const EnvOptions& options) {
+    return atari::atari_spec(atari::atari_config(game, options));
+  };
 #else
   f.unavailable = kHowToEnable;
   f.make = [](const std::string& game, const EnvOptions&) -> EnvPtr {

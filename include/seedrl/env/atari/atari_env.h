@@ -59,6 +59,11 @@ struct AtariConfig {
 // Throws std::invalid_argument with one line naming what is wrong.
 AtariConfig atari_config(const std::string& game, const EnvOptions& options);
 
+// The spec of atari:<game> under `config`, without starting an emulator
+// (`seedrl envs` lists a hundred games); its ROM is checked as the env's
+// constructor checks it. Needs ALE (throws std::invalid_argument without).
+EnvSpec atari_spec(const AtariConfig& config);
+
 class AtariEnv final : public Env, public RgbRenderable {
  public:
   static constexpr int kScreenSize = 84;
