@@ -3,7 +3,12 @@
 #include <optional>
 #include <string_view>
 
+#include <spdlog/spdlog.h>
+
 #include "seedrl/cli/config_file.h"
+#include "seedrl/env/registry.h"
+#include "seedrl/model/torso.h"
+#include "seedrl/trainer/placement.h"
 
 namespace seedrl {
 namespace {
@@ -43,6 +48,19 @@ bool matches(std::string_view pattern, const std::string& env) {
 }  // namespace
 
 void apply_env_defaults(const CLI::App& cmd, TrainConfig& c) {
+  // --model auto on an Atari-sized image with a CPU learner: IMPALA's shallow
+  // net. The deep ResNet trains at a few hundred frames/s on a laptop's cores
+  // (hours per Pong); a GPU learner keeps it. The choice is written into the
+  // run's config, so eval and play build the same net; a resume keeps the
+  // checkpoint's.
+  if (c.model.torso == "auto" && !c.resume) {
+    const ArraySpec obs = EnvRegistry::builtin().spec(c.env, c.env_options).observation;
+    if (resolve_torso(obs, "auto") == "impala" && !resolve_placement(c).learner.front().is_cuda()) {
+      c.model.torso = "impala-shallow";
+      spdlog::info("--model auto: impala-shallow for {} on a CPU learner (IMPALA's deep ResNet: --model impala)",
+                   c.env);
+    }
+  }
   if (c.algo != "vtrace") return;
   for (const auto& d : kVTraceEnvDefaults) {
     if (!matches(d.env, c.env)) continue;

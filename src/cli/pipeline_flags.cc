@@ -52,7 +52,7 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
 
   cmd.add_option("--model", c.model.torso,
                  "Torso: auto | mlp | minatar | impala | impala-shallow | nature (auto: images up to 16x16 minatar, "
-                 "larger impala, vectors mlp)");
+                 "larger impala (impala-shallow with a CPU learner), vectors mlp)");
   // Widths as separate values or one comma list: --hidden 64 64, --hidden 64,64.
   cmd.add_option("--hidden", c.model.hidden, "MLP torso layer widths (64 64 or 64,64)")
       ->check(in_range(1, 1 << 16))

@@ -140,3 +140,25 @@ TEST_CASE("play --record on an Atari game writes ALE's 210x160 screens", "[cli][
   CHECK(frames.front().image.width == 160);
   CHECK(frames.front().delay_cs == 7);  // 60 Hz over a frame skip of 4
 }
+
+TEST_CASE("train --env atari:pong with --model auto on a CPU learner takes the shallow net, and eval builds it too",
+          "[cli][atari][train]") {
+  const std::string dir = temp_dir("atari_auto_torso");
+  RunResult r =
+      run_seedrl({"train", "--env", "atari:pong", "--rom-dir", kRoms, "--max-frames", "300", "--actors", "2",
+                  "--envs-per-actor", "1", "--batch-size", "2", "--max-episode-frames", "400", "--logdir", dir});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("--model auto: impala-shallow for atari:pong on a CPU learner"));
+  CHECK_THAT(read_file(dir + "/checkpoint.pt"), Catch::Contains("impala-shallow"));
+  RunResult ev =
+      run_seedrl({"eval", "--checkpoint", dir + "/checkpoint.pt", "--rom-dir", kRoms, "--episodes", "1", "--json"});
+  INFO(ev.output);
+  CHECK(ev.status == 0);
+  // An explicit choice is kept.
+  RunResult deep = run_seedrl({"train", "--env", "atari:pong", "--rom-dir", kRoms, "--model", "impala", "--max-frames",
+                               "100", "--actors", "1", "--envs-per-actor", "1", "--batch-size", "1", "--logdir",
+                               temp_dir("atari_deep_torso")});
+  CHECK(deep.status == 0);
+  CHECK_THAT(deep.output, !Catch::Contains("--model auto"));
+}
