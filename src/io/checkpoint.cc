@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -199,6 +200,31 @@ class CheckpointFile {
     if (crc32c(file_.data() + kHeaderBytes, have) != crc) fail("is corrupt (checksum mismatch)");
   }
 
+  // The optional counters of the run's progress, checked as untrusted input.
+  void read_run_progress(const nlohmann::json& c) {
+    if (const auto w = c.find("wall_seconds"); w != c.end()) {
+      if (!w->is_number() || !std::isfinite(w->get<double>()) || w->get<double>() < 0)
+        fail("is damaged: its wall_seconds is not a time");
+      header_.counters.wall_seconds = w->get<double>();
+    }
+    const auto list = [&](const char* key, std::vector<double>& out) {
+      const auto it = c.find(key);
+      if (it == c.end()) return;
+      if (!it->is_array() || it->size() > kMaxRecentEpisodes)
+        fail(std::string("is damaged: its ") + key + " is not a list of at most " + std::to_string(kMaxRecentEpisodes) +
+             " numbers");
+      for (const auto& v : *it) {
+        if (!v.is_number() || !std::isfinite(v.get<double>()))
+          fail(std::string("is damaged: its ") + key + " holds a value that is not a finite number");
+        out.push_back(v.get<double>());
+      }
+    };
+    list("recent_returns", header_.counters.recent_returns);
+    list("recent_lengths", header_.counters.recent_lengths);
+    if (header_.counters.recent_returns.size() != header_.counters.recent_lengths.size())
+      fail("is damaged: its recent_returns and recent_lengths differ in length");
+  }
+
   void parse_index(const char* text, std::uint64_t bytes) {
     nlohmann::json index;
     try {
@@ -219,6 +245,7 @@ class CheckpointFile {
     header_.counters.learner_steps = r.int_field(c, "learner_steps", "the counters");
     header_.counters.learner_frames = r.int_field(c, "learner_frames", "the counters");
     header_.counters.episodes = r.int_field(c, "episodes", "the counters");
+    read_run_progress(c);
     header_.config_json = r.string_field(index, "config", "the index");
     const auto& modules = r.field(index, "modules", "the index");
     if (!modules.is_array()) fail("is damaged: its modules are not a list");
@@ -278,7 +305,10 @@ void save_checkpoint(const std::string& path, const torch::nn::Module& model, co
                         {{"frames", counters.frames},
                          {"learner_steps", counters.learner_steps},
                          {"learner_frames", counters.learner_frames},
-                         {"episodes", counters.episodes}}},
+                         {"episodes", counters.episodes},
+                         {"wall_seconds", counters.wall_seconds},
+                         {"recent_returns", counters.recent_returns},
+                         {"recent_lengths", counters.recent_lengths}}},
                        {"config", config_json},
                        {"modules", std::move(modules)}};
   index["optimizer"] = write_optimizer_state(optimizer, w);

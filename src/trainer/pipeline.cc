@@ -71,7 +71,7 @@ Pipeline::~Pipeline() { stop(); }
 
 void Pipeline::set_counters(const CheckpointCounters& counters) {
   frames_.store(counters.frames);
-  episodes_.set_base(counters.episodes);
+  episodes_.set_base(counters.episodes, counters.recent_returns, counters.recent_lengths);
 }
 
 void Pipeline::start(std::function<void()> save) {

@@ -59,8 +59,8 @@ CheckpointCounters R2D2Algorithm::resume(bool resume) {
   return counters;
 }
 
-void R2D2Algorithm::save(std::int64_t frames, std::int64_t episodes) {
-  replay_checkpoint_->save(learner_->steps(), [&] { checkpoint_->save(frames, episodes); });
+void R2D2Algorithm::save(const CheckpointCounters& run) {
+  replay_checkpoint_->save(learner_->steps(), [&] { checkpoint_->save(run); });
 }
 
 std::string R2D2Algorithm::checkpoint_path() const { return checkpoint_->path(); }

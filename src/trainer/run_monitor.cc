@@ -37,7 +37,7 @@ Scalars RunMonitor::scalars(double fps) const {
   const auto ep = episodes_.summary();
   // The window holds this process's episodes only (a resumed run starts it
   // empty): before the first one ends there is no mean, not a mean of 0.
-  const bool ended = ep.episodes > start_episodes_;
+  const bool ended = ep.episodes > start_episodes_ || ep.restored > 0;
   Scalars out{{"frames", static_cast<double>(frames_.load())},
               {"fps", fps},
               {"episodes", static_cast<double>(ep.episodes)},
@@ -85,7 +85,7 @@ void RunMonitor::progress(double fps) {
              ep.episodes,
              learner_steps_.load(),
              fps,
-             ep.episodes > start_episodes_ ? ep.return_mean : kNoValue,
+             ep.episodes > start_episodes_ || ep.restored > 0 ? ep.return_mean : kNoValue,
              elapsed_s()};
   p.return_count = ep.in_window;
   p.window = ep.window;
@@ -117,7 +117,7 @@ void RunMonitor::watch_until(const std::function<bool()>& stop, std::atomic<bool
     write_taken_rows();
     if (progress_.interactive() && seconds_between(last_draw, now) >= 0.5) {
       last_draw = now;
-      progress(static_cast<double>(frames_.load() - start_frames_) / std::max(1e-9, elapsed_s()));
+      progress(static_cast<double>(frames_.load() - start_frames_) / std::max(1e-9, run_s()));
     }
     if (config_.checkpoint_every_s > 0 && seconds_between(last_ckpt, now) >= config_.checkpoint_every_s) {
       last_ckpt = now;
@@ -146,8 +146,7 @@ void RunMonitor::write_report() {
 
 Scalars RunMonitor::finish() {
   progress_.finish();
-  const double wall = elapsed_s();
-  const double fps = static_cast<double>(frames_.load() - start_frames_) / std::max(1e-9, wall);
+  const double fps = static_cast<double>(frames_.load() - start_frames_) / std::max(1e-9, run_s());
   Scalars final_scalars = scalars(fps);
   metrics_.write(final_scalars, unix_now());
   wrote_row_ = true;

@@ -48,13 +48,20 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
   std::atomic<int> signal_received{0};
   SignalWatcher watcher([&](int sig) { signal_received.store(sig); });
   auto& frames = pipeline.frames();
-  auto save = [&] { algorithm.save(frames.load(), pipeline.episodes().summary().episodes); };
   // Opens metrics.jsonl before any thread starts, so a bad --logdir fails cleanly.
   RunMonitor monitor({config.logdir, config.learner.max_frames, config.log_interval_s, config.checkpoint_every_s,
-                      atari_frames_per_step(config), config.report_every_s},
+                      atari_frames_per_step(config), config.report_every_s, counters.wall_seconds},
                      frames, pipeline.learner_thread().steps(), pipeline.episodes(),
                      [&](Scalars& out) { pipeline.add_scalars(out); });
   algorithm.attach(monitor);
+  auto save = [&] {
+    CheckpointCounters run;
+    run.frames = frames.load();
+    run.episodes = pipeline.episodes().summary().episodes;
+    run.wall_seconds = monitor.elapsed_s();
+    pipeline.episodes().window(run.recent_returns, run.recent_lengths);
+    algorithm.save(run);
+  };
   const auto dashboard = start_dashboard(config);  // serves until the run returns
 
   // From here on an exception (a metrics file that cannot be written) leaves

@@ -69,7 +69,7 @@ void VTraceAlgorithm::build(const PipelineContext& ctx) {
 
 CheckpointCounters VTraceAlgorithm::resume(bool resume) { return checkpoint_->resume(resume); }
 
-void VTraceAlgorithm::save(std::int64_t frames, std::int64_t episodes) { checkpoint_->save(frames, episodes); }
+void VTraceAlgorithm::save(const CheckpointCounters& run) { checkpoint_->save(run); }
 
 std::string VTraceAlgorithm::checkpoint_path() const { return checkpoint_->path(); }
 

@@ -56,7 +56,7 @@ class CountingAlgorithm final : public Algorithm {
     net_ = make_net();
   }
   CheckpointCounters resume(bool) override { return {}; }
-  void save(std::int64_t, std::int64_t) override {}
+  void save(const CheckpointCounters&) override {}
   std::string checkpoint_path() const override { return ""; }
   void publish() override { publisher_->publish(*net_, 0); }
   std::string describe() const override { return "counting"; }

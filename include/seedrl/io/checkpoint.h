@@ -24,7 +24,13 @@ struct CheckpointCounters {
   std::int64_t learner_steps = 0;
   std::int64_t learner_frames = 0;  // frames consumed by updates (drives the lr schedule)
   std::int64_t episodes = 0;
+  // The run as the user saw it, so that a resume goes on from there: the
+  // wall time so far and the last episodes' returns and lengths (oldest
+  // first, at most kMaxRecentEpisodes). Absent in older checkpoints.
+  double wall_seconds = 0;
+  std::vector<double> recent_returns, recent_lengths;
 };
+inline constexpr std::size_t kMaxRecentEpisodes = 10000;
 
 class CheckpointError : public std::runtime_error {
  public:

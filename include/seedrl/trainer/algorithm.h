@@ -72,7 +72,9 @@ class Algorithm {
   virtual void build(const PipelineContext& ctx) = 0;
   // With `resume`, loads the run's checkpoint into the learner; its counters.
   virtual CheckpointCounters resume(bool resume) = 0;
-  virtual void save(std::int64_t frames, std::int64_t episodes) = 0;
+  // Saves the checkpoint with the run's progress (frames, episodes, wall
+  // time, recent episodes); the algorithm adds its learner's counters.
+  virtual void save(const CheckpointCounters& run) = 0;
   virtual std::string checkpoint_path() const = 0;
   // The learner's weights to the publisher (before inference starts).
   virtual void publish() = 0;

@@ -37,7 +37,7 @@ class R2D2Algorithm final : public Algorithm {
   int eval_envs() const override { return config_.r2d2.eval_envs; }
   void build(const PipelineContext& ctx) override;
   CheckpointCounters resume(bool resume) override;
-  void save(std::int64_t frames, std::int64_t episodes) override;
+  void save(const CheckpointCounters& run) override;
   std::string checkpoint_path() const override;
   void publish() override;
   std::string describe() const override;

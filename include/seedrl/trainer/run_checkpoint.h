@@ -65,16 +65,15 @@ class RunCheckpoint {
   // Written atomically (save_checkpoint): a killed run keeps the previous one.
   // Weights that are no longer finite are not saved over it: save throws
   // instead, which ends the run.
-  void save(std::int64_t frames, std::int64_t episodes) const {
+  // `run`: the run's progress; the learner's counters are filled in here.
+  void save(const CheckpointCounters& run) const {
     if (!all_finite(*learner_.model()))
       throw std::runtime_error("the learner's weights are no longer finite (NaN or infinity) after " +
                                std::to_string(learner_.steps()) + " steps; " + path_ +
                                " keeps the last finite ones (a lower --learning-rate or --max-grad-norm may help)");
-    CheckpointCounters c;
-    c.frames = frames;
+    CheckpointCounters c = run;
     c.learner_steps = learner_.steps();
     c.learner_frames = learner_.frames();
-    c.episodes = episodes;
     CheckpointExtras extras;
     for (const auto& [name, module] : extras_) extras.emplace_back(name, module);
     save_checkpoint(path_, *learner_.model(), learner_.optimizer(), c, config_json_, extras);

@@ -33,6 +33,9 @@ struct RunMonitorConfig {
   // logdir/report.html: < 0 never, 0 at the end only, else also every this
   // many seconds. A report that fails is a warning; the run goes on.
   double report_every_s = -1;
+  // Wall time of the run before this process (a resume): wall_seconds and the
+  // elapsed time go on from it; rates count this process's time only.
+  double elapsed_before_s = 0;
 };
 
 class RunMonitor {
@@ -58,7 +61,8 @@ class RunMonitor {
   // monitor takes them between its own lines and writes each with the run's
   // frames and wall_seconds. `add_summary` adds to summary.json only.
   void add_rows_from(std::function<std::vector<Scalars>()> take_rows, AddScalars add_summary);
-  double elapsed_s() const { return seconds_since(t0_); }
+  double elapsed_s() const { return config_.elapsed_before_s + run_s(); }
+  double run_s() const { return seconds_since(t0_); }  // this process's part
 
  private:
   Scalars scalars(double fps) const;

@@ -35,7 +35,7 @@ class VTraceAlgorithm final : public Algorithm {
   int store_batch_size() const override;
   void build(const PipelineContext& ctx) override;
   CheckpointCounters resume(bool resume) override;
-  void save(std::int64_t frames, std::int64_t episodes) override;
+  void save(const CheckpointCounters& run) override;
   std::string checkpoint_path() const override;
   void publish() override;
   std::string describe() const override;
