@@ -117,6 +117,59 @@ if(NOT SEEDRL_ATARI_ROM_DIR AND EXISTS "${PROJECT_SOURCE_DIR}/../shared/ale/roms
   get_filename_component(SEEDRL_ATARI_ROM_DIR "${PROJECT_SOURCE_DIR}/../shared/ale/roms" ABSOLUTE)
 endif()
 
+# Google Research Football's C++ engine (third_party/install-football.sh) is
+# optional as well: -DFOOTBALL_ROOT=PREFIX or CMAKE_PREFIX_PATH point at an
+# install elsewhere than /opt/football or a system prefix. As with ALE,
+# seedrl::football only links it (with SDL2, Boost, EGL and GL): the engine's
+# headers (which bring `using namespace blunted` and their macros along) and
+# SEEDRL_WITH_FOOTBALL go only to the files named in seedrl_use_football().
+add_library(seedrl_football INTERFACE)
+set(SEEDRL_HAVE_FOOTBALL OFF)
+set(_football_data_dir "")
+set(_football_font "")
+find_package(football 2 CONFIG QUIET HINTS ${FOOTBALL_ROOT} $ENV{FOOTBALL_ROOT} /opt/football)
+if(football_FOUND AND TARGET football::engine)
+  set(SEEDRL_HAVE_FOOTBALL ON)
+  get_target_property(_football_inc football::engine INTERFACE_INCLUDE_DIRECTORIES)
+  set(SEEDRL_FOOTBALL_COMPILE_OPTIONS)
+  foreach(_dir IN LISTS _football_inc)
+    list(APPEND SEEDRL_FOOTBALL_COMPILE_OPTIONS "-isystem${_dir}")
+  endforeach()
+  target_link_libraries(seedrl_football INTERFACE "$<LINK_ONLY:football::engine>")
+  set(_football_data_dir "${FOOTBALL_DATA_DIR}")
+  set(_football_font "${FOOTBALL_FONT}")
+  get_filename_component(_football_prefix "${football_DIR}/../../.." ABSOLUTE)
+  message(STATUS "Google Research Football ${football_VERSION} found in ${_football_prefix}: football environments on")
+else()
+  message(STATUS "Google Research Football not found: no football environments "
+                 "(third_party/install-football.sh, then -DFOOTBALL_ROOT=PREFIX)")
+endif()
+add_library(seedrl::football ALIAS seedrl_football)
+# The engine's headers and SEEDRL_WITH_FOOTBALL=1 for these sources (of the
+# calling directory's targets), when the engine was found.
+function(seedrl_use_football)
+  if(SEEDRL_HAVE_FOOTBALL)
+    set_property(SOURCE ${ARGN} APPEND PROPERTY COMPILE_OPTIONS ${SEEDRL_FOOTBALL_COMPILE_OPTIONS})
+    set_property(SOURCE ${ARGN} APPEND PROPERTY COMPILE_DEFINITIONS SEEDRL_WITH_FOOTBALL=1)
+  endif()
+endfunction()
+# What the engine loads at run time: its data folder (GameConfig::data_dir)
+# and font ($GFOOTBALL_FONT). Each follows the install found unless set on the
+# command line (set empty, it follows again); empty without the engine.
+function(_seedrl_football_path var type value doc)
+  if("${${var}}" STREQUAL "" OR "${${var}}" STREQUAL "${_${var}_AUTO}")
+    set(${var} "${value}" CACHE ${type} "${doc}" FORCE)
+    set(_${var}_AUTO "${value}" CACHE INTERNAL "")
+  else()
+    set_property(CACHE ${var} PROPERTY TYPE ${type})
+    set_property(CACHE ${var} PROPERTY HELPSTRING "${doc}")
+  endif()
+endfunction()
+_seedrl_football_path(SEEDRL_FOOTBALL_DATA_DIR PATH "${_football_data_dir}"
+                      "Google Research Football data directory (default: the found install's)")
+_seedrl_football_path(SEEDRL_FOOTBALL_FONT FILEPATH "${_football_font}"
+                      "Google Research Football font file (default: the found install's)")
+
 # dygraphs (libjs-dygraphs), the charts `seedrl report` inlines into its
 # pages; read at run time (src/report/dygraphs_assets.cc), which also looks in
 # /usr/share/javascript/dygraphs when it was not found here.
