@@ -82,11 +82,7 @@ LearnerProfile profile_learner_update(const TrainConfig& config, int updates) {
   ParamPublisher publisher;
 
   const SyntheticStep synthetic(config, layout);
-  std::thread feeder([&] {
-    for (std::uint64_t t = 0;; ++t)
-      for (int slot = 0; slot < B; ++slot)
-        if (!store.append(slot, synthetic.record(t), 0)) return;
-  });
+  std::thread feeder = feed_synthetic(store, synthetic, B);
 
   LearnerProfile p;
   p.device = device.str();

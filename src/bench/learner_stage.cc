@@ -80,11 +80,7 @@ LearnerStageResult run_vtrace_learner(const TrainConfig& config, const BenchTimi
   learner.publish();
 
   const SyntheticStep synthetic(config, layout);
-  std::thread feeder([&] {
-    for (std::uint64_t t = 0;; ++t)
-      for (int slot = 0; slot < B; ++slot)
-        if (!store.append(slot, synthetic.record(t), 0)) return;
-  });
+  std::thread feeder = feed_synthetic(store, synthetic, B);
   LearnerStats stats;
   std::atomic<std::uint64_t> replays{0};
   auto r = count_updates(

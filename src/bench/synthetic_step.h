@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 #include "seedrl/env/env_step.h"
@@ -34,5 +35,15 @@ struct SyntheticStep {
   std::vector<std::uint8_t> obs;
   std::vector<float> action, policy, core;
 };
+
+// A thread that keeps `store`'s first `slots` slots appending `step`'s
+// records until the store is closed.
+inline std::thread feed_synthetic(TrajectoryStore& store, const SyntheticStep& step, int slots) {
+  return std::thread([&store, &step, slots] {
+    for (std::uint64_t t = 0;; ++t)
+      for (int slot = 0; slot < slots; ++slot)
+        if (!store.append(slot, step.record(t), 0)) return;
+  });
+}
 
 }  // namespace seedrl::bench
