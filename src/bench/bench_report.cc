@@ -2,6 +2,7 @@
 
 #include <sched.h>
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <thread>
 
@@ -96,16 +97,24 @@ nlohmann::json breakdown_json(const EndToEndResult& e) {
 
 nlohmann::json machine_json() { return {{"hardware_threads", std::max(1u, std::thread::hardware_concurrency())}}; }
 
+// A rate with its thousands grouped, as people read it: 1,234,567.
+std::string grouped(double v) {
+  if (!std::isfinite(v)) return fmt::format("{}", v);
+  std::string digits = fmt::format("{:.0f}", std::abs(v));
+  for (auto at = static_cast<std::ptrdiff_t>(digits.size()) - 3; at > 0; at -= 3) digits.insert(at, ",");
+  return (v < 0 && digits != "0" ? "-" : "") + digits;
+}
+
 std::string learner_rows(const TrainConfig& c, const LearnerStageResult& l) {
   const std::string graphs =
       l.graph_fraction > 0 ? fmt::format(", {:.0f}% replayed as CUDA graphs", 100 * l.graph_fraction) : "";
-  std::string out = fmt::format("{:<34} {:>14.0f}  {:.1f} updates/s, {:.2f} ms each{}\n",
+  std::string out = fmt::format("{:<34} {:>14}  {:.1f} updates/s, {:.2f} ms each{}\n",
                                 c.algo == "r2d2" ? "learner (r2d2, synthetic replay)" : "learner (synthetic unrolls)",
-                                l.frames_per_s, l.steps_per_s, l.step_ms_mean, graphs);
+                                grouped(l.frames_per_s), l.steps_per_s, l.step_ms_mean, graphs);
   for (const auto& s : l.scaling)
-    out += fmt::format("{:<34} {:>14.0f}  {:.1f} updates/s, scaling efficiency {:.2f}\n",
-                       fmt::format("  learner on {} device{}", s.replicas, s.replicas == 1 ? "" : "s"), s.frames_per_s,
-                       s.steps_per_s, s.efficiency);
+    out += fmt::format("{:<34} {:>14}  {:.1f} updates/s, scaling efficiency {:.2f}\n",
+                       fmt::format("  learner on {} device{}", s.replicas, s.replicas == 1 ? "" : "s"),
+                       grouped(s.frames_per_s), s.steps_per_s, s.efficiency);
   return out;
 }
 
@@ -133,8 +142,8 @@ std::string format_table(const StageReport& r) {
   std::string out = describe(r.config) + "\n";
   out += fmt::format("{} s per stage after {} s warm-up\n\n", r.timing.seconds, r.timing.warmup_s);
   out += fmt::format("{:<34} {:>14}  {}\n", "stage", "frames/s", "detail");
-  out +=
-      fmt::format("{:<34} {:>14.0f}  random actions, no inference\n", "env (actor threads only)", r.env.frames_per_s);
+  out += fmt::format("{:<34} {:>14}  random actions, no inference\n", "env (actor threads only)",
+                     grouped(r.env.frames_per_s));
   if (r.env.frame_skip > 0)
     out += fmt::format(
         "{:<34} {:>14}  emulator frames per CPU-second: env {:.0f}, bare ALE act() loop {:.0f}; "
@@ -142,26 +151,26 @@ std::string format_table(const StageReport& r) {
         "  atari (frame skip " + std::to_string(r.env.frame_skip) + ")", "", r.env.emulator_frames_per_cpu_s,
         r.env.raw_emulator_frames_per_cpu_s, 100 * r.env.overhead());
   out += fmt::format(
-      "{:<34} {:>14.0f}  latency p50 {:.0f} us p90 {:.0f} us p99 {:.0f} us, batch {:.1f}, forward {:.3f} ms\n",
-      "inference (synthetic requests)", r.inference.requests_per_s, r.inference.latency_p50_us,
+      "{:<34} {:>14}  latency p50 {:.0f} us p90 {:.0f} us p99 {:.0f} us, batch {:.1f}, forward {:.3f} ms\n",
+      "inference (synthetic requests)", grouped(r.inference.requests_per_s), r.inference.latency_p50_us,
       r.inference.latency_p90_us, r.inference.latency_p99_us, r.inference.batch_mean, r.inference.forward_ms_mean);
   out += learner_rows(r.config, r.learner);
-  out += fmt::format("{:<34} {:>14.0f}  learner consumed {:.0f} frames/s\n", "end-to-end (training)", e.frames_per_s,
-                     e.learner_frames_per_s);
+  out += fmt::format("{:<34} {:>14}  learner consumed {} frames/s\n", "end-to-end (training)", grouped(e.frames_per_s),
+                     grouped(e.learner_frames_per_s));
   if (r.remote)
-    out += fmt::format("{:<34} {:>14.0f}  {:.0f}% of local actors, inference batch {:.1f}\n",
-                       "end-to-end, remote actors (loopback)", r.remote->frames_per_s,
+    out += fmt::format("{:<34} {:>14}  {:.0f}% of local actors, inference batch {:.1f}\n",
+                       "end-to-end, remote actors (loopback)", grouped(r.remote->frames_per_s),
                        e.frames_per_s > 0 ? 100 * r.remote->frames_per_s / e.frames_per_s : 0.0, r.remote->batch_mean);
-  out += fmt::format("\npipeline efficiency {:.2f} (end-to-end / slowest stage: {} at {:.0f} frames/s)\n",
-                     pipeline_efficiency(r), slowest_name, slowest);
+  out += fmt::format("\npipeline efficiency {:.2f} (end-to-end / slowest stage: {} at {} frames/s)\n",
+                     pipeline_efficiency(r), slowest_name, grouped(slowest));
   const CpuSharingBound bound = cpu_sharing_bound(r, usable_cpus());
   out +=
       fmt::format("CPU per frame (CPU-us): env {:.3f}, inference {:.2f}, learner {:.2f}; end-to-end {:.2f}\n",
                   r.env.cpu_us_per_frame, r.inference.cpu_us_per_frame, r.learner.cpu_us_per_frame, e.cpu_us_per_frame);
   out += fmt::format(
-      "CPU-sharing bound {:.0f} frames/s ({} CPUs / {:.2f} CPU-us, the stages' sum); "
+      "CPU-sharing bound {} frames/s ({} CPUs / {:.2f} CPU-us, the stages' sum); "
       "end-to-end reaches {:.2f} of it\n",
-      bound.frames_per_s, bound.cpus, bound.cpu_us_per_frame, bound.efficiency);
+      grouped(bound.frames_per_s), bound.cpus, bound.cpu_us_per_frame, bound.efficiency);
   out += "\nwhere end-to-end time goes\n";
   out += fmt::format("  actor threads      {:5.1f}% stepping envs, {:5.1f}% waiting for actions\n",
                      100 * e.actor_step_fraction, 100 * e.actor_wait_fraction);
@@ -283,8 +292,8 @@ std::string format_sweep_table(const Sweep& sweep, const std::vector<SweepRow>& 
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& c = rows[i].config;
     const auto& e = rows[i].result;
-    out += fmt::format("{:>16} {:>8} {:>8} {:>10} {:>14.0f} {:>8.0f}% {:>8.0f}% {:>9.1f} {:>8.2f}\n", sweep.values[i],
-                       c.actors, c.envs_per_actor, c.inference_batch, e.frames_per_s,
+    out += fmt::format("{:>16} {:>8} {:>8} {:>10} {:>14} {:>8.0f}% {:>8.0f}% {:>9.1f} {:>8.2f}\n", sweep.values[i],
+                       c.actors, c.envs_per_actor, c.inference_batch, grouped(e.frames_per_s),
                        first > 0 ? 100 * e.frames_per_s / first : 0.0, 100 * e.actor_wait_fraction, e.batch_mean,
                        e.policy_lag_mean);
   }

@@ -27,6 +27,8 @@ TEST_CASE("seedrl bench writes every stage figure as positive JSON", "[cli][benc
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("pipeline efficiency"));
+  // Rates print with their thousands grouped (CartPole runs at thousands of frames/s or more).
+  CHECK_THAT(r.output, Catch::Matches(R"([\s\S]*end-to-end \(training\) +[0-9]{1,3}(,[0-9]{3})+  [\s\S]*)"));
   const auto j = nlohmann::json::parse(read_file(path));
   INFO(j.dump(2));
   CHECK(j.at("config").at("torso") == "mlp");  // the model that ran, not "auto"
