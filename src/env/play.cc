@@ -120,12 +120,13 @@ PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::u
     bool first = true;
     float reward = 0.f;
     bool first_step = true;
+    std::int64_t step = 0;  // within this episode
     for (;;) {
       policy(obs.data(), first, reward, action.data());
       first = false;
       if (trace) {
         if (e == 0 && first_step) render_legend(spec, obs.data(), *trace);
-        *trace << "episode " << e << " step " << static_cast<std::int64_t>(length) << "\n";
+        *trace << "episode " << e << " step " << step << "\n";
         render_observation(spec, obs.data(), *trace);
       }
       first_step = false;
@@ -142,6 +143,7 @@ PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::u
       reward = r.reward;
       ret += r.reward;
       length += 1;
+      ++step;
       if (r.terminated || r.truncated) break;
     }
     sum += ret;

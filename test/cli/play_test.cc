@@ -60,6 +60,28 @@ TEST_CASE("play --render draws every observation with its action and reward", "[
   CHECK(static_cast<double>(frames) == j["episode_length_mean"].get<double>());
 }
 
+TEST_CASE("play --render counts steps per episode", "[cli][play]") {
+  RunResult r = run_seedrl(
+      {"play", "--env", "cartpole", "--policy", "const:0", "--episodes", "3", "--seed", "2", "--json", "--render"});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const auto json_at = r.output.find("{\"env\"");
+  REQUIRE(json_at != std::string::npos);
+  const auto j = nlohmann::json::parse(r.output.substr(json_at, r.output.find('\n', json_at) - json_at));
+  // Each episode starts at step 0, and its last drawn step is its length - 1.
+  std::int64_t steps = 0;
+  for (int e = 0; e < 3; ++e) {
+    const std::string first = "episode " + std::to_string(e) + " step 0\n";
+    CHECK_THAT(r.output, Catch::Contains(first));
+    std::int64_t last = -1;
+    for (std::size_t at = r.output.find("episode " + std::to_string(e) + " step "); at != std::string::npos;
+         at = r.output.find("episode " + std::to_string(e) + " step ", at + 1))
+      last = std::stoll(r.output.substr(at + first.size() - 2));
+    steps += last + 1;
+  }
+  CHECK(static_cast<double>(steps) == Approx(3 * j["episode_length_mean"].get<double>()));
+}
+
 TEST_CASE("play --render names CartPole's observation entries and actions", "[cli][play]") {
   // Gymnasium's CartPole: observation (cart position, cart velocity, pole
   // angle, pole angular velocity); action 0 pushes left, 1 right.
