@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
 
 #include <spdlog/spdlog.h>
 
@@ -95,7 +96,9 @@ void RemoteActorRunner::run(int actor) {
           stop_.store(true);
           break;
         }
-        problem = e.what();
+        // Stopped before its end (Ctrl-C): it may be resumed, so the actors
+        // wait for it, up to --connect-timeout-s.
+        problem = std::string(e.what()) + " before the run's end; waiting for it to resume";
       } catch (const BadFrame& e) {
         // A learner that speaks nonsense will not start making sense: one
         // line for the run (the other threads meet the same learner).
