@@ -3,8 +3,6 @@
 #include <optional>
 #include <string_view>
 
-#include <spdlog/spdlog.h>
-
 #include "seedrl/cli/config_file.h"
 #include "seedrl/env/registry.h"
 #include "seedrl/model/torso.h"
@@ -57,8 +55,8 @@ void apply_env_defaults(const CLI::App& cmd, TrainConfig& c) {
     const ArraySpec obs = EnvRegistry::builtin().spec(c.env, c.env_options).observation;
     if (resolve_torso(obs, "auto") == "impala" && !resolve_placement(c).learner.front().is_cuda()) {
       c.model.torso = "impala-shallow";
-      spdlog::info("--model auto: impala-shallow for {} on a CPU learner (IMPALA's deep ResNet: --model impala)",
-                   c.env);
+      c.start_notes.push_back("--model auto: impala-shallow for " + c.env +
+                              " on a CPU learner (IMPALA's deep ResNet: --model impala)");
     }
   }
   if (c.algo != "vtrace") return;

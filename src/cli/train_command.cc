@@ -121,8 +121,8 @@ CommandRunner add_train_command(CLI::App& app) {
               opt->get_lnames().front() != "logdir")
             given += " --" + opt->get_lnames().front();
         apply_config_file(*cmd, saved);
-        config->resume_settings_note =
-            "--resume: settings from " + saved + (given.empty() ? "" : "; given on the command line instead:" + given);
+        config->start_notes.push_back("--resume: settings from " + saved +
+                                      (given.empty() ? "" : "; given on the command line instead:" + given));
       }
     }
     config->settings_toml = given_settings_toml(*cmd);

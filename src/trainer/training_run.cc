@@ -25,7 +25,6 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
   const CheckpointCounters counters = algorithm.resume(config.resume);
   if (config.resume && finished_before(counters.frames, config.learner.max_frames)) return 0;
   pipeline.set_counters(counters);
-  if (!config.resume_settings_note.empty()) spdlog::info("{}", config.resume_settings_note);
   // train --record-every-s: videos of the latest checkpoint, on a thread of their own
   // (refuses an env without renderer here, before the first log line).
   std::optional<CheckpointVideo> video;
@@ -34,6 +33,7 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
                   config.seed);
   // Only now, so that a refused --resume (or --model) is the one line a user sees.
   const EnvSpec& spec = pipeline.spec();
+  for (const std::string& note : config.start_notes) spdlog::info("{}", note);
   const std::string logdir = std::filesystem::absolute(config.logdir).lexically_normal().string();
   spdlog::info("logdir: {}", logdir);
   spdlog::info("cpus: {}", pipeline.cpus().description);

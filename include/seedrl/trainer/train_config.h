@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "seedrl/actor/actor_pool_config.h"
 #include "seedrl/env/registry.h"
@@ -56,9 +57,10 @@ struct TrainConfig {
   // The settings the run was given, as a TOML file --config reads back
   // (cli/config_file.h); written to logdir/config.toml at a fresh start.
   std::string settings_toml;
-  // --resume without --config: where the settings came from and which flags
-  // of the command line overrode them, said once the checkpoint has loaded.
-  std::string resume_settings_note;
+  // What the command line's defaults decided (where --resume took its
+  // settings from, the torso --model auto chose), said once the run's checks
+  // have passed, so that a refused run stays one line.
+  std::vector<std::string> start_notes;
   double checkpoint_every_s = 600;
   bool checkpoint_replay = true;  // R2D2: save the replay with each checkpoint (trainer/replay_checkpoint.h)
   bool resume = false;
