@@ -139,7 +139,7 @@ if(football_FOUND AND TARGET football::engine)
   set(_football_data_dir "${FOOTBALL_DATA_DIR}")
   set(_football_font "${FOOTBALL_FONT}")
   get_filename_component(_football_prefix "${football_DIR}/../../.." ABSOLUTE)
-  message(STATUS "Google Research Football ${football_VERSION} found in ${_football_prefix}: football environments on")
+  message(STATUS "Google Research Football ${football_VERSION} found in ${_football_prefix}: engine available")
 else()
   message(STATUS "Google Research Football not found: no football environments "
                  "(third_party/install-football.sh, then -DFOOTBALL_ROOT=PREFIX)")
