@@ -31,12 +31,14 @@ Transitions make_transitions(const torch::Tensor& flags_in, const torch::Tensor&
 VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, const UnrollBatch& batch,
                            const VTraceLossConfig& config, torch::Device device, double normalizer) {
   const bool nb = device.is_cuda();
+  // The flags go to the device once: the forward and the losses both read them.
+  UnrollBatch b = batch;
+  b.flags = batch.flags.to(device, nb);
   auto obs = batch.obs.to(device, nb);
-  auto flags = batch.flags.to(device, nb).to(torch::kInt32);  // [L, B]
-  auto first = (flags & kFirst).ne(0);
+  auto first = (b.flags.to(torch::kInt32) & kFirst).ne(0);
   CoreState state;
   if (batch.core_h.defined()) state = {batch.core_h.to(device, nb), batch.core_c.to(device, nb)};
-  return vtrace_losses_from_output(model->forward(obs, first, state), dist, batch, config, device, normalizer);
+  return vtrace_losses_from_output(model->forward(obs, first, state), dist, b, config, device, normalizer);
 }
 
 VTraceLosses vtrace_losses_from_output(const NetOutput& out, const PolicyDistribution& dist, const UnrollBatch& batch,

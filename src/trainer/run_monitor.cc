@@ -33,11 +33,15 @@ RunMonitor::RunMonitor(RunMonitorConfig config, const std::atomic<std::int64_t>&
       start_frames_(frames.load()),
       start_episodes_(episodes.summary().episodes) {}
 
+bool RunMonitor::has_return_mean(const EpisodeStats::Summary& ep) const {
+  return ep.episodes > start_episodes_ || ep.restored > 0;
+}
+
 Scalars RunMonitor::scalars(double fps) const {
   const auto ep = episodes_.summary();
   // The window holds this process's episodes only (a resumed run starts it
   // empty): before the first one ends there is no mean, not a mean of 0.
-  const bool ended = ep.episodes > start_episodes_ || ep.restored > 0;
+  const bool ended = has_return_mean(ep);
   Scalars out{{"frames", static_cast<double>(frames_.load())},
               {"fps", fps},
               {"episodes", static_cast<double>(ep.episodes)},
@@ -85,7 +89,7 @@ void RunMonitor::progress(double fps) {
              ep.episodes,
              learner_steps_.load(),
              fps,
-             ep.episodes > start_episodes_ || ep.restored > 0 ? ep.return_mean : kNoValue,
+             has_return_mean(ep) ? ep.return_mean : kNoValue,
              elapsed_s()};
   p.return_count = ep.in_window;
   p.window = ep.window;

@@ -66,6 +66,9 @@ class RunMonitor {
 
  private:
   Scalars scalars(double fps) const;
+  // Whether the window holds an episode of this run: one that ended in this
+  // process, or one a resume restored (not one from before the monitor).
+  bool has_return_mean(const EpisodeStats::Summary& ep) const;
   void watch_until(const std::function<bool()>& stop, std::atomic<bool>& checkpoint_due);
   void progress(double fps);
   void write_report();
