@@ -150,6 +150,12 @@ std::string format_table(const StageReport& r) {
         "env overhead {:.1f}%\n",
         "  atari (frame skip " + std::to_string(r.env.frame_skip) + ")", "", r.env.emulator_frames_per_cpu_s,
         r.env.raw_emulator_frames_per_cpu_s, 100 * r.env.overhead());
+  if (r.env.football_steps_per_cpu_s > 0)
+    out += fmt::format(
+        "{:<34} {:>14}  steps per CPU-second: env {:.0f}, bare engine loop {:.0f}; env overhead {:.1f}%; "
+        "{:.0f} MB per env\n",
+        "  football", "", r.env.football_steps_per_cpu_s, r.env.raw_football_steps_per_cpu_s,
+        100 * r.env.football_overhead(), r.env.mb_per_env);
   out += fmt::format(
       "{:<34} {:>14}  latency p50 {:.0f} us p90 {:.0f} us p99 {:.0f} us, batch {:.1f}, forward {:.3f} ms\n",
       "inference (synthetic requests)", grouped(r.inference.requests_per_s), r.inference.latency_p50_us,
@@ -201,6 +207,11 @@ std::string to_json(const StageReport& r) {
                   {"emulator_frames_per_cpu_s", r.env.emulator_frames_per_cpu_s},
                   {"raw_emulator_frames_per_cpu_s", r.env.raw_emulator_frames_per_cpu_s},
                   {"overhead", r.env.overhead()}};
+  if (r.env.football_steps_per_cpu_s > 0)
+    j["football"] = {{"steps_per_cpu_s", r.env.football_steps_per_cpu_s},
+                     {"raw_steps_per_cpu_s", r.env.raw_football_steps_per_cpu_s},
+                     {"overhead", r.env.football_overhead()},
+                     {"mb_per_env", r.env.mb_per_env}};
   j["inference"] = {{"requests_per_s", r.inference.requests_per_s}, {"latency_p50_us", r.inference.latency_p50_us},
                     {"latency_p90_us", r.inference.latency_p90_us}, {"latency_p99_us", r.inference.latency_p99_us},
                     {"batch_mean", r.inference.batch_mean},         {"forward_ms_mean", r.inference.forward_ms_mean}};

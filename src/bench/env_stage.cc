@@ -1,6 +1,9 @@
 // Env stage alone: actor threads stepping their envs with random actions
 // (and for atari:* the bare emulator loop beside it).
+#include <unistd.h>
+
 #include <atomic>
+#include <cstdio>
 #include <functional>
 #include <latch>
 #include <thread>
@@ -9,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include "atari_raw_loop.h"
+#include "football_raw_loop.h"
 #include "measure_window.h"
 #include "seedrl/env/random_action.h"
 #include "seedrl/env/registry.h"
@@ -103,16 +107,48 @@ void measure_raw_atari(const TrainConfig& config, const BenchTiming& timing, Env
   if (raw_steps > 0) out.raw_emulator_frames_per_cpu_s = skip * 1e6 / window.cpu_us_per(raw_steps);
 }
 
+// Likewise for football:* (football_raw_loop.h).
+void measure_raw_football(const TrainConfig& config, const BenchTiming& timing, EnvStageResult& out) {
+  const int A = config.actors, K = config.envs_per_actor;
+  std::vector<ThreadCount> steps(A);
+  std::atomic<bool> stop{false};
+  ThreadsStartedTogether threads(A, " (raw football loop)", stop, [&](int a, const std::function<void()>& ready) {
+    run_raw_football_loop(config, K, derive_seed(config.seed, 2'000'000'000ull + a), ready, stop, steps[a].value);
+  });
+  threads.release();
+  std::uint64_t s0 = 0, s1 = 0;
+  const Window window = measure(
+      timing, [&] { s0 = sum(steps); }, [&] { s1 = sum(steps); });
+  stop.store(true);
+  threads.join();
+  const auto raw_steps = static_cast<double>(s1 - s0);
+  if (out.cpu_us_per_frame > 0) out.football_steps_per_cpu_s = 1e6 / out.cpu_us_per_frame;
+  if (raw_steps > 0) out.raw_football_steps_per_cpu_s = 1e6 / window.cpu_us_per(raw_steps);
+}
+
+// This process's resident memory in MB (Linux: /proc/self/statm).
+double resident_mb() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (f == nullptr) return 0;
+  unsigned long size = 0, resident = 0;
+  const int n = std::fscanf(f, "%lu %lu", &size, &resident);
+  std::fclose(f);
+  return n == 2 ? static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1 << 20) : 0;
+}
+
 }  // namespace
 
 EnvStageResult bench_env_stage(const TrainConfig& config, const BenchTiming& timing) {
   const int A = config.actors, K = config.envs_per_actor;
   std::vector<ThreadCount> frames(A);
   std::atomic<bool> stop{false};
+  const double mb_before = resident_mb();
+  std::atomic<int> made{0};
   ThreadsStartedTogether threads(A, "", stop, [&](int a, const std::function<void()>& ready) {
     const auto& registry = EnvRegistry::builtin();
     std::vector<EnvPtr> envs;
     for (int k = 0; k < K; ++k) envs.push_back(registry.make(config.env, config.env_options));
+    made.fetch_add(K);
     const EnvSpec& spec = envs[0]->spec();
     const std::size_t obs_bytes = spec.observation.bytes();
     const int width = spec.action.width();
@@ -139,6 +175,7 @@ EnvStageResult bench_env_stage(const TrainConfig& config, const BenchTiming& tim
     }
   });
   threads.release();
+  const double mb_after = resident_mb();
   std::uint64_t f0 = 0, f1 = 0;
   const Window window = measure(
       timing, [&] { f0 = sum(frames); }, [&] { f1 = sum(frames); },
@@ -148,6 +185,10 @@ EnvStageResult bench_env_stage(const TrainConfig& config, const BenchTiming& tim
   const auto stepped = static_cast<double>(f1 - f0);
   EnvStageResult result{stepped / window.seconds, window.cpu_us_per(stepped)};
   if (config.env.rfind("atari:", 0) == 0) measure_raw_atari(config, timing, result);
+  if (config.env.rfind("football:", 0) == 0) {
+    if (made.load() > 0) result.mb_per_env = (mb_after - mb_before) / made.load();
+    measure_raw_football(config, timing, result);
+  }
   return result;
 }
 

@@ -16,6 +16,15 @@ void add_env_option_flags(CLI::App& cmd, EnvOptions& o) {
   cmd.add_flag(
       "--accept-unknown-rom", o.accept_unknown_rom,
       "Atari: load a ROM whose MD5 is not the one ALE supports for its game (at your own risk: ALE may hang on it)");
+  cmd.add_option("--football-obs", o.football_obs,
+                 "Football observation: smm (72x96 Super Mini Map, 4 stacked) or simple115v2 (float32[115])")
+      ->check(CLI::IsMember({"smm", "simple115v2"}));
+  cmd.add_option("--football-rewards", o.football_rewards, "Football reward: scoring,checkpoints or scoring")
+      ->check(CLI::IsMember({"scoring,checkpoints", "scoring"}));
+  cmd.add_option("--football-data-dir", o.football_data_dir,
+                 "Football engine data folder (default: $GFOOTBALL_DATA_DIR, else the build's)");
+  cmd.add_option("--football-font", o.football_font,
+                 "Football engine font (default: $GFOOTBALL_FONT, else the build's)");
   cmd.add_option("--frame-skip", o.frame_skip, "Atari emulator frames per step, max-pooled over the last two")
       ->check(in_range(1, 1000));
   cmd.add_option("--noop-max", o.noop_max, "Atari: 1 to this many no-op frames at reset (0: none)")
@@ -27,7 +36,8 @@ void add_env_option_flags(CLI::App& cmd, EnvOptions& o) {
                  "Atari: a lost life ends the episode (the next reset continues the game)");
   cmd.add_option("--action-repeat", o.action_repeat, "Repeat each action this many env steps")
       ->check(in_range(1, 1000));
-  cmd.add_option("--frame-stack", o.frame_stack, "Stack the last k observations (default: 4 for Atari, else 1)")
+  cmd.add_option("--frame-stack", o.frame_stack,
+                 "Stack the last k observations (default: 4 for Atari and football's maps, else 1)")
       ->check(in_range(1, 64))
       ->default_str("auto");
   cmd.add_option("--time-limit", o.time_limit, "Truncate episodes after this many steps (0: the env's own)")

@@ -21,6 +21,7 @@ CommandRunner add_eval_command(CLI::App& app) {
     std::uint64_t seed = 12345;
     bool greedy = false;
     std::string rom_dir;
+    std::string football_rewards;
     bool json = false;
     std::string record;
     long record_max_frames = kDefaultRecordMaxFrames;
@@ -39,23 +40,25 @@ CommandRunner add_eval_command(CLI::App& app) {
   cmd->add_flag("--json", o->json, "Print the statistics as one JSON object");
   cmd->add_option("--rom-dir", o->rom_dir,
                   "Atari ROM directory on this machine (pong.bin, ...; default: $SEEDRL_ATARI_ROMS, else the build's)");
+  cmd->add_option("--football-rewards", o->football_rewards,
+                  "Football: score the episodes with this reward instead of the run's (scoring: goal difference)")
+      ->check(CLI::IsMember({"scoring,checkpoints", "scoring"}));
   add_record_flags(*cmd, o->record, o->record_max_frames);
   check_number_options(*cmd);
   return [cmd, o]() -> int {
     if (!cmd->parsed()) return -1;
     SignalWatcher stop_watcher(exit_on_stop_signal);
-    if (o->record.empty()) {
-      print_play_stats(evaluate(o->checkpoint, o->episodes, o->seed, o->greedy, o->rom_dir), o->json);
-      return 0;
-    }
-    // evaluate() with a recorder: the path is checked before the checkpoint loads.
-    GifRecorder recorder(o->record, o->record_max_frames);
+    // The recorder first: its path is checked before the checkpoint loads.
+    std::unique_ptr<GifRecorder> recorder;
+    if (!o->record.empty()) recorder = std::make_unique<GifRecorder>(o->record, o->record_max_frames);
     CheckpointPolicy p = load_checkpoint_policy(o->checkpoint, o->seed, o->greedy);
     EnvOptions env_options = p.config.env_options;
     env_options.rom_dir = o->rom_dir;
+    if (!o->football_rewards.empty()) env_options.football_rewards = o->football_rewards;
     auto env = EnvRegistry::builtin().make(p.config.env, env_options);
-    const PlayStats s = play_episodes(*env, p.policy, o->episodes, o->seed, nullptr, recorder.sink());
-    recorder.finish();
+    const PlayStats s =
+        play_episodes(*env, p.policy, o->episodes, o->seed, nullptr, recorder ? recorder->sink() : nullptr);
+    if (recorder) recorder->finish();
     print_play_stats(s, o->json);
     return 0;
   };

@@ -17,11 +17,14 @@ namespace seedrl {
 
 namespace {
 
-// MinAtar's observations: channels of 0s and 1s. Atari's are shades.
+// MinAtar's observations: channels of 0s and 1s; Football's maps: of 0s and
+// 255s. Atari's are shades.
 bool is_channel_image(const ArraySpec& spec, const void* obs) {
   if (spec.shape.size() != 3 || spec.dtype != DType::kUInt8) return false;
   const auto* px = static_cast<const std::uint8_t*>(obs);
-  return std::none_of(px, px + spec.numel(), [](std::uint8_t v) { return v > 1; });
+  const auto* end = px + spec.numel();
+  return std::none_of(px, end, [](std::uint8_t v) { return v > 1; }) ||
+         std::all_of(px, end, [](std::uint8_t v) { return v == 0 || v == 255; });
 }
 
 constexpr char kShades[] = " .:-=+*#%@";  // dark to bright

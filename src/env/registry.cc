@@ -23,6 +23,7 @@ const EnvRegistry& EnvRegistry::builtin() {
     register_mujoco(r);
     register_synthetic(r);
     register_atari(r);
+    register_football(r);
     return r;
   }();
   return registry;
@@ -92,6 +93,7 @@ std::string EnvRegistry::canonical(const std::string& name) const {
   if (sep != std::string::npos && sep + 1 < bare.size()) {
     std::string prefix = key_of(bare.substr(0, sep)) + ":";
     if (prefix == "ale:") prefix = "atari:";
+    if (prefix == "gfootball:") prefix = "football:";
     for (const Family& f : families_)
       if (f.prefix == prefix) return f.prefix + snake_case(bare.substr(sep + 1));
   }
@@ -106,7 +108,8 @@ std::string EnvRegistry::closest(const std::string& name) const {
 int EnvRegistry::frame_stack(const std::string& name, const EnvOptions& options) const {
   if (options.frame_stack > 0) return options.frame_stack;
   const Family* f = entries_.count(name) == 0 ? family_of(name) : nullptr;
-  return f != nullptr ? f->frame_stack : 1;
+  if (f == nullptr) return 1;
+  return f->frame_stack_for ? f->frame_stack_for(options) : f->frame_stack;
 }
 
 EnvPtr EnvRegistry::make(const std::string& name, const EnvOptions& options) const {

@@ -46,6 +46,8 @@ std::string to_json(const TrainConfig& c) {
   j["noop_max"] = c.env_options.noop_max;
   j["max_episode_frames"] = c.env_options.max_episode_frames;
   j["terminal_on_life_loss"] = c.env_options.terminal_on_life_loss;
+  j["football_obs"] = c.env_options.football_obs;
+  j["football_rewards"] = c.env_options.football_rewards;
   j["action_repeat"] = c.env_options.action_repeat;
   j["frame_stack"] = c.env_options.frame_stack;
   j["time_limit"] = c.env_options.time_limit;
@@ -158,6 +160,8 @@ static TrainConfig read_config(const std::string& text) {
     c.env_options.noop_max = j.value("noop_max", c.env_options.noop_max);
     c.env_options.max_episode_frames = j.value("max_episode_frames", c.env_options.max_episode_frames);
     c.env_options.terminal_on_life_loss = j.value("terminal_on_life_loss", c.env_options.terminal_on_life_loss);
+    c.env_options.football_obs = j.value("football_obs", c.env_options.football_obs);
+    c.env_options.football_rewards = j.value("football_rewards", c.env_options.football_rewards);
     c.env_options.action_repeat = j.value("action_repeat", 1);
     c.env_options.frame_stack = j.value("frame_stack", 1);
     c.env_options.time_limit = j.value("time_limit", 0);

@@ -33,6 +33,14 @@ struct EnvStageResult {
   double overhead() const {
     return emulator_frames_per_cpu_s > 0 ? raw_emulator_frames_per_cpu_s / emulator_frames_per_cpu_s - 1 : 0;
   }
+  // football:* only (0 otherwise): steps per CPU-second of the env and of
+  // the bare engine loop, and the memory each env holds (resident MB).
+  double football_steps_per_cpu_s = 0;
+  double raw_football_steps_per_cpu_s = 0;
+  double mb_per_env = 0;
+  double football_overhead() const {
+    return football_steps_per_cpu_s > 0 ? raw_football_steps_per_cpu_s / football_steps_per_cpu_s - 1 : 0;
+  }
 };
 EnvStageResult bench_env_stage(const TrainConfig& config, const BenchTiming& timing);
 

@@ -27,6 +27,11 @@ struct EnvOptions {
   int max_episode_frames = 108000;  // emulator frames, then truncation (0: none)
   bool terminal_on_life_loss = false;
   bool accept_unknown_rom = false;  // load a ROM whose MD5 ALE does not know for its game
+  // Google Research Football, see docs/football.md.
+  std::string football_obs = "smm";                      // smm | simple115v2
+  std::string football_rewards = "scoring,checkpoints";  // | scoring
+  std::string football_data_dir;                         // empty: $GFOOTBALL_DATA_DIR, else the engine's install
+  std::string football_font;                             // empty: $GFOOTBALL_FONT, else the engine's install
   // Wrappers, applied by make() to every env in this order:
   int action_repeat = 1;  // repeat each action, summing rewards
   int frame_stack = 0;    // stack the last k observations on the last axis (0: the env's default, 1 but for Atari)
@@ -45,7 +50,8 @@ class EnvRegistry {
   // Our name for `name` as users coming from Gymnasium write it: any case,
   // a "-vN" version, '/' for ':', CamelCase for snake_case ("CartPole-v1" ->
   // cartpole, "MinAtar/SpaceInvaders-v1" -> minatar:space_invaders,
-  // "ALE/Pong-v5" -> atari:pong, "HalfCheetah-v4" -> mujoco:halfcheetah).
+  // "ALE/Pong-v5" -> atari:pong, "HalfCheetah-v4" -> mujoco:halfcheetah,
+  // "GFootball/academy_empty_goal_close-v0" -> football:academy_empty_goal_close).
   // `name` itself when registered; "" when nothing matches.
   std::string canonical(const std::string& name) const;
   // The registered name nearest a mistyped one ("" when none is close).
@@ -69,6 +75,8 @@ class EnvRegistry {
     std::string unavailable;        // what `seedrl envs` prints when `list` finds none
     std::string member = "<name>";  // how messages name a member: atari:<game>
     int frame_stack = 1;            // the stack make() applies when EnvOptions::frame_stack is 0
+    // Or, when set, that stack as the options choose it (football: 4 maps, 1 vector).
+    std::function<int(const EnvOptions&)> frame_stack_for;
     // A member's spec without making it (optional; else spec() makes one).
     std::function<EnvSpec(const std::string& member, const EnvOptions&)> spec;
   };
@@ -95,5 +103,6 @@ void register_classic_control(EnvRegistry& registry);
 void register_minatar(EnvRegistry& registry);
 void register_mujoco(EnvRegistry& registry);
 void register_atari(EnvRegistry& registry);
+void register_football(EnvRegistry& registry);
 
 }  // namespace seedrl

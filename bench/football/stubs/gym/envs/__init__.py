@@ -1,0 +1,1 @@
+"""Minimal stand-in for gym.envs (only gym.envs.registration is used)."""

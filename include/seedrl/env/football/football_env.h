@@ -1,0 +1,82 @@
+// football:<scenario>: Google Research Football as SEED RL trains it
+// (seed_rl/football/env.py): one agent steering the left team's active
+// player with the 19 default actions, the Super Mini Map observation (the
+// registry stacks 4: uint8[72, 96, 16]) and the scoring,checkpoints reward.
+// Each episode starts the scenario with a fresh engine seed drawn from the
+// env's own random stream, the way gfootball draws one per episode; the
+// 1 vs 1, 5 vs 5 and 11 vs 11 scenarios alternate the kick-off side between
+// episodes (gfootball's episode numbers: the first is 2, even). A goal, the
+// ball going out of play or a change of possession end academy episodes
+// (terminated); the game's duration truncates. See docs/football.md.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "seedrl/env/env.h"
+#include "seedrl/env/football/engine_game.h"
+#include "seedrl/env/football/rules.h"
+#include "seedrl/env/football/scenario.h"
+#include "seedrl/env/registry.h"
+#include "seedrl/env/render.h"
+#include "seedrl/util/rng.h"
+
+namespace seedrl::football {
+
+enum class Representation { kSmm, kSimple115v2 };
+
+struct FootballConfig {
+  const Scenario* scenario = nullptr;
+  Representation representation = Representation::kSmm;
+  bool checkpoint_rewards = true;  // "scoring,checkpoints"; false: "scoring"
+  EnginePaths paths;
+};
+
+// The config of football:<scenario> under `options`, its data folder and
+// font checked. Throws std::invalid_argument with one line naming the
+// scenario, flag or path at fault.
+FootballConfig football_config(const std::string& scenario, const EnvOptions& options);
+EnvSpec football_spec(const FootballConfig& config);
+// The frame stack the registry applies: 4 Super Mini Maps, 1 vector.
+int football_frame_stack(const EnvOptions& options);
+
+class FootballEnv final : public Env, public RgbRenderable {
+ public:
+  explicit FootballEnv(const FootballConfig& config);
+  ~FootballEnv() override;
+
+  const EnvSpec& spec() const override { return spec_; }
+  void reset(std::optional<std::uint64_t> seed, void* obs) override;
+  StepResult step(const Action& action, void* obs) override;
+  bool render_rgb(RgbImage& out) override;
+  double render_fps() const override { return 10; }  // 10 steps a second of game time
+
+  // The next reset starts its episode with this engine seed instead of a
+  // drawn one (the golden-trace test replays gfootball's seeds).
+  void set_next_engine_seed(std::uint32_t engine_seed) { next_engine_seed_ = engine_seed; }
+  const GameState& state() const { return game_->state(); }
+  // Steps the game has waited for a set piece to be taken (the stalling
+  // rule takes over our agent's action from 20 on).
+  int waiting_for_game_count() const { return game_->waiting_for_game_count(); }
+  // gfootball's number of the episode under way (2 for the first).
+  int episode_number() const { return episode_number_ - 1; }
+  bool reverse_team_processing() const { return reverse_ == 1; }
+
+ private:
+  void start_episode(std::uint32_t engine_seed, void* obs);
+  void write_observation(void* obs) const;
+
+  FootballConfig config_;
+  EnvSpec spec_;
+  std::unique_ptr<EngineGame> game_;
+  Rng rng_;
+  EpisodeRules rules_;
+  CheckpointReward checkpoints_;
+  int episode_number_ = 2;  // of the next episode
+  int reverse_ = -1;        // reverse_team_processing: set by the first episode's seed, then kept
+  std::optional<std::uint32_t> next_engine_seed_;
+};
+
+}  // namespace seedrl::football

@@ -1,0 +1,125 @@
+#include "seedrl/env/football/football_env.h"
+
+#include <stdexcept>
+#include <utility>
+
+#include "seedrl/env/football/actions.h"
+#include "seedrl/env/football/data_check.h"
+#include "seedrl/env/football/observations.h"
+#include "seedrl/env/render/football_draw.h"
+
+namespace seedrl::football {
+
+namespace {
+
+std::string scenario_list() {
+  std::string all;
+  for (const Scenario& s : scenarios()) all += (all.empty() ? "" : ", ") + s.name;
+  return all;
+}
+
+}  // namespace
+
+FootballConfig football_config(const std::string& name, const EnvOptions& o) {
+  FootballConfig c;
+  c.scenario = find_scenario(name);
+  if (c.scenario == nullptr)
+    throw std::invalid_argument("football:" + name + ": no such scenario (" + scenario_list() + ")");
+  if (o.football_obs == "smm" || o.football_obs == "extracted")
+    c.representation = Representation::kSmm;
+  else if (o.football_obs == "simple115v2")
+    c.representation = Representation::kSimple115v2;
+  else
+    throw std::invalid_argument("--football-obs must be smm or simple115v2, not '" + o.football_obs + "'");
+  if (o.football_rewards == "scoring,checkpoints" || o.football_rewards == "checkpoints,scoring")
+    c.checkpoint_rewards = true;
+  else if (o.football_rewards == "scoring")
+    c.checkpoint_rewards = false;
+  else
+    throw std::invalid_argument("--football-rewards must be scoring,checkpoints or scoring, not '" +
+                                o.football_rewards + "'");
+  if (o.sticky_action_prob >= 0)
+    throw std::invalid_argument("--sticky-action-prob does not apply to football:" + name +
+                                " (the engine's actions are not sticky that way)");
+  c.paths = engine_paths(o.football_data_dir, o.football_font);
+  return c;
+}
+
+int football_frame_stack(const EnvOptions& o) { return o.football_obs == "simple115v2" ? 1 : 4; }
+
+EnvSpec football_spec(const FootballConfig& c) {
+  EnvSpec spec;
+  spec.name = "football:" + c.scenario->name;
+  if (c.representation == Representation::kSmm) {
+    spec.observation = ArraySpec{{kSmmHeight, kSmmWidth, kSmmPlanes}, DType::kUInt8};
+    spec.observation_names = {"left_team", "right_team", "ball", "active"};
+  } else {
+    spec.observation = ArraySpec{{kSimple115Size}, DType::kFloat32};
+  }
+  spec.action = ActionSpec::discrete(kNumActions);
+  for (const ActionInfo& a : kActions) spec.action_names.emplace_back(a.name);
+  spec.max_episode_steps = c.scenario->game_duration;
+  return spec;
+}
+
+FootballEnv::FootballEnv(const FootballConfig& config) : config_(config), spec_(football_spec(config)) {
+  check_engine_paths(config_.paths);
+  game_ = std::make_unique<EngineGame>(config_.paths);
+}
+
+FootballEnv::~FootballEnv() = default;
+
+void FootballEnv::reset(std::optional<std::uint64_t> seed, void* obs) {
+  if (seed) {
+    rng_.reseed(*seed);
+    episode_number_ = 2;
+    reverse_ = -1;
+  }
+  // random.randint(0, 2000000000), as scenario_builder.py draws it.
+  std::uint32_t engine_seed = static_cast<std::uint32_t>(rng_.below(2000000001u));
+  if (next_engine_seed_) engine_seed = *std::exchange(next_engine_seed_, std::nullopt);
+  start_episode(engine_seed, obs);
+}
+
+void FootballEnv::start_episode(std::uint32_t engine_seed, void* obs) {
+  const Scenario& s = *config_.scenario;
+  // gfootball fixes reverse_team_processing from the seed of the config's
+  // first scenario and keeps it for the env's life.
+  if (reverse_ < 0) reverse_ = static_cast<int>(engine_seed % 2);
+  const bool swap = s.swap_each_episode && episode_number_ % 2 == 1;
+  game_->reset(s, swap ? s.right : s.left, swap ? s.left : s.right, engine_seed, reverse_ == 1);
+  ++episode_number_;
+  rules_.reset();
+  checkpoints_.reset();
+  write_observation(obs);
+}
+
+StepResult FootballEnv::step(const Action& action, void* obs) {
+  if (action.index < 0 || action.index >= kNumActions)
+    throw std::out_of_range("football: action " + std::to_string(action.index) + " is not in [0, 19)");
+  int& waiting = game_->waiting_for_game_count();
+  game_->act(stalling_rule(kActions[static_cast<std::size_t>(action.index)].engine, waiting, game_->state()));
+  game_->step();
+  const GameState& now = game_->state();
+  const EpisodeRules::Outcome o = rules_.after_step(*config_.scenario, now, waiting);
+  StepResult r;
+  r.reward = config_.checkpoint_rewards ? checkpoints_.reward(o.score_reward, now) : static_cast<float>(o.score_reward);
+  r.terminated = o.ended_by_rule;
+  r.truncated = !o.ended_by_rule && o.ended_by_time;
+  write_observation(obs);
+  return r;
+}
+
+void FootballEnv::write_observation(void* obs) const {
+  if (config_.representation == Representation::kSmm)
+    write_smm(game_->state(), static_cast<std::uint8_t*>(obs));
+  else
+    write_simple115v2(game_->state(), static_cast<float*>(obs));
+}
+
+bool FootballEnv::render_rgb(RgbImage& out) {
+  football_draw::pitch(game_->state(), out);
+  return true;
+}
+
+}  // namespace seedrl::football
