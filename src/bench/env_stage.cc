@@ -85,14 +85,18 @@ class ThreadsStartedTogether {
   std::vector<std::thread> threads_;
 };
 
-// The same threads and envs per thread as the env stage, stepping bare
-// emulators (atari_raw_loop.h); fills the emulator-frame figures of `out`.
-void measure_raw_atari(const TrainConfig& config, const BenchTiming& timing, EnvStageResult& out) {
+// A bare loop's signature (atari_raw_loop.h, football_raw_loop.h).
+using RawLoop = void (*)(const TrainConfig&, int, std::uint64_t, const std::function<void()>&, const std::atomic<bool>&,
+                         std::atomic<std::uint64_t>&);
+
+// The same threads and envs per thread as the env stage, each stepping the
+// bare engine loop `loop`: its CPU-microseconds per step (0 when it made none).
+double raw_cpu_us_per_step(const TrainConfig& config, const BenchTiming& timing, const char* what, RawLoop loop) {
   const int A = config.actors, K = config.envs_per_actor;
   std::vector<ThreadCount> steps(A);
   std::atomic<bool> stop{false};
-  ThreadsStartedTogether threads(A, " (raw ALE loop)", stop, [&](int a, const std::function<void()>& ready) {
-    run_raw_atari_loop(config, K, derive_seed(config.seed, 2'000'000'000ull + a), ready, stop, steps[a].value);
+  ThreadsStartedTogether threads(A, what, stop, [&](int a, const std::function<void()>& ready) {
+    loop(config, K, derive_seed(config.seed, 2'000'000'000ull + a), ready, stop, steps[a].value);
   });
   threads.release();
   std::uint64_t s0 = 0, s1 = 0;
@@ -100,30 +104,23 @@ void measure_raw_atari(const TrainConfig& config, const BenchTiming& timing, Env
       timing, [&] { s0 = sum(steps); }, [&] { s1 = sum(steps); });
   stop.store(true);
   threads.join();
-  const int skip = config.env_options.frame_skip;
-  const auto raw_steps = static_cast<double>(s1 - s0);
-  out.frame_skip = skip;
-  if (out.cpu_us_per_frame > 0) out.emulator_frames_per_cpu_s = skip * 1e6 / out.cpu_us_per_frame;
-  if (raw_steps > 0) out.raw_emulator_frames_per_cpu_s = skip * 1e6 / window.cpu_us_per(raw_steps);
+  return s1 > s0 ? window.cpu_us_per(static_cast<double>(s1 - s0)) : 0;
 }
 
-// Likewise for football:* (football_raw_loop.h).
+// The emulator-frame figures of `out` for atari:*.
+void measure_raw_atari(const TrainConfig& config, const BenchTiming& timing, EnvStageResult& out) {
+  const double raw_us = raw_cpu_us_per_step(config, timing, " (raw ALE loop)", run_raw_atari_loop);
+  const int skip = config.env_options.frame_skip;
+  out.frame_skip = skip;
+  if (out.cpu_us_per_frame > 0) out.emulator_frames_per_cpu_s = skip * 1e6 / out.cpu_us_per_frame;
+  if (raw_us > 0) out.raw_emulator_frames_per_cpu_s = skip * 1e6 / raw_us;
+}
+
+// The engine-step figures of `out` for football:*.
 void measure_raw_football(const TrainConfig& config, const BenchTiming& timing, EnvStageResult& out) {
-  const int A = config.actors, K = config.envs_per_actor;
-  std::vector<ThreadCount> steps(A);
-  std::atomic<bool> stop{false};
-  ThreadsStartedTogether threads(A, " (raw football loop)", stop, [&](int a, const std::function<void()>& ready) {
-    run_raw_football_loop(config, K, derive_seed(config.seed, 2'000'000'000ull + a), ready, stop, steps[a].value);
-  });
-  threads.release();
-  std::uint64_t s0 = 0, s1 = 0;
-  const Window window = measure(
-      timing, [&] { s0 = sum(steps); }, [&] { s1 = sum(steps); });
-  stop.store(true);
-  threads.join();
-  const auto raw_steps = static_cast<double>(s1 - s0);
+  const double raw_us = raw_cpu_us_per_step(config, timing, " (raw football loop)", run_raw_football_loop);
   if (out.cpu_us_per_frame > 0) out.football_steps_per_cpu_s = 1e6 / out.cpu_us_per_frame;
-  if (raw_steps > 0) out.raw_football_steps_per_cpu_s = 1e6 / window.cpu_us_per(raw_steps);
+  if (raw_us > 0) out.raw_football_steps_per_cpu_s = 1e6 / raw_us;
 }
 
 // This process's resident memory in MB (Linux: /proc/self/statm).

@@ -33,7 +33,7 @@ void run_raw_football_loop(const TrainConfig& config, int envs, std::uint64_t se
   while (!stop.load(std::memory_order_relaxed)) {
     for (int k = 0; k < envs; ++k) {
       EngineGame& g = *games[static_cast<std::size_t>(k)];
-      g.act(kActions[rng.below(kNumActions)].engine);
+      g.act(stalling_rule(kActions[rng.below(kNumActions)].engine, g.waiting_for_game_count(), g.state()));
       g.step();
       ++done;
       const auto o = rules[static_cast<std::size_t>(k)].after_step(s, g.state(), g.waiting_for_game_count());

@@ -1,9 +1,10 @@
 // The env stage's bare-engine baseline for football:* envs (see
 // EnvStageResult): per thread, `envs` engines started as football:<scenario>
 // starts them, each step one random action of the 19 and the engine's step;
-// an episode restarts where the env's would (the same rules, no
-// observation, no rewards, no stalling rule), so both loops play the same
-// kind of episodes and the difference is our wrapper's cost.
+// an episode restarts where the env's would and set pieces are not held
+// forever (the same rules and stalling rule, no observation, no rewards),
+// so both loops play the same kind of game and the difference is our
+// wrapper's cost.
 #pragma once
 
 #include <atomic>

@@ -50,6 +50,16 @@ void FrameStack::write(void* obs) const {
     }
     return;
   }
+  if (run == 4) {
+    // Four bytes a pixel (Football's four map planes, or one float): a
+    // fixed-size copy the compiler turns into one load and store.
+    for (int j = 0; j < k_; ++j) {
+      const std::uint8_t* src = ring_.data() + ((newest_ + 1 + j) % k_) * frame_bytes_;
+      std::uint8_t* dst = out + static_cast<std::size_t>(j) * 4;
+      for (std::size_t p = 0; p < pixels_; ++p) std::memcpy(dst + p * 4 * k_, src + p * 4, 4);
+    }
+    return;
+  }
   for (std::size_t p = 0; p < pixels_; ++p) {
     for (int j = 0; j < k_; ++j) {
       const int frame = (newest_ + 1 + j) % k_;
