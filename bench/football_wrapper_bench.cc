@@ -61,21 +61,31 @@ class MapSource final : public Env {
   EnvSpec spec_;
 };
 
-void BM_FootballWrapperSmm(benchmark::State& state) {
-  Rng rng(3);
+// The per-step work besides the observation: the stalling rule on a drawn
+// action, the state moving on, the episode rules and the checkpoint reward.
+struct Rules {
+  Rng rng{3};
   GameState s = eleven_a_side(rng);
   Scenario scenario;
   EpisodeRules rules;
   CheckpointReward checkpoints;
-  FrameStack stack(std::make_unique<MapSource>(&s), 4);
-  std::vector<std::uint8_t> obs(stack.spec().observation.bytes());
-  stack.reset(1, obs.data());
   int waiting = 0;
-  for (auto _ : state) {
+
+  void step() {
     benchmark::DoNotOptimize(stalling_rule(kActions[rng.below(kNumActions)].engine, waiting, s));
     nudge(s, rng);
     const auto o = rules.after_step(scenario, s, waiting);
     benchmark::DoNotOptimize(checkpoints.reward(o.score_reward, s));
+  }
+};
+
+void BM_FootballWrapperSmm(benchmark::State& state) {
+  Rules r;
+  FrameStack stack(std::make_unique<MapSource>(&r.s), 4);
+  std::vector<std::uint8_t> obs(stack.spec().observation.bytes());
+  stack.reset(1, obs.data());
+  for (auto _ : state) {
+    r.step();
     stack.step(Action{}, obs.data());
     benchmark::DoNotOptimize(obs.data());
   }
@@ -84,19 +94,11 @@ void BM_FootballWrapperSmm(benchmark::State& state) {
 BENCHMARK(BM_FootballWrapperSmm);
 
 void BM_FootballWrapperSimple115v2(benchmark::State& state) {
-  Rng rng(3);
-  GameState s = eleven_a_side(rng);
-  Scenario scenario;
-  EpisodeRules rules;
-  CheckpointReward checkpoints;
+  Rules r;
   std::vector<float> obs(kSimple115Size);
-  int waiting = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(stalling_rule(kActions[rng.below(kNumActions)].engine, waiting, s));
-    nudge(s, rng);
-    const auto o = rules.after_step(scenario, s, waiting);
-    benchmark::DoNotOptimize(checkpoints.reward(o.score_reward, s));
-    write_simple115v2(s, obs.data());
+    r.step();
+    write_simple115v2(r.s, obs.data());
     benchmark::DoNotOptimize(obs.data());
   }
   state.SetItemsProcessed(state.iterations());
