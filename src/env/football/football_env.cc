@@ -73,7 +73,7 @@ void FootballEnv::reset(std::optional<std::uint64_t> seed, void* obs) {
   if (seed) {
     rng_.reseed(*seed);
     episode_number_ = 2;
-    reverse_ = -1;
+    reverse_.reset();
   }
   // random.randint(0, 2000000000), as scenario_builder.py draws it.
   std::uint32_t engine_seed = static_cast<std::uint32_t>(rng_.below(2000000001u));
@@ -85,9 +85,9 @@ void FootballEnv::start_episode(std::uint32_t engine_seed, void* obs) {
   const Scenario& s = *config_.scenario;
   // gfootball fixes reverse_team_processing from the seed of the config's
   // first scenario and keeps it for the env's life.
-  if (reverse_ < 0) reverse_ = static_cast<int>(engine_seed % 2);
+  if (!reverse_) reverse_ = engine_seed % 2 == 1;
   const bool swap = s.swap_each_episode && episode_number_ % 2 == 1;
-  game_->reset(s, swap ? s.right : s.left, swap ? s.left : s.right, engine_seed, reverse_ == 1);
+  game_->reset(s, swap ? s.right : s.left, swap ? s.left : s.right, engine_seed, *reverse_);
   ++episode_number_;
   rules_.reset();
   checkpoints_.reset();

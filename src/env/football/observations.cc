@@ -12,16 +12,7 @@ namespace {
 constexpr double kXMin = -1.0, kXMax = 1.0;
 constexpr double kYMin = -1.0 / 2.25, kYMax = 1.0 / 2.25;
 
-void mark(std::uint8_t* out, int plane, double x, double y) {
-  out[(static_cast<std::size_t>(smm_row(y)) * kSmmWidth + smm_column(x)) * kSmmPlanes + plane] = 255;
-}
-
-void mark_team(std::uint8_t* out, int plane, const TeamState& t) {
-  for (int i = 0; i < t.count; ++i) mark(out, plane, t.players[i].x, t.players[i].y);
-}
-
-}  // namespace
-
+// The cell mark_points puts an environment coordinate in (clamped to the map).
 int smm_column(double x) {
   const int c = static_cast<int>((x - kXMin) / (kXMax - kXMin) * kSmmWidth);
   return std::clamp(c, 0, kSmmWidth - 1);
@@ -31,6 +22,16 @@ int smm_row(double y) {
   const int r = static_cast<int>((y - kYMin) / (kYMax - kYMin) * kSmmHeight);
   return std::clamp(r, 0, kSmmHeight - 1);
 }
+
+void mark(std::uint8_t* out, int plane, double x, double y) {
+  out[(static_cast<std::size_t>(smm_row(y)) * kSmmWidth + smm_column(x)) * kSmmPlanes + plane] = 255;
+}
+
+void mark_team(std::uint8_t* out, int plane, const TeamState& t) {
+  for (int i = 0; i < t.count; ++i) mark(out, plane, t.players[i].x, t.players[i].y);
+}
+
+}  // namespace
 
 void write_smm(const GameState& s, std::uint8_t* out) {
   std::memset(out, 0, static_cast<std::size_t>(kSmmHeight) * kSmmWidth * kSmmPlanes);

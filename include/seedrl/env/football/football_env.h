@@ -62,7 +62,7 @@ class FootballEnv final : public Env, public RgbRenderable {
   int waiting_for_game_count() const { return game_->waiting_for_game_count(); }
   // gfootball's number of the episode under way (2 for the first).
   int episode_number() const { return episode_number_ - 1; }
-  bool reverse_team_processing() const { return reverse_ == 1; }
+  bool reverse_team_processing() const { return reverse_.value_or(false); }
 
  private:
   void start_episode(std::uint32_t engine_seed, void* obs);
@@ -74,8 +74,8 @@ class FootballEnv final : public Env, public RgbRenderable {
   Rng rng_;
   EpisodeRules rules_;
   CheckpointReward checkpoints_;
-  int episode_number_ = 2;  // of the next episode
-  int reverse_ = -1;        // reverse_team_processing: set by the first episode's seed, then kept
+  int episode_number_ = 2;       // of the next episode
+  std::optional<bool> reverse_;  // reverse_team_processing: set by the first episode's seed, then kept
   std::optional<std::uint32_t> next_engine_seed_;
 };
 

@@ -21,8 +21,4 @@ constexpr int kSimple115Size = 115;
 void write_smm(const GameState& s, std::uint8_t* out);
 void write_simple115v2(const GameState& s, float* out);
 
-// The pixel mark_points puts an environment coordinate in (clamped to the map).
-int smm_column(double x);
-int smm_row(double y);
-
 }  // namespace seedrl::football
