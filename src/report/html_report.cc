@@ -63,6 +63,44 @@ constexpr const char* kDrawCharts = R"JS(
     });
     return rows;
   }
+  // Axis numbers as plain decimals (scientific far from 1), with as many
+  // digits as the axis's span needs to tell its ticks apart: never dygraphs'
+  // SI prefixes, which turn 0.99995 into "999.95m".
+  function plainNumber(v, span) {
+    if (typeof v !== "number" || !isFinite(v)) return String(v);
+    var a = Math.abs(v);
+    if (a === 0 || (span > 0 && a < span * 1e-9)) return "0";
+    var digits = span > 0 ? Math.min(15, Math.max(3, Math.ceil(Math.log10(a / span)) + 2)) : 6;
+    var r = Number(v.toPrecision(digits));
+    return a >= 1e-3 && a < 1e6 ? String(r) : r.toExponential();
+  }
+  // Counts (frames) with k, M, B: 250k, 1.5M.
+  function countNumber(v) {
+    var a = Math.abs(v);
+    var units = [[1e9, "B"], [1e6, "M"], [1e3, "k"]];
+    for (var i = 0; i < units.length; i++)
+      if (a >= units[i][0]) return String(Number((v / units[i][0]).toPrecision(4))) + units[i][1];
+    return String(Number(v.toPrecision(6)));
+  }
+  function spanOf(range) { return range ? Math.abs(range[1] - range[0]) : 0; }
+  function axisOptions(chart) {
+    var xCount = chart.xlabel === "frames";
+    return {
+      x: {
+        axisLabelFormatter: function (v, g, o, graph) {
+          return xCount ? countNumber(v) : plainNumber(v, spanOf(graph.xAxisRange()));
+        },
+        valueFormatter: function (v) { return xCount ? countNumber(v) : plainNumber(v, 0); }
+      },
+      y: {
+        axisLabelWidth: 72,
+        axisLabelFormatter: function (v, g, o, graph) { return plainNumber(v, spanOf(graph.yAxisRange())); },
+        valueFormatter: function (v) { return plainNumber(v, 0); }
+      }
+    };
+  }
+  // A chart's element holds its plot and, below it, its legend: the legend
+  // never covers the data.
   function elementOf(chart) {
     var element = document.getElementById(chart.id);
     if (!element) {  // a metric that got its first value after the page was drawn
@@ -71,17 +109,47 @@ constexpr const char* kDrawCharts = R"JS(
       element.className = "small";
       document.getElementById("metric-grid").appendChild(element);
     }
+    if (!element.querySelector(".plot")) {
+      element.textContent = "";
+      var plot = document.createElement("div");
+      plot.className = "plot";
+      var legend = document.createElement("div");
+      legend.className = "legend";
+      element.appendChild(plot);
+      element.appendChild(legend);
+    }
     return element;
+  }
+  // The tick labels and axis titles as drawn, for the browser tests.
+  function textsOf(element, selector) {
+    return Array.prototype.map.call(element.querySelectorAll(selector), function (e) { return e.textContent; });
+  }
+  // The box the text itself covers, transforms (the rotated y title) included.
+  function textBox(element) {
+    var range = document.createRange();
+    range.selectNodeContents(element);
+    return range.getBoundingClientRect();
+  }
+  // Whether the y-axis title touches any tick label.
+  function titleOverlapsTicks(plot) {
+    var title = plot.querySelector(".dygraph-ylabel");
+    if (!title) return false;
+    var t = textBox(title);
+    return Array.prototype.some.call(plot.querySelectorAll(".dygraph-axis-label-y"), function (e) {
+      var b = textBox(e);
+      return b.left < t.right && t.left < b.right && b.top < t.bottom && t.top < b.bottom;
+    });
   }
   function draw(chart) {
     var element = elementOf(chart);
+    var plot = element.querySelector(".plot");
     var graph = graphs[chart.id];
     var first_rows = state.charts[chart.id] ? state.charts[chart.id].first_rows : undefined;
     state.charts[chart.id] = {series: chart.series.map(function (s) { return s.points.length; }),
                               rows: 0, first_rows: first_rows, bars: false, band: 0};
     if (!chart.series.length) {
       if (!graph) {
-        element.textContent = "no values yet";
+        plot.textContent = "no values yet";
         element.classList.add("empty");
       }
       return;
@@ -92,17 +160,21 @@ constexpr const char* kDrawCharts = R"JS(
     if (graph) {
       graph.updateOptions({file: rows, labels: labels});
     } else {
-      element.textContent = "";
+      plot.textContent = "";
       element.classList.remove("empty");
-      graphs[chart.id] = new Dygraph(element, rows, {
+      graphs[chart.id] = new Dygraph(plot, rows, {
         labels: labels,
         title: chart.title,
         xlabel: chart.xlabel,
+        ylabel: chart.ylabel,
+        yLabelWidth: 20,
+        axisLabelFontSize: 12,
+        axes: axisOptions(chart),
         customBars: chart.bars,
         connectSeparatedPoints: true,
         legend: "always",
+        labelsDiv: element.querySelector(".legend"),
         labelsSeparateLines: true,
-        labelsKMB: true,
         animatedZooms: false
       });
     }
@@ -118,6 +190,13 @@ constexpr const char* kDrawCharts = R"JS(
       }
     }
     if (first_rows === undefined) drawn.first_rows = drawn.rows;
+    drawn.xticks = textsOf(plot, ".dygraph-axis-label-x");
+    drawn.yticks = textsOf(plot, ".dygraph-axis-label-y");
+    drawn.xlabel = textsOf(plot, ".dygraph-xlabel").join("");
+    drawn.ylabel = textsOf(plot, ".dygraph-ylabel").join("");
+    drawn.legend_in_plot = plot.querySelector(".dygraph-legend") !== null;
+    drawn.title_overlaps_ticks = titleOverlapsTicks(plot);
+    drawn.legend = element.querySelector(".legend").textContent;
   }
   function apply(data) {
     data.charts.forEach(draw);
@@ -151,11 +230,15 @@ constexpr const char* kDrawCharts = R"JS(
 constexpr const char* kStyle = R"CSS(
 body { font-family: sans-serif; margin: 1.5em; color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.5em; } h3 { font-size: 1em; }
-.chart { width: 100%; max-width: 1000px; height: 360px; margin-bottom: 2.5em; }
+.chart { width: 100%; max-width: 1000px; margin-bottom: 2.5em; }
+.chart .plot { height: 360px; }
 img.video { max-width: 100%; image-rendering: pixelated; border: 1px solid #ccc; }
 .grid { display: flex; flex-wrap: wrap; gap: 1em 2em; }
-.small { width: 460px; height: 240px; margin-bottom: 2.5em; }
-.empty { color: #888; height: auto; }
+.small { width: 460px; margin-bottom: 2.5em; }
+.small .plot { height: 240px; }
+.empty { color: #888; }
+.empty .plot { height: auto; }
+.legend { font-size: 0.8em; margin-top: 0.3em; }
 .note { color: #555; font-size: 0.9em; max-width: 1000px; }
 table { border-collapse: collapse; margin: 0.5em 2em 1em 0; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 2px 8px; text-align: left; vertical-align: top; }
@@ -188,6 +271,7 @@ nlohmann::json chart_json(const Chart& chart, const std::string& id) {
   return {{"id", id},
           {"title", html_escape(chart.title)},
           {"xlabel", html_escape(chart.xlabel)},
+          {"ylabel", html_escape(chart.ylabel)},
           {"bars", chart.bars},
           {"series", std::move(series)}};
 }

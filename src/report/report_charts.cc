@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -61,7 +62,7 @@ std::string group_name(const std::vector<std::size_t>& group, const std::vector<
 // group of seeds as its mean and band.
 Chart return_chart(const std::vector<RunData>& runs, const std::vector<std::vector<std::size_t>>& groups,
                    const std::vector<std::string>& names, const std::string& x_key, const std::string& xlabel) {
-  Chart chart{"Episode return (mean of the last 100 episodes)", xlabel, true, {}};
+  Chart chart{"Episode return (mean of the last 100 episodes)", xlabel, "episode return", true, {}};
   auto xs = [&](const RunData& run) -> const std::vector<double>& {
     return x_key.empty() ? run.frames : values(run, x_key);
   };
@@ -81,6 +82,30 @@ Chart return_chart(const std::vector<RunData>& runs, const std::vector<std::vect
     if (!s.points.empty()) chart.series.push_back(std::move(s));
   }
   return chart;
+}
+
+// A metric chart's y-axis title: what the value measures, in its unit.
+std::string metric_quantity(const std::string& key) {
+  static const std::map<std::string, std::string> kQuantities = {
+      {"eval_return_mean", "evaluation return"},
+      {"fps", "frames per second"},
+      {"episode_length_mean", "steps per episode"},
+      {"total_loss", "loss"},
+      {"pg_loss", "policy-gradient loss"},
+      {"baseline_loss", "baseline loss"},
+      {"entropy", "entropy (nats)"},
+      {"policy_lag", "policy lag (updates)"},
+      {"queue_size", "unrolls queued"},
+      {"inference_batch_mean", "observations per batch"},
+      {"grad_norm", "gradient norm"},
+      {"learning_rate", "learning rate"},
+      {"mean_rho", "importance weight"},
+      {"episodes", "episodes"},
+      {"learner_steps", "learner updates"},
+      {"inference_timeouts", "part-full batches (total)"},
+  };
+  const auto it = kQuantities.find(key);
+  return it != kQuantities.end() ? it->second : key;
 }
 
 std::vector<std::string> metric_keys(const std::vector<RunData>& runs) {
@@ -129,7 +154,7 @@ void add_charts(const std::vector<RunData>& runs, const std::vector<std::vector<
                          "confidence interval of that mean over seeds (2000 resamples).");
   }
   for (const std::string& key : metric_keys(runs)) {
-    Chart chart{key, "frames", false, {}};
+    Chart chart{key, "frames", metric_quantity(key), false, {}};
     for (std::size_t i = 0; i < runs.size(); ++i) {
       ChartSeries s = plain_series(names[i], runs[i].frames, values(runs[i], key));
       if (!s.points.empty()) chart.series.push_back(std::move(s));

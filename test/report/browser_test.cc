@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -153,6 +155,77 @@ TEST_CASE("a report of three seeds shows their mean with a band in Chromium", "[
   CHECK(chart["band"] == 100);  // the seeds differ everywhere: a band of nonzero width at each point
   CHECK(page.state["charts"][kFps]["series"] == nlohmann::json::array({40, 40, 40}));  // one line per seed
   CHECK(fs::file_size(shot) > 10000);
+}
+
+// A run whose numbers defeat SI-prefixed axes: an importance weight within
+// 1e-4 of 1 (dygraphs' own labels read "999.95m"), losses below 1 ("400m"),
+// a learning rate of 1e-7, returns in the millions.
+void write_awkward_run(const std::string& dir) {
+  fs::create_directories(dir);
+  std::ofstream out(dir + "/metrics.jsonl", std::ios::binary);
+  for (int i = 0; i < 60; ++i) {
+    nlohmann::json j = {{"frames", i * 50000},
+                        {"wall_seconds", i * 2.5},
+                        {"episode_return_mean", 2.0e6 + 1000.0 * i},
+                        {"mean_rho", 0.99990 + 0.0000025 * i},
+                        {"total_loss", 0.4 - 0.002 * i},
+                        {"learning_rate", 1e-7 * (60 - i)}};
+    out << j.dump() << "\n";
+  }
+  std::ofstream(dir + "/config.toml") << "env = \"cartpole\"\nmax-frames = 3000000\n";
+}
+
+TEST_CASE("report axes show plain numbers with titles and the legend off the plot", "[browser][report]") {
+  if (!have_chromium()) return;
+  const std::string root = temp_dir("browser_axes");
+  write_awkward_run(root + "/run");
+  RunResult r = run_seedrl({"report", root + "/run", "-o", root + "/report.html"});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const PageState page = load_page("file://" + root + "/report.html", 5000, artifact("report-axes.png"), true);
+  check_loaded_cleanly(page);
+  INFO(page.state.dump());
+  // Plain decimals, or scientific: digits, one point, an exponent; never a letter prefix.
+  const std::regex plain(R"(-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?)");
+  const std::regex count(R"([0-9]+(\.[0-9]+)?[kMB]?)");
+  auto numbers = [&](const nlohmann::json& ticks, const std::regex& form) {
+    std::vector<std::string> out;
+    for (const auto& t : ticks) {
+      const std::string text = t.get<std::string>();
+      CHECK(std::regex_match(text, form));
+      out.push_back(text);
+    }
+    return out;
+  };
+  // chart order (report_charts.cc): return by frames, by time, total_loss,
+  // learning_rate, then mean_rho (other keys in name order).
+  const nlohmann::json& charts = page.state["charts"];
+  REQUIRE(charts.size() == 5);
+  for (const auto& [id, chart] : charts.items()) {
+    INFO(id);
+    CHECK_FALSE(chart["ylabel"].get<std::string>().empty());
+    CHECK_FALSE(chart["xlabel"].get<std::string>().empty());
+    CHECK(chart["legend_in_plot"] == false);
+    CHECK(chart["title_overlaps_ticks"] == false);
+    CHECK_FALSE(chart["legend"].get<std::string>().empty());
+    const auto y = numbers(chart["yticks"], plain);
+    CHECK(y.size() >= 3);
+    CHECK(std::set<std::string>(y.begin(), y.end()).size() == y.size());  // every tick told apart
+    numbers(chart["xticks"], id == "chart1" ? plain : count);
+  }
+  CHECK(charts["chart0"]["ylabel"] == "episode return");
+  CHECK(charts["chart0"]["xlabel"] == "frames");
+  CHECK(charts["chart1"]["xlabel"] == "wall seconds");
+  // The ticks near 1 read as the numbers they are.
+  const nlohmann::json& rho = charts["chart4"];
+  CHECK(rho["ylabel"] == "importance weight");
+  for (const auto& t : rho["yticks"]) {
+    const double v = std::stod(t.get<std::string>());
+    CHECK(v > 0.9998);
+    CHECK(v < 1.0002);
+  }
+  for (const auto& t : charts["chart2"]["yticks"]) CHECK(std::stod(t.get<std::string>()) < 1.0);  // losses
+  for (const auto& t : charts["chart3"]["yticks"]) CHECK(std::stod(t.get<std::string>()) < 1e-5);  // learning rate
 }
 
 TEST_CASE("the live dashboard charts grow in Chromium while a run trains", "[browser][report][dashboard][train]") {

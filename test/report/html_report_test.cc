@@ -28,7 +28,7 @@ TEST_CASE("text from files is escaped for HTML", "[report]") {
 TEST_CASE("a page embeds its charts' points as JSON", "[report]") {
   ReportPage page;
   page.title = "t";
-  Chart chart{"<i>ret</i>", "frames", true, {}};
+  Chart chart{"<i>ret</i>", "frames", "<b>return</b>", true, {}};
   chart.series.push_back({"run <1>", {{0, 1, 2, 3}, {10, 4, 5, 6}}});
   page.return_charts.push_back(chart);
   page.runs.push_back({"run <1>", "/x/<1>", true, {{"env", "</style>"}}, {}});
@@ -42,4 +42,5 @@ TEST_CASE("a page embeds its charts' points as JSON", "[report]") {
   REQUIRE(data["charts"].size() == 1);
   CHECK(data["charts"][0]["series"][0]["name"] == "run &lt;1&gt;");  // dygraphs writes labels as HTML
   CHECK(data["charts"][0]["series"][0]["points"] == nlohmann::json::parse("[[0,1,2,3],[10,4,5,6]]"));
+  CHECK(data["charts"][0]["ylabel"] == "&lt;b&gt;return&lt;/b&gt;");  // axis titles are HTML too
 }

@@ -4,9 +4,14 @@
 //
 // The page's script also records what it drew in a hidden element,
 // #report-state, as JSON: {"ready", "updates", "errors", "charts": {id:
-// {"series": [points per series], "rows", "first_rows", "bars", "band"}}}
+// {"series": [points per series], "rows", "first_rows", "bars", "band",
+// "xticks", "yticks", "xlabel", "ylabel", "legend", "legend_in_plot",
+// "title_overlaps_ticks"}}}
 // (first_rows: rows when the chart was first drawn; band: points whose low
-// and high differ), which the browser tests read.
+// and high differ; ticks and labels: the texts as drawn; legend_in_plot:
+// whether the legend sits over the plot; title_overlaps_ticks: whether the
+// y-axis title touches a tick label), which the browser tests read.
+// Axis numbers are plain decimals or scientific, frames counted with k/M/B.
 #pragma once
 
 #include <string>

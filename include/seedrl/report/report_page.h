@@ -19,8 +19,9 @@ struct ChartSeries {
 };
 
 struct Chart {
-  std::string title, xlabel;
-  bool bars = false;  // each point has a band (low, high) drawn around y
+  std::string title;
+  std::string xlabel, ylabel;  // each axis's quantity, with its unit where it has one
+  bool bars = false;           // each point has a band (low, high) drawn around y
   std::vector<ChartSeries> series;
 };
 
