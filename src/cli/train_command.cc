@@ -1,5 +1,7 @@
 #include <filesystem>
+#include <limits>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -60,6 +62,13 @@ CommandRunner add_train_command(CLI::App& app) {
                   "Multiply rewards by this in the learner, after clipping (cartpole: 0.1)")
       ->check(positive());
 
+  auto target_return = std::make_shared<double>(std::numeric_limits<double>::quiet_NaN());
+  cmd->add_option("--target-return", *target_return,
+                  "Record the frames, wall time and learner steps at which the mean return of the last 100 "
+                  "episodes first reaches this (summary.json, metrics, the report's marker)")
+      ->default_str("none");
+  cmd->add_flag("--stop-at-target", c.stop_at_target,
+                "End the run, with its checkpoint, once --target-return is reached");
   cmd->add_option("--logdir", c.logdir, "Directory for metrics, TensorBoard events and checkpoints");
   cmd->add_option("--checkpoint-every-s", c.checkpoint_every_s, "Seconds between checkpoints (0: only at the end)")
       ->check(non_negative());
@@ -107,7 +116,7 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_option("--eval-epsilon", r.eval_epsilon, "R2D2: epsilon of the evaluation envs")->check(in_range(0.0, 1.0));
   check_number_options(*cmd);
 
-  return [cmd, config, config_file]() -> int {
+  return [cmd, config, config_file, target_return]() -> int {
     if (!cmd->parsed()) return -1;
     if (!config_file->empty()) {
       apply_config_file(*cmd, *config_file);
@@ -125,6 +134,9 @@ CommandRunner add_train_command(CLI::App& app) {
                                       (given.empty() ? "" : "; given on the command line instead:" + given));
       }
     }
+    if (flag_given(*cmd, "--target-return")) config->target_return = *target_return;
+    if (config->stop_at_target && !config->target_return)
+      throw std::invalid_argument("--stop-at-target: give the return to stop at with --target-return");
     config->settings_toml = given_settings_toml(*cmd);
     apply_r2d2_defaults(*cmd, *config);
     apply_env_defaults(*cmd, *config);

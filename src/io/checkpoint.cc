@@ -223,6 +223,21 @@ class CheckpointFile {
     list("recent_lengths", header_.counters.recent_lengths);
     if (header_.counters.recent_returns.size() != header_.counters.recent_lengths.size())
       fail("is damaged: its recent_returns and recent_lengths differ in length");
+    if (const auto t = c.find("target_reached"); t != c.end()) {
+      const CheckpointIndexReader& r = *reader_;
+      const std::string where = "the counters' target_reached";
+      TargetReached hit;
+      hit.target = r.number_field(*t, "target", where);
+      hit.mean_return = r.number_field(*t, "mean_return", where);
+      hit.frames = r.int_field(*t, "frames", where);
+      hit.wall_seconds = r.number_field(*t, "wall_seconds", where);
+      hit.learner_steps = r.int_field(*t, "learner_steps", where);
+      hit.episodes = r.int_field(*t, "episodes", where);
+      if (!std::isfinite(hit.target) || !std::isfinite(hit.mean_return) || !std::isfinite(hit.wall_seconds) ||
+          hit.wall_seconds < 0 || hit.frames > header_.counters.frames)
+        fail("is damaged: its target_reached is not a moment of this run");
+      header_.counters.target_reached = hit;
+    }
   }
 
   void parse_index(const char* text, std::uint64_t bytes) {
@@ -311,6 +326,10 @@ void save_checkpoint(const std::string& path, const torch::nn::Module& model, co
                          {"recent_lengths", counters.recent_lengths}}},
                        {"config", config_json},
                        {"modules", std::move(modules)}};
+  if (const auto& t = counters.target_reached)
+    index["counters"]["target_reached"] = {{"target", t->target},           {"mean_return", t->mean_return},
+                                           {"frames", t->frames},           {"wall_seconds", t->wall_seconds},
+                                           {"learner_steps", t->learner_steps}, {"episodes", t->episodes}};
   index["optimizer"] = write_optimizer_state(optimizer, w);
   const std::string text = index.dump();
   const std::string& data = w.data();

@@ -91,8 +91,10 @@ void MetricsWriter::write_summary(const Scalars& scalars) {
   // Only one writer: a fixed temporary name.
   const std::string path = (std::filesystem::path(logdir_) / "summary.json").string();
   nlohmann::json j = to_json(scalars);
-  // Whether the run reached --max-frames: a yes or no, not a count.
-  if (const auto it = scalars.find("completed"); it != scalars.end()) j["completed"] = it->second != 0;
+  // Whether the run reached --max-frames (or its --target-return with
+  // --stop-at-target): a yes or no, not a count.
+  for (const char* key : {"completed", "stopped_at_target"})
+    if (const auto it = scalars.find(key); it != scalars.end()) j[key] = it->second != 0;
   replace_file_via(path, path + ".tmp", j.dump(2) + '\n');
 }
 

@@ -99,6 +99,32 @@ constexpr const char* kDrawCharts = R"JS(
       }
     };
   }
+  // Each marker: a dashed vertical line at x, a dot at (x, y), its label as
+  // canvas text (never HTML).
+  function markerPainter(chart) {
+    return function (ctx, area, graph) {
+      (chart.markers || []).forEach(function (m, i) {
+        var x = graph.toDomXCoord(m[0]), y = graph.toDomYCoord(m[1]);
+        if (!(x >= area.x && x <= area.x + area.w)) return;
+        ctx.save();
+        ctx.strokeStyle = "#c0392b";
+        ctx.fillStyle = "#c0392b";
+        ctx.setLineDash([4, 4]);
+        ctx.beginPath();
+        ctx.moveTo(x, area.y);
+        ctx.lineTo(x, area.y + area.h);
+        ctx.stroke();
+        ctx.setLineDash([]);
+        ctx.beginPath();
+        ctx.arc(x, Math.min(Math.max(y, area.y), area.y + area.h), 3, 0, 2 * Math.PI);
+        ctx.fill();
+        ctx.font = "11px sans-serif";
+        ctx.textAlign = x > area.x + area.w / 2 ? "right" : "left";
+        ctx.fillText(m[2], x + (ctx.textAlign === "right" ? -4 : 4), area.y + 12 + 13 * i);
+        ctx.restore();
+      });
+    };
+  }
   // A chart's element holds its plot and, below it, its legend: the legend
   // never covers the data.
   function elementOf(chart) {
@@ -158,7 +184,7 @@ constexpr const char* kDrawCharts = R"JS(
     // Names arrive HTML-escaped: dygraphs writes labels into the legend as HTML.
     var labels = [chart.xlabel].concat(chart.series.map(function (s) { return s.name; }));
     if (graph) {
-      graph.updateOptions({file: rows, labels: labels});
+      graph.updateOptions({file: rows, labels: labels, underlayCallback: markerPainter(chart)});
     } else {
       plot.textContent = "";
       element.classList.remove("empty");
@@ -170,6 +196,7 @@ constexpr const char* kDrawCharts = R"JS(
         yLabelWidth: 20,
         axisLabelFontSize: 12,
         axes: axisOptions(chart),
+        underlayCallback: markerPainter(chart),
         customBars: chart.bars,
         connectSeparatedPoints: true,
         legend: "always",
@@ -196,6 +223,8 @@ constexpr const char* kDrawCharts = R"JS(
     drawn.ylabel = textsOf(plot, ".dygraph-ylabel").join("");
     drawn.legend_in_plot = plot.querySelector(".dygraph-legend") !== null;
     drawn.title_overlaps_ticks = titleOverlapsTicks(plot);
+    var xr = graph.xAxisRange();
+    drawn.markers = (chart.markers || []).filter(function (m) { return m[0] >= xr[0] && m[0] <= xr[1]; }).length;
     drawn.legend = element.querySelector(".legend").textContent;
   }
   function apply(data) {
@@ -268,7 +297,11 @@ nlohmann::json chart_json(const Chart& chart, const std::string& id) {
     }
     series.push_back({{"name", html_escape(s.name)}, {"points", std::move(points)}});
   }
+  nlohmann::json markers = nlohmann::json::array();
+  for (const ChartMarker& m : chart.markers)
+    if (std::isfinite(m.x) && std::isfinite(m.y)) markers.push_back({m.x, m.y, m.label});  // drawn as text, not HTML
   return {{"id", id},
+          {"markers", std::move(markers)},
           {"title", html_escape(chart.title)},
           {"xlabel", html_escape(chart.xlabel)},
           {"ylabel", html_escape(chart.ylabel)},

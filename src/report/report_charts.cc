@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -24,7 +25,17 @@ const std::vector<std::string> kFirstMetrics = {
     "eval_return_mean", "fps",        "episode_length_mean", "total_loss",           "pg_loss",   "baseline_loss",
     "entropy",          "policy_lag", "queue_size",          "inference_batch_mean", "grad_norm", "learning_rate"};
 // Keys that are an axis, or charted above the metrics.
-const std::set<std::string> kNotMetrics = {kReturn, kWall, "atari_frames", "eval_episodes", "eval_frames"};
+const std::set<std::string> kNotMetrics = {kReturn,
+                                           kWall,
+                                           "atari_frames",
+                                           "eval_episodes",
+                                           "eval_frames",
+                                           "target_return",
+                                           "target_mean_return",
+                                           "target_frames",
+                                           "target_wall_seconds",
+                                           "target_learner_steps",
+                                           "target_episodes"};
 
 // A series of (x, y) with a value, at most kMaxPointsPerSeries of them
 // (evenly spaced, the last one kept).
@@ -58,14 +69,35 @@ std::string group_name(const std::vector<std::size_t>& group, const std::vector<
   return fmt::format("{} (mean of {} seeds)", out, group.size());
 }
 
+// The run's first finite value of `key`, if any.
+std::optional<double> first_value(const RunData& run, const std::string& key) {
+  for (const double v : values(run, key))
+    if (std::isfinite(v)) return v;
+  return std::nullopt;
+}
+
+// Where the run reached its --target-return, on a chart against `x_key`.
+std::optional<ChartMarker> target_marker(const RunData& run, const std::string& name, const std::string& x_key) {
+  const auto x = first_value(run, x_key.empty() ? "target_frames" : "target_wall_seconds");
+  const auto target = first_value(run, "target_return");
+  const auto frames = first_value(run, "target_frames");
+  const auto wall = first_value(run, "target_wall_seconds");
+  if (!x || !target || !frames || !wall) return std::nullopt;
+  return ChartMarker{*x, *target,
+                     fmt::format("{}: target {:g} at {:.4g} frames, {:.0f} s", name, *target, *frames, *wall)};
+}
+
 // Episode return against `x_key` ("" for frames): a run alone as its line, a
 // group of seeds as its mean and band.
 Chart return_chart(const std::vector<RunData>& runs, const std::vector<std::vector<std::size_t>>& groups,
                    const std::vector<std::string>& names, const std::string& x_key, const std::string& xlabel) {
-  Chart chart{"Episode return (mean of the last 100 episodes)", xlabel, "episode return", true, {}};
+  Chart chart{"Episode return (mean of the last 100 episodes)", xlabel, "episode return", true, {}, {}};
   auto xs = [&](const RunData& run) -> const std::vector<double>& {
     return x_key.empty() ? run.frames : values(run, x_key);
   };
+  for (const auto& group : groups)
+    for (const std::size_t i : group)
+      if (auto m = target_marker(runs[i], names[i], x_key)) chart.markers.push_back(std::move(*m));
   for (const auto& group : groups) {
     if (group.size() == 1) {
       const RunData& run = runs[group.front()];
@@ -154,7 +186,7 @@ void add_charts(const std::vector<RunData>& runs, const std::vector<std::vector<
                          "confidence interval of that mean over seeds (2000 resamples).");
   }
   for (const std::string& key : metric_keys(runs)) {
-    Chart chart{key, "frames", metric_quantity(key), false, {}};
+    Chart chart{key, "frames", metric_quantity(key), false, {}, {}};
     for (std::size_t i = 0; i < runs.size(); ++i) {
       ChartSeries s = plain_series(names[i], runs[i].frames, values(runs[i], key));
       if (!s.points.empty()) chart.series.push_back(std::move(s));

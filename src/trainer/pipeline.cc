@@ -94,8 +94,8 @@ void Pipeline::stop() noexcept {
     actors_->request_stop();
     if (eval_actors_) eval_actors_->request_stop();
     if (remote_)
-      remote_->request_stop(frames_.load() >= config_.learner.max_frames ? net::GoodbyeCode::kFinished
-                                                                         : net::GoodbyeCode::kShutdown);
+      remote_->request_stop(finished_ || frames_.load() >= config_.learner.max_frames ? net::GoodbyeCode::kFinished
+                                                                                       : net::GoodbyeCode::kShutdown);
     store_->close();
     inference_->stop();
     if (remote_) remote_->join();

@@ -27,6 +27,7 @@ RunMonitor::RunMonitor(RunMonitorConfig config, const std::atomic<std::int64_t>&
       learner_steps_(learner_steps),
       episodes_(episodes),
       add_(std::move(add)),
+      target_(config_.target_return, config_.target_before),
       metrics_(config_.logdir),
       progress_(stderr),
       t0_(SteadyClock::now()),
@@ -52,6 +53,7 @@ Scalars RunMonitor::scalars(double fps) const {
   if (config_.atari_frames_per_frame > 0)
     out["atari_frames"] = static_cast<double>(frames_.load()) * config_.atari_frames_per_frame;
   if (add_) add_(out);
+  target_.add_to(out);
   return out;
 }
 
@@ -103,8 +105,9 @@ void RunMonitor::watch_until(const std::function<bool()>& stop, std::atomic<bool
   // log interval in: with the last row at the end, even a run of a few
   // seconds has a curve of at least two points.
   bool first_row = true;
-  while (frames_.load() < config_.max_frames && !stop()) {
+  while (frames_.load() < config_.max_frames && !stop() && !stopped_at_target()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    check_target();
     const auto now = SteadyClock::now();
     const double since_log = seconds_between(last_log, now);
     const bool first_due = first_row && episodes_.summary().episodes > start_episodes_;
@@ -134,6 +137,20 @@ void RunMonitor::watch_until(const std::function<bool()>& stop, std::atomic<bool
   }
 }
 
+// The first time the window's mean reaches the target: a line in the log and
+// a metrics row of that moment (the report marks it).
+void RunMonitor::check_target() {
+  if (!target_.active() || !target_.check(episodes_.summary(), frames_.load(), elapsed_s(), learner_steps_.load()))
+    return;
+  const TargetReached hit = *target_.reached();
+  progress_.finish();
+  spdlog::info("target return {} reached: mean {:.2f} over the last {} episodes at {} frames, {:.1f} s, {} learner steps{}",
+               hit.target, hit.mean_return, episodes_.summary().window, hit.frames, hit.wall_seconds,
+               hit.learner_steps, config_.stop_at_target ? " (--stop-at-target: ending the run)" : "");
+  metrics_.write(scalars(kNoValue), unix_now());
+  wrote_row_ = true;
+}
+
 // From this thread, between metrics lines: it reads the files the monitor
 // writes, and never blocks on the run's other threads.
 void RunMonitor::write_report() {
@@ -156,7 +173,8 @@ Scalars RunMonitor::finish() {
   wrote_row_ = true;
   write_taken_rows();
   if (add_summary_) add_summary_(final_scalars);
-  final_scalars["completed"] = frames_.load() >= config_.max_frames ? 1 : 0;
+  final_scalars["completed"] = frames_.load() >= config_.max_frames || stopped_at_target() ? 1 : 0;
+  if (target_.active()) final_scalars["stopped_at_target"] = stopped_at_target() ? 1 : 0;
   metrics_.write_summary(final_scalars);
   metrics_.close();
   if (config_.report_every_s >= 0) write_report();

@@ -24,6 +24,12 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
   if (!config.resume && !config.settings_toml.empty()) write_run_settings(config.logdir, config.settings_toml);
   const CheckpointCounters counters = algorithm.resume(config.resume);
   if (config.resume && finished_before(counters.frames, config.learner.max_frames)) return 0;
+  if (config.resume && config.stop_at_target && counters.target_reached &&
+      counters.target_reached->target == *config.target_return) {
+    spdlog::info("run already reached --target-return {} at {} frames (--stop-at-target); nothing to do",
+                 *config.target_return, counters.target_reached->frames);
+    return 0;
+  }
   pipeline.set_counters(counters);
   // train --record-every-s: videos of the latest checkpoint, on a thread of their own
   // (refuses an env without renderer here, before the first log line).
@@ -50,7 +56,8 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
   auto& frames = pipeline.frames();
   // Opens metrics.jsonl before any thread starts, so a bad --logdir fails cleanly.
   RunMonitor monitor({config.logdir, config.learner.max_frames, config.log_interval_s, config.checkpoint_every_s,
-                      atari_frames_per_step(config), config.report_every_s, counters.wall_seconds},
+                      atari_frames_per_step(config), config.report_every_s, counters.wall_seconds,
+                      config.target_return, config.stop_at_target, counters.target_reached},
                      frames, pipeline.learner_thread().steps(), pipeline.episodes(),
                      [&](Scalars& out) { pipeline.add_scalars(out); });
   algorithm.attach(monitor);
@@ -60,6 +67,7 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
     run.episodes = pipeline.episodes().summary().episodes;
     run.wall_seconds = monitor.elapsed_s();
     pipeline.episodes().window(run.recent_returns, run.recent_lengths);
+    run.target_reached = monitor.target_reached();
     algorithm.save(run);
   };
   const auto dashboard = start_dashboard(config);  // serves until the run returns
@@ -69,6 +77,7 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
   pipeline.start(save);
   monitor.watch([&] { return signal_received.load() != 0 || pipeline.failed(); },
                 pipeline.learner_thread().checkpoint_due());
+  if (monitor.stopped_at_target()) pipeline.mark_finished();  // remote actors hear "finished", not "wait"
   pipeline.stop();
 
   // The checkpoint before the summary: a summary that cannot be written

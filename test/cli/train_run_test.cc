@@ -177,3 +177,53 @@ TEST_CASE("a run says where its outputs are: the logdir at the start, the files 
   CHECK_THAT(r.output, Catch::Contains("metrics: " + dir + "/metrics.csv (TensorBoard: tensorboard --logdir " + dir));
   if (std::filesystem::exists(dir + "/report.html")) CHECK_THAT(r.output, Catch::Contains("report: " + dir));
 }
+
+TEST_CASE("a run with --stop-at-target ends at its target with a checkpoint that keeps the moment",
+          "[cli][train][target]") {
+  const std::string dir = temp_dir("train_target");
+  // A uniform random policy averages about 22 on CartPole: 40 needs learning.
+  const std::vector<std::string> args = {"train", "--env", "cartpole", "--max-frames", "50000000", "--actors", "4",
+                                         "--target-return", "40", "--stop-at-target", "--log-interval-s", "0.2",
+                                         "--report-every-s", "0", "--logdir", dir};
+  RunResult r = run_seedrl(args);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("target return 40 reached"));
+  auto s = summary(dir);
+  CHECK(s["stopped_at_target"] == true);
+  CHECK(s["completed"] == true);
+  CHECK(s["target_return"] == 40);
+  CHECK(s["target_mean_return"].get<double>() >= 40);
+  const double at = s["target_frames"].get<double>();
+  CHECK(at > 0);
+  CHECK(at <= s["frames"].get<double>());
+  CHECK(s["frames"].get<double>() < 50000000);
+  CHECK(s["target_wall_seconds"].get<double>() <= s["wall_seconds"].get<double>());
+  CHECK(s["target_learner_steps"].get<double>() <= s["learner_steps"].get<double>());
+  CHECK(s["target_episodes"].get<double>() >= 100);  // a full window of 100 episodes
+  // The metrics hold the moment (the report marks it) and the checkpoint keeps it.
+  const std::string metrics = read_file(dir + "/metrics.jsonl");
+  CHECK_THAT(metrics, Catch::Contains("\"target_frames\":" + std::to_string(static_cast<long long>(at))));
+  const auto header = seedrl::read_checkpoint_header(dir + "/checkpoint.pt");
+  REQUIRE(header.counters.target_reached);
+  CHECK(header.counters.target_reached->frames == static_cast<std::int64_t>(at));
+  CHECK(header.counters.target_reached->target == 40);
+
+  // Resuming a run that already reached its target with --stop-at-target does nothing.
+  std::vector<std::string> again = args;
+  again.push_back("--resume");
+  RunResult resumed = run_seedrl(again);
+  INFO(resumed.output);
+  CHECK(resumed.status == 0);
+  CHECK_THAT(resumed.output, Catch::Contains("already reached --target-return 40"));
+  CHECK(summary(dir)["target_frames"].get<double>() == at);
+}
+
+TEST_CASE("a --stop-at-target without --target-return is one line naming both", "[cli][train][target]") {
+  RunResult r = run_seedrl({"train", "--env", "cartpole", "--stop-at-target", "--logdir", temp_dir("target_bad")});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("--stop-at-target") && Catch::Contains("--target-return"));
+  RunResult nan = run_seedrl({"train", "--env", "cartpole", "--target-return", "nan"});
+  CHECK(nan.status == 2);
+  CHECK_THAT(nan.output, Catch::Contains("--target-return"));
+}

@@ -189,6 +189,21 @@ TEST_CASE("a checkpoint whose index lies is refused in one line naming the file"
                     }),
                     "runs past the end");
   }
+  SECTION("a target moment that is not one of the run's") {
+    s.check_refused(edited([](auto& j) { j["counters"]["target_reached"] = "soon"; }), "target_reached");
+    s.check_refused(edited([](auto& j) {
+                      j["counters"]["target_reached"] = {{"target", 1},       {"mean_return", 1},
+                                                         {"frames", 1LL << 60}, {"wall_seconds", 1},
+                                                         {"learner_steps", 1}, {"episodes", 100}};
+                    }),
+                    "target_reached");
+    s.check_refused(edited([](auto& j) {
+                      j["counters"]["target_reached"] = {{"target", 1},     {"mean_return", 1},
+                                                         {"frames", 0},     {"wall_seconds", -5},
+                                                         {"learner_steps", 1}, {"episodes", 100}};
+                    }),
+                    "target_reached");
+  }
   SECTION("a byte count that is not its shape's") {
     s.check_refused(edited([](auto& j) { j["modules"][0]["tensors"][0]["bytes"] = 12; }), "claims 12 bytes");
   }

@@ -69,13 +69,22 @@ TEST_CASE("checkpoints round-trip model, optimizer, counters and config", "[io][
 
   const std::string dir = seedrl::test::temp_dir("ckpt");
   const std::string path = checkpoint_path(dir);
-  save_checkpoint(path, *a, *opt_a, {123, 45, 6789, 10}, "{\"env\":\"cartpole\"}");
+  seedrl::CheckpointCounters counters{123, 45, 6789, 10};
+  counters.target_reached = seedrl::TargetReached{18.5, 18.7, 100, 12.5, 40, 200};
+  save_checkpoint(path, *a, *opt_a, counters, "{\"env\":\"cartpole\"}");
   CHECK_FALSE(std::filesystem::exists(path + ".tmp"));
   auto loaded = load_checkpoint(path, *b, opt_b.get());
   CHECK(loaded.counters.frames == 123);
   CHECK(loaded.counters.learner_steps == 45);
   CHECK(loaded.counters.learner_frames == 6789);
   CHECK(loaded.counters.episodes == 10);
+  REQUIRE(loaded.counters.target_reached);
+  CHECK(loaded.counters.target_reached->target == 18.5);
+  CHECK(loaded.counters.target_reached->mean_return == 18.7);
+  CHECK(loaded.counters.target_reached->frames == 100);
+  CHECK(loaded.counters.target_reached->wall_seconds == 12.5);
+  CHECK(loaded.counters.target_reached->learner_steps == 40);
+  CHECK(loaded.counters.target_reached->episodes == 200);
   CHECK(loaded.config_json == "{\"env\":\"cartpole\"}");
   auto pa = a->parameters(), pb = b->parameters();
   for (size_t i = 0; i < pa.size(); ++i) CHECK(torch::equal(pa[i], pb[i]));

@@ -159,7 +159,7 @@ TEST_CASE("a report of three seeds shows their mean with a band in Chromium", "[
 
 // A run whose numbers defeat SI-prefixed axes: an importance weight within
 // 1e-4 of 1 (dygraphs' own labels read "999.95m"), losses below 1 ("400m"),
-// a learning rate of 1e-7, returns in the millions.
+// a learning rate of 1e-7, returns in the millions; and a target reached.
 void write_awkward_run(const std::string& dir) {
   fs::create_directories(dir);
   std::ofstream out(dir + "/metrics.jsonl", std::ios::binary);
@@ -170,12 +170,21 @@ void write_awkward_run(const std::string& dir) {
                         {"mean_rho", 0.99990 + 0.0000025 * i},
                         {"total_loss", 0.4 - 0.002 * i},
                         {"learning_rate", 1e-7 * (60 - i)}};
+    // --target-return's keys: null until the run reaches it at row 30.
+    j["target_return"] = 2.03e6;
+    for (const char* key : {"target_frames", "target_wall_seconds", "target_mean_return"}) j[key] = nullptr;
+    if (i >= 30) {
+      j["target_frames"] = 30 * 50000;
+      j["target_wall_seconds"] = 30 * 2.5;
+      j["target_mean_return"] = 2.03e6;
+    }
     out << j.dump() << "\n";
   }
   std::ofstream(dir + "/config.toml") << "env = \"cartpole\"\nmax-frames = 3000000\n";
 }
 
-TEST_CASE("report axes show plain numbers with titles and the legend off the plot", "[browser][report]") {
+TEST_CASE("report axes show plain numbers, titles, the target marker and the legend off the plot",
+          "[browser][report]") {
   if (!have_chromium()) return;
   const std::string root = temp_dir("browser_axes");
   write_awkward_run(root + "/run");
@@ -214,6 +223,9 @@ TEST_CASE("report axes show plain numbers with titles and the legend off the plo
     numbers(chart["xticks"], id == "chart1" ? plain : count);
   }
   CHECK(charts["chart0"]["ylabel"] == "episode return");
+  CHECK(charts["chart0"]["markers"] == 1);  // where the run reached its --target-return
+  CHECK(charts["chart1"]["markers"] == 1);
+  CHECK(charts["chart2"]["markers"] == 0);
   CHECK(charts["chart0"]["xlabel"] == "frames");
   CHECK(charts["chart1"]["xlabel"] == "wall seconds");
   // The ticks near 1 read as the numbers they are.

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -18,6 +19,17 @@
 #include <torch/optim/optimizer.h>
 
 namespace seedrl {
+
+// When a run's mean return first reached `train --target-return`: kept in
+// its checkpoints so that a resumed run reports the first time, not the resume.
+struct TargetReached {
+  double target = 0;  // the --target-return it was reached for
+  double mean_return = 0;
+  std::int64_t frames = 0;
+  double wall_seconds = 0;
+  std::int64_t learner_steps = 0;
+  std::int64_t episodes = 0;
+};
 
 struct CheckpointCounters {
   std::int64_t frames = 0;  // environment steps taken
@@ -29,6 +41,7 @@ struct CheckpointCounters {
   // first, at most kMaxRecentEpisodes). Absent in older checkpoints.
   double wall_seconds = 0;
   std::vector<double> recent_returns, recent_lengths;
+  std::optional<TargetReached> target_reached;
 };
 inline constexpr std::size_t kMaxRecentEpisodes = 10000;
 

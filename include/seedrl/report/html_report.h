@@ -6,11 +6,12 @@
 // #report-state, as JSON: {"ready", "updates", "errors", "charts": {id:
 // {"series": [points per series], "rows", "first_rows", "bars", "band",
 // "xticks", "yticks", "xlabel", "ylabel", "legend", "legend_in_plot",
-// "title_overlaps_ticks"}}}
+// "title_overlaps_ticks", "markers"}}}
 // (first_rows: rows when the chart was first drawn; band: points whose low
 // and high differ; ticks and labels: the texts as drawn; legend_in_plot:
 // whether the legend sits over the plot; title_overlaps_ticks: whether the
-// y-axis title touches a tick label), which the browser tests read.
+// y-axis title touches a tick label; markers: the chart's target markers
+// within its x range), which the browser tests read.
 // Axis numbers are plain decimals or scientific, frames counted with k/M/B.
 #pragma once
 

@@ -18,11 +18,18 @@ struct ChartSeries {
   std::vector<ChartPoint> points;  // x increasing
 };
 
+// A moment marked on a chart: a run reaching its --target-return.
+struct ChartMarker {
+  double x = 0, y = 0;
+  std::string label;
+};
+
 struct Chart {
   std::string title;
   std::string xlabel, ylabel;  // each axis's quantity, with its unit where it has one
   bool bars = false;           // each point has a band (low, high) drawn around y
   std::vector<ChartSeries> series;
+  std::vector<ChartMarker> markers;  // drawn as a dashed vertical line with its label
 };
 
 struct RunTables {

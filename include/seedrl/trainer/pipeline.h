@@ -52,6 +52,9 @@ class Pipeline {
   void start(std::function<void()> save = [] {});
   // Idempotent; never throws (an error is logged).
   void stop() noexcept;
+  // The run ended as planned before --max-frames (--stop-at-target): stop()
+  // tells remote actors it finished, as at --max-frames.
+  void mark_finished() { finished_ = true; }
 
   // The learner thread or one of the algorithm's stages failed.
   bool failed() const;
@@ -91,6 +94,7 @@ class Pipeline {
   std::unique_ptr<LearnerThread> learner_thread_;
   std::function<void()> save_;
   bool stopped_ = false;
+  bool finished_ = false;
 };
 
 }  // namespace seedrl

@@ -10,12 +10,14 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "seedrl/actor/episode_stats.h"
 #include "seedrl/io/metrics_writer.h"
 #include "seedrl/io/progress_line.h"
+#include "seedrl/trainer/target_watch.h"
 #include "seedrl/util/clock.h"
 
 namespace seedrl {
@@ -36,6 +38,12 @@ struct RunMonitorConfig {
   // Wall time of the run before this process (a resume): wall_seconds and the
   // elapsed time go on from it; rates count this process's time only.
   double elapsed_before_s = 0;
+  // --target-return (trainer/target_watch.h): none, or the return whose first
+  // reaching is recorded; with stop_at_target the run ends there. A resumed
+  // run's earlier moment comes in `target_before`.
+  std::optional<double> target_return;
+  bool stop_at_target = false;
+  std::optional<TargetReached> target_before;
 };
 
 class RunMonitor {
@@ -48,13 +56,14 @@ class RunMonitor {
   RunMonitor(RunMonitorConfig config, const std::atomic<std::int64_t>& frames,
              const std::atomic<std::int64_t>& learner_steps, const EpisodeStats& episodes, AddScalars add);
 
-  // Blocks until max_frames are reached or `stop` says so (polled every 50 ms).
+  // Blocks until max_frames are reached, the target with stop_at_target, or
+  // `stop` says so (polled every 50 ms).
   // A metrics write that fails throws (std::system_error naming the file):
   // the caller's Pipeline then stops the run's threads.
   void watch(const std::function<bool()>& stop, std::atomic<bool>& checkpoint_due);
   // After every worker joined: ends the progress line, writes the final
-  // metrics line and the summary ("completed" is 1 when max_frames were
-  // reached) and closes the files. Returns the summary's scalars; their fps
+  // metrics line and the summary ("completed": max_frames were reached, or
+  // the target with stop_at_target; the target's keys) and closes the files. Returns the summary's scalars; their fps
   // and wall_seconds are this process's part of the run.
   Scalars finish();
   // Rows that another thread produced (V-trace's periodic evaluation): the
@@ -63,6 +72,10 @@ class RunMonitor {
   void add_rows_from(std::function<std::vector<Scalars>()> take_rows, AddScalars add_summary);
   double elapsed_s() const { return config_.elapsed_before_s + run_s(); }
   double run_s() const { return seconds_since(t0_); }  // this process's part
+  // When the mean return first reached --target-return (also for checkpoints).
+  std::optional<TargetReached> target_reached() const { return target_.reached(); }
+  // The run ended because it reached its target (stop_at_target).
+  bool stopped_at_target() const { return config_.stop_at_target && target_.reached().has_value(); }
 
  private:
   Scalars scalars(double fps) const;
@@ -73,12 +86,14 @@ class RunMonitor {
   void progress(double fps);
   void write_report();
   void write_taken_rows();
+  void check_target();
 
   RunMonitorConfig config_;
   const std::atomic<std::int64_t>& frames_;
   const std::atomic<std::int64_t>& learner_steps_;
   const EpisodeStats& episodes_;
   AddScalars add_;
+  TargetWatch target_;
   std::function<std::vector<Scalars>()> take_rows_;
   AddScalars add_summary_;
   MetricsWriter metrics_;

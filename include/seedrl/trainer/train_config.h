@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,10 @@ struct TrainConfig {
   // settings from, the torso --model auto chose), said once the run's checks
   // have passed, so that a refused run stays one line.
   std::vector<std::string> start_notes;
+  // --target-return: record when the mean return of the last 100 episodes
+  // first reaches it (trainer/target_watch.h); --stop-at-target ends the run there.
+  std::optional<double> target_return;
+  bool stop_at_target = false;
   double checkpoint_every_s = 600;
   bool checkpoint_replay = true;  // R2D2: save the replay with each checkpoint (trainer/replay_checkpoint.h)
   bool resume = false;
