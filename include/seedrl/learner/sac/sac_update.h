@@ -1,0 +1,56 @@
+// One soft actor-critic update on a batch of transitions (Haarnoja et al.
+// 2018, algorithm 1 with the automatic temperature of "SAC Algorithms and
+// Applications"): the temperature, then both critics towards the soft
+// Bellman target of the target critics, then the actor through the
+// reparameterised sample, then the targets by Polyak averaging. Each part has
+// its own Adam, as in the paper. The losses are learner/sac/sac_losses.h.
+#pragma once
+
+#include <memory>
+
+#include <ATen/core/Generator.h>
+#include <torch/optim/adam.h>
+
+#include "seedrl/model/sac_net.h"
+
+namespace seedrl::sac {
+
+struct SacSettings {
+  double discount = 0.99;       // per step; a batch of n-step transitions gives its own
+  double tau = 0.005;           // Polyak rate of the target critics
+  double target_entropy = 0;    // usually -dim (Haarnoja et al.)
+  double learning_rate = 3e-4;  // all three optimizers
+  bool learn_temperature = true;
+};
+
+// Transitions in the squashed action space (-1, 1)^dim. `terminal`: 1 where
+// the episode ended by the env's rules (no bootstrap); a time-limit
+// truncation is 0 and bootstraps from next_obs. `discount`: gamma^n.
+struct TransitionBatch {
+  torch::Tensor obs, action, reward, terminal, next_obs;
+  double discount = 0.99;
+};
+
+struct SacStats {
+  double critic_loss = 0, actor_loss = 0, temperature_loss = 0;
+  double alpha = 0;    // the temperature the update used
+  double entropy = 0;  // -mean log pi of the actor's fresh samples
+  double q_mean = 0;   // mean Q1 of the batch's actions
+};
+
+class SacUpdater {
+ public:
+  SacUpdater(SacNet net, const SacSettings& settings);
+  // `generator`: where the actor's sampling noise comes from.
+  SacStats update(const TransitionBatch& batch, at::Generator& generator);
+  torch::optim::Adam& actor_optimizer() { return *actor_; }
+  torch::optim::Adam& critic_optimizer() { return *critic_; }
+  torch::optim::Adam& temperature_optimizer() { return *temperature_; }
+
+ private:
+  SacNet net_;
+  SacSettings settings_;
+  std::unique_ptr<torch::optim::Adam> actor_, critic_, temperature_;
+};
+
+}  // namespace seedrl::sac

@@ -1,0 +1,102 @@
+// SAC's update learns what a closed form says it should: on a one-step
+// continuous bandit with reward -(a - 0.5)^2 from off-policy data (uniform
+// actions), the critics fit the reward (terminal transitions: the target is
+// the reward) and the actor's deterministic action moves to the optimum 0.5;
+// the temperature follows the target entropy; the targets trail the critics.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <torch/torch.h>
+
+#include "seedrl/learner/sac/sac_update.h"
+#include "seedrl/learner/sac/squashed_gaussian.h"
+#include "seedrl/model/sac_net.h"
+
+using namespace seedrl;
+
+namespace {
+
+EnvSpec bandit_spec() {
+  EnvSpec spec;
+  spec.name = "bandit";
+  spec.observation.shape = {2};
+  spec.action = ActionSpec::box({-1.0f}, {1.0f});
+  return spec;
+}
+
+sac::TransitionBatch bandit_batch(int n, at::Generator& g) {
+  sac::TransitionBatch b;
+  b.obs = torch::randn({n, 2}, g, torch::kFloat32);
+  b.action = torch::rand({n, 1}, g, torch::kFloat32) * 2 - 1;
+  b.reward = -(b.action.squeeze(1) - 0.5).pow(2);
+  b.terminal = torch::ones({n});
+  b.next_obs = torch::randn({n, 2}, g, torch::kFloat32);
+  b.discount = 0.99;
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("SAC learns a continuous bandit's optimum and its reward from off-policy data", "[learner][sac]") {
+  torch::manual_seed(3);
+  ModelConfig mc;
+  mc.hidden = {64, 64};
+  SacNet net(bandit_spec(), mc, 1.0);
+  sac::SacSettings settings;
+  settings.target_entropy = -1.0;
+  settings.learning_rate = 1e-3;
+  sac::SacUpdater updater(net, settings);
+  at::Generator g = at::detail::createCPUGenerator(11);
+  const double alpha_start = net->log_alpha.exp().item<double>();
+  const sac::SacStats first = updater.update(bandit_batch(128, g), g);
+  sac::SacStats last;
+  for (int step = 1; step < 1500; ++step) last = updater.update(bandit_batch(128, g), g);
+
+  torch::NoGradGuard no_grad;
+  const auto obs = torch::randn({16, 2}, g, torch::kFloat32);
+  const auto mode = sac::squashed_mode(net->actor->forward(obs).mean);
+  INFO("deterministic actions " << mode.squeeze(1));
+  CHECK((mode - 0.5).abs().max().item<double>() < 0.1);
+  for (const double a : {-0.5, 0.0, 0.5, 0.9}) {
+    const auto q = net->q1->forward(obs, torch::full({16, 1}, a));
+    INFO("a = " << a << ", Q " << q);
+    CHECK((q + (a - 0.5) * (a - 0.5)).abs().max().item<double>() < 0.06);
+  }
+  // Above its target entropy of -1 the policy narrows and the temperature falls.
+  INFO("entropy " << first.entropy << " -> " << last.entropy << ", alpha " << alpha_start << " -> " << last.alpha);
+  CHECK(first.alpha == Approx(alpha_start));
+  CHECK(last.entropy < first.entropy - 0.3);
+  CHECK(last.alpha < 0.5 * alpha_start);
+  CHECK(std::isfinite(last.critic_loss));
+  CHECK(last.critic_loss < 0.01);
+  // The targets trail the critics: close, not equal.
+  const auto online = net->critic_parameters(), target = net->target_parameters();
+  double gap = 0;
+  for (std::size_t i = 0; i < online.size(); ++i) gap += (online[i] - target[i]).abs().sum().item<double>();
+  CHECK(gap > 0);
+}
+
+TEST_CASE("SAC refuses discrete actions and images in one line naming the flag", "[learner][sac]") {
+  ModelConfig mc;
+  EnvSpec discrete = bandit_spec();
+  discrete.action = ActionSpec::discrete(3);
+  CHECK_THROWS_WITH(SacNet(discrete, mc, 1.0), Catch::Contains("--algo sac") && Catch::Contains("discrete"));
+  EnvSpec image = bandit_spec();
+  image.observation.shape = {10, 10, 4};
+  CHECK_THROWS_WITH(SacNet(image, mc, 1.0), Catch::Contains("--model"));
+  CHECK_THROWS_WITH(SacNet(bandit_spec(), mc, 0.0), Catch::Contains("--init-temperature"));
+}
+
+TEST_CASE("SAC's target critics start as copies of the critics and take no gradient", "[learner][sac]") {
+  torch::manual_seed(4);
+  SacNet net(bandit_spec(), ModelConfig{}, 0.5);
+  const auto online = net->critic_parameters(), target = net->target_parameters();
+  REQUIRE(online.size() == target.size());
+  for (std::size_t i = 0; i < online.size(); ++i) {
+    CHECK(torch::equal(online[i], target[i]));
+    CHECK_FALSE(target[i].requires_grad());
+  }
+  CHECK(net->log_alpha.exp().item<double>() == Approx(0.5));
+}
