@@ -124,7 +124,7 @@ TEST_CASE("SAC: critic target and losses match a double loop, and truncation boo
   auto terminal = (torch::rand({n}) < 0.2).to(torch::kFloat32);
   const auto alpha = torch::tensor(0.37f);
   const double discount = std::pow(0.99, 3);  // 3-step transitions
-  const auto y = critic_target(reward, terminal, discount, q1n, q2n, logpn, alpha);
+  const auto y = critic_target(reward, terminal, torch::tensor(discount), q1n, q2n, logpn, alpha);
   CHECK_FALSE(y.requires_grad());
   const auto R = values(reward), T = values(terminal), A = values(q1n), B = values(q2n), L = values(logpn);
   const auto Q1 = values(q1), Q2 = values(q2), Y = values(y);

@@ -33,7 +33,7 @@ sac::TransitionBatch bandit_batch(int n, at::Generator& g) {
   b.reward = -(b.action.squeeze(1) - 0.5).pow(2);
   b.terminal = torch::ones({n});
   b.next_obs = torch::randn({n, 2}, g, torch::kFloat32);
-  b.discount = 0.99;
+  b.discount = torch::tensor(0.99f);
   return b;
 }
 

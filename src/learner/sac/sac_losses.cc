@@ -6,7 +6,7 @@
 
 namespace seedrl::sac {
 
-torch::Tensor critic_target(const torch::Tensor& reward, const torch::Tensor& terminal, double discount,
+torch::Tensor critic_target(const torch::Tensor& reward, const torch::Tensor& terminal, const torch::Tensor& discount,
                             const torch::Tensor& next_q1, const torch::Tensor& next_q2,
                             const torch::Tensor& next_log_prob, const torch::Tensor& alpha) {
   torch::NoGradGuard no_grad;

@@ -17,8 +17,9 @@
 namespace seedrl::sac {
 
 // The critics' regression target, without gradient. `discount` is gamma^n
-// for n-step transitions (whose `reward` is the discounted n-step sum).
-torch::Tensor critic_target(const torch::Tensor& reward, const torch::Tensor& terminal, double discount,
+// for each n-step transition (whose `reward` is the discounted n-step sum);
+// a scalar tensor broadcasts.
+torch::Tensor critic_target(const torch::Tensor& reward, const torch::Tensor& terminal, const torch::Tensor& discount,
                             const torch::Tensor& next_q1, const torch::Tensor& next_q2,
                             const torch::Tensor& next_log_prob, const torch::Tensor& alpha);
 

@@ -16,7 +16,6 @@
 namespace seedrl::sac {
 
 struct SacSettings {
-  double discount = 0.99;       // per step; a batch of n-step transitions gives its own
   double tau = 0.005;           // Polyak rate of the target critics
   double target_entropy = 0;    // usually -dim (Haarnoja et al.)
   double learning_rate = 3e-4;  // all three optimizers
@@ -25,10 +24,10 @@ struct SacSettings {
 
 // Transitions in the squashed action space (-1, 1)^dim. `terminal`: 1 where
 // the episode ended by the env's rules (no bootstrap); a time-limit
-// truncation is 0 and bootstraps from next_obs. `discount`: gamma^n.
+// truncation is 0 and bootstraps from next_obs. `discount`: gamma^k for a
+// k-step transition, per transition ([N], or a scalar tensor).
 struct TransitionBatch {
-  torch::Tensor obs, action, reward, terminal, next_obs;
-  double discount = 0.99;
+  torch::Tensor obs, action, reward, terminal, next_obs, discount;
 };
 
 struct SacStats {
