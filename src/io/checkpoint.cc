@@ -327,9 +327,12 @@ void save_checkpoint(const std::string& path, const torch::nn::Module& model, co
                        {"config", config_json},
                        {"modules", std::move(modules)}};
   if (const auto& t = counters.target_reached)
-    index["counters"]["target_reached"] = {{"target", t->target},           {"mean_return", t->mean_return},
-                                           {"frames", t->frames},           {"wall_seconds", t->wall_seconds},
-                                           {"learner_steps", t->learner_steps}, {"episodes", t->episodes}};
+    index["counters"]["target_reached"] = {{"target", t->target},
+                                           {"mean_return", t->mean_return},
+                                           {"frames", t->frames},
+                                           {"wall_seconds", t->wall_seconds},
+                                           {"learner_steps", t->learner_steps},
+                                           {"episodes", t->episodes}};
   index["optimizer"] = write_optimizer_state(optimizer, w);
   const std::string text = index.dump();
   const std::string& data = w.data();

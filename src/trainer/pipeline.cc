@@ -95,7 +95,7 @@ void Pipeline::stop() noexcept {
     if (eval_actors_) eval_actors_->request_stop();
     if (remote_)
       remote_->request_stop(finished_ || frames_.load() >= config_.learner.max_frames ? net::GoodbyeCode::kFinished
-                                                                                       : net::GoodbyeCode::kShutdown);
+                                                                                      : net::GoodbyeCode::kShutdown);
     store_->close();
     inference_->stop();
     if (remote_) remote_->join();

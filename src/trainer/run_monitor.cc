@@ -144,9 +144,10 @@ void RunMonitor::check_target() {
     return;
   const TargetReached hit = *target_.reached();
   progress_.finish();
-  spdlog::info("target return {} reached: mean {:.2f} over the last {} episodes at {} frames, {:.1f} s, {} learner steps{}",
-               hit.target, hit.mean_return, episodes_.summary().window, hit.frames, hit.wall_seconds,
-               hit.learner_steps, config_.stop_at_target ? " (--stop-at-target: ending the run)" : "");
+  spdlog::info(
+      "target return {} reached: mean {:.2f} over the last {} episodes at {} frames, {:.1f} s, {} learner steps{}",
+      hit.target, hit.mean_return, episodes_.summary().window, hit.frames, hit.wall_seconds, hit.learner_steps,
+      config_.stop_at_target ? " (--stop-at-target: ending the run)" : "");
   metrics_.write(scalars(kNoValue), unix_now());
   wrote_row_ = true;
 }

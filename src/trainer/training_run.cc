@@ -56,8 +56,8 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
   auto& frames = pipeline.frames();
   // Opens metrics.jsonl before any thread starts, so a bad --logdir fails cleanly.
   RunMonitor monitor({config.logdir, config.learner.max_frames, config.log_interval_s, config.checkpoint_every_s,
-                      atari_frames_per_step(config), config.report_every_s, counters.wall_seconds,
-                      config.target_return, config.stop_at_target, counters.target_reached},
+                      atari_frames_per_step(config), config.report_every_s, counters.wall_seconds, config.target_return,
+                      config.stop_at_target, counters.target_reached},
                      frames, pipeline.learner_thread().steps(), pipeline.episodes(),
                      [&](Scalars& out) { pipeline.add_scalars(out); });
   algorithm.attach(monitor);

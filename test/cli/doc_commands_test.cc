@@ -27,7 +27,7 @@ namespace {
 const fs::path kSource = SEEDRL_SOURCE_DIR;
 
 struct DocCommand {
-  std::string where;  // file:line
+  std::string where;               // file:line
   std::vector<std::string> words;  // "train", "--env", "cartpole", ...
   bool inline_span = false;
 };
@@ -58,7 +58,8 @@ std::vector<std::string> words_of(std::string text) {
   std::istringstream in(text);
   std::vector<std::string> words;
   for (std::string w; in >> w;) {
-    if (w.size() >= 2 && (w.front() == '\'' || w.front() == '"') && w.back() == w.front()) w = w.substr(1, w.size() - 2);
+    if (w.size() >= 2 && (w.front() == '\'' || w.front() == '"') && w.back() == w.front())
+      w = w.substr(1, w.size() - 2);
     words.push_back(w);
   }
   words.erase(words.begin());  // "seedrl"
@@ -169,8 +170,8 @@ struct Commands {
   CLI::App app;
   std::vector<seedrl::CommandRunner> runners;
   Commands() {
-    runners = {seedrl::add_train_command(app), seedrl::add_eval_command(app),   seedrl::add_envs_command(app),
-               seedrl::add_play_command(app),  seedrl::add_bench_command(app),  seedrl::add_actor_command(app),
+    runners = {seedrl::add_train_command(app),  seedrl::add_eval_command(app),  seedrl::add_envs_command(app),
+               seedrl::add_play_command(app),   seedrl::add_bench_command(app), seedrl::add_actor_command(app),
                seedrl::add_report_command(app), seedrl::add_export_command(app)};
     for (CLI::App* sub : app.get_subcommands({})) sub->callback(nullptr);
   }
@@ -264,7 +265,8 @@ TEST_CASE("every seedrl command line in the README, docs/ and configs/ parses", 
       continue;
     }
     CHECK(unknown_flags(*sub, c.words).empty());
-    if (std::any_of(c.words.begin(), c.words.end(), is_placeholder) || (c.inline_span && ends_with_bare_flag(c.words))) {
+    if (std::any_of(c.words.begin(), c.words.end(), is_placeholder) ||
+        (c.inline_span && ends_with_bare_flag(c.words))) {
       ++synopses;
       continue;
     }

@@ -182,9 +182,10 @@ TEST_CASE("a run with --stop-at-target ends at its target with a checkpoint that
           "[cli][train][target]") {
   const std::string dir = temp_dir("train_target");
   // A uniform random policy averages about 22 on CartPole: 40 needs learning.
-  const std::vector<std::string> args = {"train", "--env", "cartpole", "--max-frames", "50000000", "--actors", "4",
-                                         "--target-return", "40", "--stop-at-target", "--log-interval-s", "0.2",
-                                         "--report-every-s", "0", "--logdir", dir};
+  const std::vector<std::string> args = {
+      "train",           "--env", "cartpole",         "--max-frames",     "50000000", "--actors",         "4",
+      "--target-return", "40",    "--stop-at-target", "--log-interval-s", "0.2",      "--report-every-s", "0",
+      "--logdir",        dir};
   RunResult r = run_seedrl(args);
   INFO(r.output);
   REQUIRE(r.status == 0);

@@ -192,15 +192,14 @@ TEST_CASE("a checkpoint whose index lies is refused in one line naming the file"
   SECTION("a target moment that is not one of the run's") {
     s.check_refused(edited([](auto& j) { j["counters"]["target_reached"] = "soon"; }), "target_reached");
     s.check_refused(edited([](auto& j) {
-                      j["counters"]["target_reached"] = {{"target", 1},       {"mean_return", 1},
+                      j["counters"]["target_reached"] = {{"target", 1},         {"mean_return", 1},
                                                          {"frames", 1LL << 60}, {"wall_seconds", 1},
-                                                         {"learner_steps", 1}, {"episodes", 100}};
+                                                         {"learner_steps", 1},  {"episodes", 100}};
                     }),
                     "target_reached");
     s.check_refused(edited([](auto& j) {
-                      j["counters"]["target_reached"] = {{"target", 1},     {"mean_return", 1},
-                                                         {"frames", 0},     {"wall_seconds", -5},
-                                                         {"learner_steps", 1}, {"episodes", 100}};
+                      j["counters"]["target_reached"] = {{"target", 1},        {"mean_return", 1},   {"frames", 0},
+                                                         {"wall_seconds", -5}, {"learner_steps", 1}, {"episodes", 100}};
                     }),
                     "target_reached");
   }

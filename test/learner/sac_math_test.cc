@@ -53,8 +53,8 @@ TEST_CASE("SAC: the squashed Gaussian's log-probability matches the paper's form
   const std::vector<double> log_std = {-1.0, 0.0, 0.5, -30.0, 5.0, 1.0, -0.3, 0.2, -2.0, 0.0, 0.0, -1.0};
   const std::vector<double> noise = {0.3, -1.2, 0.8, 2.0, 1.5, -0.7, 0.0, 1.1, -2.5, 0.5, -0.5, 0.9};
   for (const auto dtype : {torch::kFloat64, torch::kFloat32}) {
-    const SquashedSample s = squashed_sample(tensor(mean, {4, 3}, dtype), tensor(log_std, {4, 3}, dtype),
-                                             tensor(noise, {4, 3}, dtype));
+    const SquashedSample s =
+        squashed_sample(tensor(mean, {4, 3}, dtype), tensor(log_std, {4, 3}, dtype), tensor(noise, {4, 3}, dtype));
     REQUIRE(s.log_prob.sizes() == torch::IntArrayRef({4}));
     const auto got = values(s.log_prob);
     const auto actions = values(s.action);

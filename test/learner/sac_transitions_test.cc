@@ -43,7 +43,7 @@ TEST_CASE("SAC transitions stop at episode ends and bootstrap only from truncati
       {0, 0, 3, 1 + 0.5f * 2 + 0.25f * 3, 1, 0.125f},  // three steps to the terminal entry
       {1, 0, 3, 2 + 0.5f * 3, 1, 0.25f},
       {2, 0, 3, 3, 1, 0.5f},
-      {4, 0, 5, 5, 0, 0.5f},  // the sequence ends after one step
+      {4, 0, 5, 5, 0, 0.5f},              // the sequence ends after one step
       {0, 1, 2, 1 + 0.5f * 1, 0, 0.25f},  // to the truncated entry: bootstrap from it
       {1, 1, 2, 1, 0, 0.5f},
       {3, 1, 5, 2 + 0.5f * 4, 0, 0.25f},

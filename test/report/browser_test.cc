@@ -236,7 +236,7 @@ TEST_CASE("report axes show plain numbers, titles, the target marker and the leg
     CHECK(v > 0.9998);
     CHECK(v < 1.0002);
   }
-  for (const auto& t : charts["chart2"]["yticks"]) CHECK(std::stod(t.get<std::string>()) < 1.0);  // losses
+  for (const auto& t : charts["chart2"]["yticks"]) CHECK(std::stod(t.get<std::string>()) < 1.0);   // losses
   for (const auto& t : charts["chart3"]["yticks"]) CHECK(std::stod(t.get<std::string>()) < 1e-5);  // learning rate
 }
 

@@ -2,8 +2,8 @@
 // target, once; kept across a resume only for the same target.
 #include <catch2/catch.hpp>
 
-#include <cmath>
 #include <atomic>
+#include <cmath>
 #include <thread>
 #include <vector>
 

@@ -62,8 +62,8 @@ SacStats SacUpdater::update(const TransitionBatch& b, at::Generator& generator) 
 
   // The actor through the updated critics, which it does not train.
   for (auto& p : net_->critic_parameters()) p.set_requires_grad(false);
-  const torch::Tensor a_loss = actor_loss(fresh.log_prob, net_->q1->forward(b.obs, fresh.action),
-                                          net_->q2->forward(b.obs, fresh.action), alpha);
+  const torch::Tensor a_loss =
+      actor_loss(fresh.log_prob, net_->q1->forward(b.obs, fresh.action), net_->q2->forward(b.obs, fresh.action), alpha);
   actor_->zero_grad();
   a_loss.backward();
   actor_->step();

@@ -49,9 +49,7 @@ TransitionBatch make_transitions(const UnrollBatch& seq, int n_step, double disc
   const torch::Tensor obs = seq.obs.flatten(0, 1);
   const torch::Tensor actions = seq.actions.flatten(0, 1);
   const torch::Tensor from_t = index(from).to(obs.device()), to_t = index(to).to(obs.device());
-  const auto box = [&](const std::vector<float>& v) {
-    return torch::tensor(v, torch::kFloat32).to(actions.device());
-  };
+  const auto box = [&](const std::vector<float>& v) { return torch::tensor(v, torch::kFloat32).to(actions.device()); };
   TransitionBatch out;
   out.obs = obs.index_select(0, from_t);
   out.next_obs = obs.index_select(0, to_t);
