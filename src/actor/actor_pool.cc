@@ -13,6 +13,7 @@
 #include "seedrl/util/actor_thread_priority.h"
 #include "seedrl/util/error_text.h"
 #include "seedrl/util/futex_hash.h"
+#include "seedrl/util/thread_name.h"
 
 namespace seedrl {
 
@@ -36,7 +37,10 @@ void ActorPool::start() {
   threads_.reserve(config_.actors);
   for (int a = 0; a < config_.actors; ++a) {
     try {
-      threads_.emplace_back([this, a] { run(a); });
+      threads_.emplace_back([this, a] {
+        name_this_thread("actor " + std::to_string(a));
+        run(a);
+      });
     } catch (const std::system_error& e) {
       // The kernel's thread or memory-map limit (vm.max_map_count allows
       // about 32k threads by default), or the address space, ran out. The

@@ -1,5 +1,6 @@
 #include "seedrl/inference/inference_threads.h"
 #include "seedrl/util/error_text.h"
+#include "seedrl/util/thread_name.h"
 
 #include <exception>
 
@@ -10,6 +11,7 @@ namespace seedrl {
 void InferenceThreads::start(int n, std::function<void(int)> loop) {
   for (int i = 0; i < n; ++i)
     threads_.emplace_back([this, i, loop] {
+      name_this_thread("inference " + std::to_string(i));
       try {
         loop(i);
       } catch (const std::exception& e) {

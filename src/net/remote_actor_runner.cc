@@ -9,6 +9,7 @@
 #include "seedrl/actor/env_stepper.h"
 #include "seedrl/net/remote_actor_client.h"
 #include "seedrl/util/error_text.h"
+#include "seedrl/util/thread_name.h"
 
 namespace seedrl::net {
 
@@ -21,7 +22,11 @@ RemoteActorRunner::~RemoteActorRunner() {
 
 void RemoteActorRunner::start() {
   running_.store(config_.actors);
-  for (int a = 0; a < config_.actors; ++a) threads_.emplace_back([this, a] { run(a); });
+  for (int a = 0; a < config_.actors; ++a)
+    threads_.emplace_back([this, a] {
+      name_this_thread("remote actor " + std::to_string(a));
+      run(a);
+    });
 }
 
 void RemoteActorRunner::join() {

@@ -12,6 +12,7 @@
 #include "seedrl/report/video_embed.h"
 #include "seedrl/trainer/evaluate.h"
 #include "seedrl/util/error_text.h"
+#include "seedrl/util/thread_name.h"
 #include "seedrl/video/gif_recorder.h"
 
 namespace seedrl {
@@ -30,7 +31,10 @@ CheckpointVideo::CheckpointVideo(std::string checkpoint, const std::string& logd
   env->reset(seed, obs.data());
   RgbImage picture;
   if (!render_rgb(*env, picture)) throw std::invalid_argument("--record-every-s: " + env_name + " has no renderer");
-  thread_ = std::thread([this] { loop(); });
+  thread_ = std::thread([this] {
+    name_this_thread("video");
+    loop();
+  });
 }
 
 CheckpointVideo::~CheckpointVideo() {

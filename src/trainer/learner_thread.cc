@@ -8,6 +8,7 @@
 #include "seedrl/util/clock.h"
 #include "seedrl/util/cpu_affinity.h"
 #include "seedrl/util/error_text.h"
+#include "seedrl/util/thread_name.h"
 
 namespace seedrl {
 
@@ -22,7 +23,10 @@ LearnerThread::LearnerThread(std::function<bool()> step, std::function<std::int6
 LearnerThread::~LearnerThread() { join(); }
 
 void LearnerThread::start() {
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    name_this_thread("learner");
+    run();
+  });
 }
 
 void LearnerThread::join() {

@@ -13,6 +13,7 @@
 #include "seedrl/trainer/agent_policy.h"
 #include "seedrl/util/error_text.h"
 #include "seedrl/util/rng.h"
+#include "seedrl/util/thread_name.h"
 
 namespace seedrl {
 
@@ -70,7 +71,10 @@ void PeriodicEval::start() {
                best_path_);
   if (best_)
     spdlog::info("evaluation: best so far {:.2f} at {} frames ({})", best_->return_mean, best_->frames, best_path_);
-  thread_ = std::thread([this] { loop(); });
+  thread_ = std::thread([this] {
+    name_this_thread("eval");
+    loop();
+  });
 }
 
 void PeriodicEval::request_stop() {

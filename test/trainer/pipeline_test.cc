@@ -3,6 +3,9 @@
 // stops every thread when an exception leaves after start.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -146,6 +149,32 @@ TEST_CASE("a new algorithm plugs into the Pipeline through its hooks alone", "[t
   // stopped; the learner's input closes last.
   CHECK(algo.hooks() == std::vector<std::string>{"build", "make_inference", "start_stages", "first step",
                                                  "request_stop_stages", "input closed", "join_stages"});
+}
+
+// The names of this process's threads, as /proc shows them.
+std::vector<std::string> thread_names() {
+  std::vector<std::string> names;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream in(task.path() / "comm");
+    std::string name;
+    std::getline(in, name);
+    names.push_back(name);
+  }
+  return names;
+}
+
+TEST_CASE("a running Pipeline's threads carry their stage's name", "[trainer][pipeline]") {
+  const TrainConfig c = small_cartpole();
+  CountingAlgorithm algo(c);
+  Pipeline pipeline(c, algo);
+  algo.publish();
+  pipeline.start();
+  REQUIRE(test::wait_until([&] { return algo.unrolls() >= 2 || pipeline.failed(); }));
+  const auto names = thread_names();
+  pipeline.stop();
+  INFO(Catch::Detail::stringify(names));
+  for (const char* name : {"actor 0", "actor 1", "inference 0", "learner"})
+    CHECK(std::count(names.begin(), names.end(), name) == 1);
 }
 
 TEST_CASE("a Pipeline an exception leaves after start stops every thread on its way out", "[trainer][pipeline]") {

@@ -8,6 +8,7 @@
 #include "seedrl/learner/r2d2/replay.h"
 #include "seedrl/trajectory/trajectory_store.h"
 #include "seedrl/util/error_text.h"
+#include "seedrl/util/thread_name.h"
 
 namespace seedrl::r2d2 {
 
@@ -18,7 +19,10 @@ ReplayInserter::ReplayInserter(TrajectoryStore& store, Replay& replay, const R2D
 ReplayInserter::~ReplayInserter() { join(); }
 
 void ReplayInserter::start() {
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    name_this_thread("replay insert");
+    run();
+  });
 }
 
 void ReplayInserter::join() {
