@@ -10,6 +10,7 @@
 #include "seedrl/inference/epsilon_greedy.h"
 #include "seedrl/inference/inference_fleet.h"
 #include "seedrl/inference/q_value_step.h"
+#include "seedrl/learner/r2d2/r2d2_learner.h"
 #include "seedrl/learner/r2d2/replay.h"
 #include "seedrl/learner/r2d2/replay_inserter.h"
 #include "seedrl/trainer/learner_cpus.h"
@@ -49,7 +50,10 @@ void R2D2Algorithm::build(const PipelineContext& ctx) {
   checkpoint_ = std::make_unique<RunCheckpoint<r2d2::R2D2Learner>>(
       config_, *learner_, CheckpointExtrasIn{{"target", learner_->target().ptr().get()}});
   replay_checkpoint_ = std::make_unique<ReplayCheckpoint>(config_, *replay_);
-  inserter_ = std::make_unique<r2d2::ReplayInserter>(ctx.store, *replay_, config_.r2d2, config_.learner.loss);
+  inserter_ = std::make_unique<r2d2::ReplayInserter>(
+      ctx.store, *replay_, [r2d2 = config_.r2d2, loss = config_.learner.loss](const UnrollBatch& one) {
+        return r2d2::acting_priority(one, r2d2.burn_in, loss, r2d2.n_step, r2d2.priority_eta);
+      });
 }
 
 CheckpointCounters R2D2Algorithm::resume(bool resume) {

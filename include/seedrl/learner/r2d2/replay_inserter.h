@@ -1,19 +1,18 @@
-// R2D2's stage between the trajectory store and the replay: a thread that
-// takes each finished sequence from the store, computes its acting priority
-// and inserts it. It waits on the replay's rate limiter, which back-pressures
-// inference and the actors. It ends when the store or the replay closes; an
-// error ends it, logged, and marks it failed.
+// The stage between the trajectory store and a replay: a thread that takes
+// each finished sequence from the store, gives it a priority (R2D2: its
+// acting priority; a uniform replay: any constant) and inserts it. It waits on the replay's rate limiter, which
+// back-pressures inference and the actors. It ends when the store or the replay closes; an error ends it, logged, and
+// marks it failed.
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <thread>
-
-#include "seedrl/learner/learner_config.h"
-#include "seedrl/learner/r2d2/r2d2_config.h"
 
 namespace seedrl {
 class TrajectoryStore;
-}
+struct UnrollBatch;
+}  // namespace seedrl
 
 namespace seedrl::r2d2 {
 
@@ -21,7 +20,10 @@ class Replay;
 
 class ReplayInserter {
  public:
-  ReplayInserter(TrajectoryStore& store, Replay& replay, const R2D2Config& r2d2, const VTraceLossConfig& loss);
+  // The priority a sequence enters with, from the store's batch of one.
+  using Priority = std::function<double(const UnrollBatch&)>;
+
+  ReplayInserter(TrajectoryStore& store, Replay& replay, Priority priority);
   ~ReplayInserter();
   ReplayInserter(const ReplayInserter&) = delete;
   ReplayInserter& operator=(const ReplayInserter&) = delete;
@@ -35,8 +37,7 @@ class ReplayInserter {
 
   TrajectoryStore& store_;
   Replay& replay_;
-  R2D2Config r2d2_;
-  VTraceLossConfig loss_;
+  Priority priority_;
   std::atomic<bool> failed_{false};
   std::thread thread_;
 };
