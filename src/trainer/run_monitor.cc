@@ -140,13 +140,14 @@ void RunMonitor::watch_until(const std::function<bool()>& stop, std::atomic<bool
 // The first time the window's mean reaches the target: a line in the log and
 // a metrics row of that moment (the report marks it).
 void RunMonitor::check_target() {
-  if (!target_.active() || !target_.check(episodes_.summary(), frames_.load(), elapsed_s(), learner_steps_.load()))
-    return;
+  if (!target_.active()) return;
+  const EpisodeStats::Summary ep = episodes_.summary();
+  if (!target_.check(ep, frames_.load(), elapsed_s(), learner_steps_.load())) return;
   const TargetReached hit = *target_.reached();
   progress_.finish();
   spdlog::info(
       "target return {} reached: mean {:.2f} over the last {} episodes at {} frames, {:.1f} s, {} learner steps{}",
-      hit.target, hit.mean_return, episodes_.summary().window, hit.frames, hit.wall_seconds, hit.learner_steps,
+      hit.target, hit.mean_return, ep.window, hit.frames, hit.wall_seconds, hit.learner_steps,
       config_.stop_at_target ? " (--stop-at-target: ending the run)" : "");
   metrics_.write(scalars(kNoValue), unix_now());
   wrote_row_ = true;
