@@ -72,6 +72,9 @@ int run_bench(BenchOptions o) {
     return 0;
   }
 
+  if (c.algo == "sac")
+    throw std::invalid_argument(
+        "--algo sac: bench measures V-trace's pipeline and R2D2's learner; time a SAC run with `seedrl train`");
   if (c.algo == "r2d2") {
     // The actors, inference and end-to-end stages are V-trace's pipeline;
     // R2D2 is measured at its learner, where its data-parallel scaling shows.

@@ -11,6 +11,7 @@
 #include "seedrl/cli/env_defaults.h"
 #include "seedrl/cli/pipeline_flags.h"
 #include "seedrl/cli/r2d2_flags.h"
+#include "seedrl/cli/sac_flags.h"
 #include "seedrl/cli/validators.h"
 #include "seedrl/trainer/train.h"
 
@@ -114,6 +115,7 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_option("--eval-envs", r.eval_envs, "R2D2: extra envs acting with --eval-epsilon, reported apart")
       ->check(in_range(0, 1 << 16));
   cmd->add_option("--eval-epsilon", r.eval_epsilon, "R2D2: epsilon of the evaluation envs")->check(in_range(0.0, 1.0));
+  add_sac_flags(*cmd, c);
   check_number_options(*cmd);
 
   return [cmd, config, config_file, target_return]() -> int {
@@ -139,6 +141,7 @@ CommandRunner add_train_command(CLI::App& app) {
       throw std::invalid_argument("--stop-at-target: give the return to stop at with --target-return");
     config->settings_toml = given_settings_toml(*cmd);
     apply_r2d2_defaults(*cmd, *config);
+    apply_sac_defaults(*cmd, *config);
     apply_env_defaults(*cmd, *config);
     return train(*config);
   };

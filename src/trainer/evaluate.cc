@@ -10,6 +10,8 @@
 #include "seedrl/model/agent_net.h"
 #include "seedrl/model/policy_distribution.h"
 #include "seedrl/model/q_net.h"
+#include "seedrl/model/sac_net.h"
+#include "seedrl/model/squashed_gaussian.h"
 #include "seedrl/model/torso.h"
 #include "seedrl/trainer/agent_policy.h"
 #include "seedrl/trainer/checkpoint_model.h"
@@ -119,6 +121,40 @@ CheckpointPolicy q_policy(const std::string& checkpoint, CheckpointPolicy out, c
   return out;
 }
 
+SacNet sac_net(const std::string& checkpoint, const TrainConfig& config, const EnvSpec& spec) {
+  SacNet net = from_checkpoint(checkpoint, "its model",
+                               [&] { return SacNet(spec, config.model, config.sac.initial_temperature); });
+  load_checkpoint(checkpoint, *net, nullptr);
+  net->to(torch::kCPU);
+  net->eval();
+  return net;
+}
+
+// A SAC checkpoint acts with its actor's deterministic action, tanh(mean),
+// mapped onto the action box: how SAC is evaluated (Haarnoja et al. 2018).
+CheckpointPolicy sac_policy(const std::string& checkpoint, CheckpointPolicy out, const EnvSpec& spec) {
+  SacActor actor = sac_net(checkpoint, out.config, spec)->actor;
+  struct State {
+    SacActor actor{nullptr};
+    torch::Tensor obs, low, high;
+  };
+  auto st = std::make_shared<State>();
+  st->actor = actor;
+  st->obs = obs_tensor(spec).flatten(0, 1);
+  st->low = torch::tensor(spec.action.low, torch::kFloat32);
+  st->high = torch::tensor(spec.action.high, torch::kFloat32);
+  const std::size_t obs_bytes = spec.observation.bytes();
+  const int dim = spec.action.dim;
+  out.policy = [st, obs_bytes, dim](const void* obs, bool, float, float* action) {
+    c10::InferenceMode guard;
+    std::memcpy(st->obs.data_ptr(), obs, obs_bytes);
+    const torch::Tensor a =
+        sac::to_box(sac::squashed_mode(st->actor->forward(st->obs).mean), st->low, st->high).contiguous();
+    std::memcpy(action, a.data_ptr<float>(), sizeof(float) * dim);
+  };
+  return out;
+}
+
 }  // namespace
 
 CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint64_t seed, bool greedy) {
@@ -131,6 +167,7 @@ CheckpointPolicy load_checkpoint_policy(const std::string& checkpoint, std::uint
   });
   check_widths(checkpoint, header, spec, out.config);
   if (out.config.algo == "r2d2") return q_policy(checkpoint, std::move(out), spec, seed, greedy);
+  if (out.config.algo == "sac") return sac_policy(checkpoint, std::move(out), spec);
   std::shared_ptr<PolicyDistribution> dist =
       from_checkpoint(checkpoint, "its action space", [&] { return make_policy_distribution(spec.action); });
   AgentNet model =
@@ -157,6 +194,9 @@ CheckpointModel load_checkpoint_model(const std::string& checkpoint) {
   if (out.config.algo == "r2d2") {
     QNet model = from_checkpoint(checkpoint, "its model", [&] { return QNet(out.spec, out.config.model); });
     out.module = model.ptr();
+  } else if (out.config.algo == "sac") {
+    out.module = sac_net(checkpoint, out.config, out.spec).ptr();
+    return out;
   } else {
     const int policy_size = from_checkpoint(checkpoint, "its action space",
                                             [&] { return make_policy_distribution(out.spec.action)->param_size(); });

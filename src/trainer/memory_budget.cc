@@ -14,6 +14,7 @@
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/r2d2_setup.h"
 #include "seedrl/trainer/remote_training.h"
+#include "seedrl/trainer/sac_setup.h"
 #include "seedrl/trainer/vtrace_algorithm.h"
 #include "seedrl/util/available_memory.h"
 
@@ -96,7 +97,25 @@ struct ModelSize {
   std::string flag;
 };
 
+// SAC: the actor (an MLP and a mean and log-std head) and four critics, the
+// two online ones and their targets, each an MLP over observation and action.
+ModelSize sac_model_size(const TrainConfig& config, const EnvSpec& spec) {
+  ModelConfig mlp = config.model;
+  mlp.torso = "mlp";
+  const double dim = spec.action.dim;
+  const TorsoSize actor = torso_size(spec.observation, mlp);
+  ArraySpec critic_input;
+  critic_input.shape = {static_cast<std::int64_t>(spec.observation.numel()) + spec.action.dim};
+  const TorsoSize critic = torso_size(critic_input, mlp);
+  ModelSize size;
+  size.params = actor.params + linear(actor.features, 2 * dim) + 4 * (critic.params + linear(critic.features, 1));
+  size.activations = actor.activations + 4 * critic.activations + 4 * dim;
+  size.flag = "--hidden";
+  return size;
+}
+
 ModelSize model_size(const TrainConfig& config, const EnvSpec& spec) {
+  if (config.algo == "sac") return sac_model_size(config, spec);
   const ModelConfig& m = config.model;
   const TorsoSize torso = torso_size(spec.observation, m);
   double features = torso.features, lstm = 0, heads = 0, torsos = torso.params;
@@ -175,7 +194,9 @@ MemoryEstimate estimate_memory(const TrainConfig& config, const EnvSpec& spec, H
   // split among the CPU learners (their gradients are freed layer by layer).
   // The estimate leans low: it is there to refuse what cannot fit, not to
   // refuse a run that might.
-  const int length = r2d2 ? config.r2d2.burn_in + config.unroll_length + 1 : config.unroll_length + 1;
+  const int length = r2d2                   ? config.r2d2.burn_in + config.unroll_length + 1
+                     : config.algo == "sac" ? 1
+                                            : config.unroll_length + 1;
   const double rows = static_cast<double>(config.learner.batch_size) * length;
   const double cpu_share = copies.learners > 0 ? 1.0 : 0.0;
   e.items.push_back({"--batch-size",
@@ -186,19 +207,23 @@ MemoryEstimate estimate_memory(const TrainConfig& config, const EnvSpec& spec, H
                          model.activations * kFloat});
 
   // The trajectory store: one unroll filling per env, the queue, a batch.
-  const UnrollLayout layout = r2d2 ? r2d2_sequence_layout(config, spec) : vtrace_unroll_layout(config, spec);
+  const bool sac = config.algo == "sac";
+  const UnrollLayout layout = r2d2  ? r2d2_sequence_layout(config, spec)
+                              : sac ? sac_sequence_layout(config, spec)
+                                    : vtrace_unroll_layout(config, spec);
   // In double: --actors times --envs-per-actor may pass what an int holds.
   const double envs = static_cast<double>(config.actors) * config.envs_per_actor + net::remote_slots(config) +
                       (r2d2 ? config.r2d2.eval_envs : 0);
-  const double pool = envs + config.queue_capacity + (r2d2 ? 1 : config.learner.batch_size);
+  const bool replayed = r2d2 || sac;
+  const double pool = envs + config.queue_capacity + (replayed ? 1 : config.learner.batch_size);
   // and the learner's batches gathered from it (one in use, one prefetched).
-  const double batches = r2d2 ? 0 : 2.0 * config.learner.batch_size;
+  const double batches = replayed ? 0 : 2.0 * config.learner.batch_size;
   e.items.push_back({config.actors > 0 ? "--actors" : "--max-remote-envs",
                      fmt::format("trajectories ({:.0f} unrolls of {} steps, {} bytes per observation)", pool + batches,
                                  layout.length, layout.observation.bytes()),
                      (pool + batches) * unroll_bytes(layout)});
 
-  if (r2d2) {
+  if (replayed) {
     const double replay = static_cast<double>(r2d2::Replay::bytes_for(layout, config.r2d2.replay_capacity));
     e.items.push_back({"--replay-capacity",
                        fmt::format("the replay ({} sequences of {} steps)", config.r2d2.replay_capacity, layout.length),

@@ -112,6 +112,12 @@ std::string to_json(const TrainConfig& c) {
                {"epsilon_alpha", r.epsilon_alpha},
                {"eval_envs", r.eval_envs},
                {"eval_epsilon", r.eval_epsilon}};
+  const auto& sc = c.sac;
+  j["sac"] = {{"tau", sc.tau},
+              {"initial_temperature", sc.initial_temperature},
+              {"learn_temperature", sc.learn_temperature},
+              {"random_steps", sc.random_steps}};
+  if (!std::isnan(sc.target_entropy)) j["sac"]["target_entropy"] = sc.target_entropy;
   j["logdir"] = c.logdir;
   j["checkpoint_every_s"] = c.checkpoint_every_s;
   j["checkpoint_replay"] = c.checkpoint_replay;
@@ -233,6 +239,15 @@ static TrainConfig read_config(const std::string& text) {
       o.epsilon_alpha = r.value("epsilon_alpha", o.epsilon_alpha);
       o.eval_envs = r.value("eval_envs", o.eval_envs);
       o.eval_epsilon = r.value("eval_epsilon", o.eval_epsilon);
+    }
+    if (j.contains("sac")) {
+      const auto& r = j.at("sac");
+      auto& o = c.sac;
+      o.tau = r.value("tau", o.tau);
+      o.initial_temperature = r.value("initial_temperature", o.initial_temperature);
+      o.learn_temperature = r.value("learn_temperature", o.learn_temperature);
+      o.random_steps = r.value("random_steps", o.random_steps);
+      if (r.contains("target_entropy")) o.target_entropy = r.at("target_entropy");
     }
     c.logdir = j.at("logdir");
     c.checkpoint_every_s = j.at("checkpoint_every_s");

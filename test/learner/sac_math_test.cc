@@ -11,7 +11,7 @@
 #include <torch/torch.h>
 
 #include "seedrl/learner/sac/sac_losses.h"
-#include "seedrl/learner/sac/squashed_gaussian.h"
+#include "seedrl/model/squashed_gaussian.h"
 
 using namespace seedrl::sac;
 

@@ -11,8 +11,8 @@
 #include <torch/torch.h>
 
 #include "seedrl/learner/sac/sac_update.h"
-#include "seedrl/learner/sac/squashed_gaussian.h"
 #include "seedrl/model/sac_net.h"
+#include "seedrl/model/squashed_gaussian.h"
 
 using namespace seedrl;
 

@@ -1,6 +1,6 @@
 // Soft actor-critic's networks (Haarnoja et al. 2018): the actor, a torso
 // and a linear head giving each action dimension's mean and log-std (both
-// state-dependent, as SAC's are; the squashing is learner/sac/squashed_gaussian.h);
+// state-dependent, as SAC's are; the squashing is model/squashed_gaussian.h);
 // two critics Q_j(s, a), each an MLP with the --hidden widths over the
 // flattened observation and the squashed action; target copies of both
 // critics; and log(alpha), the entropy temperature, learned beside them.

@@ -1,5 +1,6 @@
 // A checkpoint's network rebuilt from its own run config and loaded, on the
-// CPU: V-trace's AgentNet or R2D2's online QNet. For tools that need the
+// CPU: V-trace's AgentNet, R2D2's online QNet or SAC's SacNet (actor, critics,
+// targets, temperature). For tools that need the
 // module itself (seedrl export) rather than a policy to play with.
 #pragma once
 

@@ -12,6 +12,7 @@
 #include "seedrl/env/registry.h"
 #include "seedrl/learner/learner_config.h"
 #include "seedrl/learner/r2d2/r2d2_config.h"
+#include "seedrl/learner/sac/sac_config.h"
 #include "seedrl/model/model_config.h"
 
 namespace seedrl {
@@ -49,10 +50,11 @@ struct TrainConfig {
   int unroll_length = 20;
   int queue_capacity = 0;  // 0: 2 * batch_size
   // model, learner
-  std::string algo = "vtrace";  // vtrace | r2d2
+  std::string algo = "vtrace";  // vtrace | r2d2 | sac
   ModelConfig model;
   LearnerConfig learner;
-  R2D2Config r2d2;  // used with algo == "r2d2"
+  R2D2Config r2d2;  // used with algo == "r2d2"; its replay settings with "sac" too
+  SacConfig sac;    // used with algo == "sac"
   // run
   std::string logdir = "runs/latest";
   // The settings the run was given, as a TOML file --config reads back

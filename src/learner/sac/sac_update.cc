@@ -3,28 +3,44 @@
 #include <torch/torch.h>
 
 #include "seedrl/learner/sac/sac_losses.h"
-#include "seedrl/learner/sac/squashed_gaussian.h"
+#include "seedrl/model/squashed_gaussian.h"
 
 namespace seedrl::sac {
 
 namespace {
 
-std::unique_ptr<torch::optim::Adam> adam(const std::vector<torch::Tensor>& params, double lr) {
-  return std::make_unique<torch::optim::Adam>(params, torch::optim::AdamOptions(lr));
-}
-
 SquashedSample sample_policy(SacActor& actor, const torch::Tensor& obs, at::Generator& generator) {
   const GaussianParams p = actor->forward(obs);
-  const torch::Tensor noise = torch::randn(p.mean.sizes(), generator, p.mean.options());
+  // Drawn where the generator lives (a CPU one for a learner on a GPU too, so
+  // that a seed gives the same noise everywhere), then moved.
+  const torch::Tensor noise =
+      torch::randn(p.mean.sizes(), generator, p.mean.options().device(generator.device())).to(p.mean.device());
   return squashed_sample(p.mean, p.log_std, noise);
 }
 
 }  // namespace
 
 SacUpdater::SacUpdater(SacNet net, const SacSettings& settings) : net_(std::move(net)), settings_(settings) {
-  actor_ = adam(net_->actor->parameters(), settings_.learning_rate);
-  critic_ = adam(net_->critic_parameters(), settings_.learning_rate);
-  temperature_ = adam({net_->log_alpha}, settings_.learning_rate);
+  const torch::optim::AdamOptions options(settings_.learning_rate);
+  std::vector<torch::optim::OptimizerParamGroup> groups;
+  groups.emplace_back(net_->critic_parameters(), std::make_unique<torch::optim::AdamOptions>(options));
+  groups.emplace_back(net_->actor->parameters(), std::make_unique<torch::optim::AdamOptions>(options));
+  groups.emplace_back(std::vector<torch::Tensor>{net_->log_alpha},
+                      std::make_unique<torch::optim::AdamOptions>(options));
+  optimizer_ = std::make_unique<torch::optim::Adam>(std::move(groups), options);
+}
+
+void SacUpdater::step_group(std::size_t group, const torch::Tensor& loss) {
+  // Undefined gradients (not zeros, which Adam would still step on) everywhere,
+  // so that only this group's parameters move.
+  for (auto& g : optimizer_->param_groups())
+    for (auto& p : g.params()) p.mutable_grad() = torch::Tensor();
+  loss.backward();
+  auto& groups = optimizer_->param_groups();
+  for (std::size_t i = 0; i < groups.size(); ++i)
+    if (i != group)
+      for (auto& p : groups[i].params()) p.mutable_grad() = torch::Tensor();
+  optimizer_->step();
 }
 
 SacStats SacUpdater::update(const TransitionBatch& b, at::Generator& generator) {
@@ -37,9 +53,7 @@ SacStats SacUpdater::update(const TransitionBatch& b, at::Generator& generator) 
   stats.entropy = -fresh.log_prob.mean().item<double>();
   if (settings_.learn_temperature) {
     const torch::Tensor loss = temperature_loss(net_->log_alpha, fresh.log_prob, settings_.target_entropy);
-    temperature_->zero_grad();
-    loss.backward();
-    temperature_->step();
+    step_group(2, loss);
     stats.temperature_loss = loss.item<double>();
   }
 
@@ -54,9 +68,7 @@ SacStats SacUpdater::update(const TransitionBatch& b, at::Generator& generator) 
   const torch::Tensor q1 = net_->q1->forward(b.obs, b.action);
   const torch::Tensor q2 = net_->q2->forward(b.obs, b.action);
   const torch::Tensor c_loss = critic_loss(q1, q2, target);
-  critic_->zero_grad();
-  c_loss.backward();
-  critic_->step();
+  step_group(0, c_loss);
   stats.critic_loss = c_loss.item<double>();
   stats.q_mean = q1.mean().item<double>();
 
@@ -64,9 +76,7 @@ SacStats SacUpdater::update(const TransitionBatch& b, at::Generator& generator) 
   for (auto& p : net_->critic_parameters()) p.set_requires_grad(false);
   const torch::Tensor a_loss =
       actor_loss(fresh.log_prob, net_->q1->forward(b.obs, fresh.action), net_->q2->forward(b.obs, fresh.action), alpha);
-  actor_->zero_grad();
-  a_loss.backward();
-  actor_->step();
+  step_group(1, a_loss);
   for (auto& p : net_->critic_parameters()) p.set_requires_grad(true);
   stats.actor_loss = a_loss.item<double>();
 

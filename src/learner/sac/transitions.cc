@@ -5,12 +5,12 @@
 #include <torch/torch.h>
 
 #include "seedrl/env/env_step.h"
-#include "seedrl/learner/sac/squashed_gaussian.h"
+#include "seedrl/model/squashed_gaussian.h"
 
 namespace seedrl::sac {
 
 TransitionBatch make_transitions(const UnrollBatch& seq, int n_step, double discount, const std::vector<float>& low,
-                                 const std::vector<float>& high) {
+                                 const std::vector<float>& high, std::int64_t starts) {
   if (n_step < 1) throw std::invalid_argument("--n-step: must be at least 1");
   const std::int64_t L = seq.rewards.size(0), B = seq.rewards.size(1);
   const torch::Tensor flags = seq.flags.to(torch::kCPU).contiguous();
@@ -20,7 +20,7 @@ TransitionBatch make_transitions(const UnrollBatch& seq, int n_step, double disc
   std::vector<std::int64_t> from, to;  // flat [t * B + b] entries
   std::vector<float> reward, terminal, gamma_k;
   for (std::int64_t b = 0; b < B; ++b) {
-    for (std::int64_t t = 0; t + 1 < L; ++t) {
+    for (std::int64_t t = 0; t + 1 < L && (starts < 0 || t < starts); ++t) {
       if (is_last(f[t * B + b])) continue;
       double sum = 0, g = 1;
       std::int64_t k = 0;

@@ -3,7 +3,10 @@
 // Applications"): the temperature, then both critics towards the soft
 // Bellman target of the target critics, then the actor through the
 // reparameterised sample, then the targets by Polyak averaging. Each part has
-// its own Adam, as in the paper. The losses are learner/sac/sac_losses.h.
+// its own Adam state, as in the paper: one Adam holds the three as parameter
+// groups (critics, actor, temperature), and each phase leaves the other
+// groups without a gradient, which Adam skips, so that a checkpoint saves
+// one optimizer. The losses are learner/sac/sac_losses.h.
 #pragma once
 
 #include <memory>
@@ -42,14 +45,18 @@ class SacUpdater {
   SacUpdater(SacNet net, const SacSettings& settings);
   // `generator`: where the actor's sampling noise comes from.
   SacStats update(const TransitionBatch& batch, at::Generator& generator);
-  torch::optim::Adam& actor_optimizer() { return *actor_; }
-  torch::optim::Adam& critic_optimizer() { return *critic_; }
-  torch::optim::Adam& temperature_optimizer() { return *temperature_; }
+  // Parameter groups 0 critics, 1 actor, 2 log(alpha).
+  torch::optim::Adam& optimizer() { return *optimizer_; }
+  SacNet& net() { return net_; }
+  const SacSettings& settings() const { return settings_; }
 
  private:
+  // Steps `group` on the gradient of `loss` alone.
+  void step_group(std::size_t group, const torch::Tensor& loss);
+
   SacNet net_;
   SacSettings settings_;
-  std::unique_ptr<torch::optim::Adam> actor_, critic_, temperature_;
+  std::unique_ptr<torch::optim::Adam> optimizer_;
 };
 
 }  // namespace seedrl::sac

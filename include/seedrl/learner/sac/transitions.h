@@ -16,8 +16,12 @@
 namespace seedrl::sac {
 
 // `sequences`: [L, B, ...] entries. Actions are mapped from the env's box
-// [low, high] to (-1, 1), where the policy and the critics work.
+// [low, high] to (-1, 1), where the policy and the critics work. Transitions
+// start at entries t < `starts` only (all by default); the SAC learner's
+// replayed sequences are n_step + 1 entries long, one a step, and give the
+// one transition of their entry 0 (none when entry 0 ended an episode).
 TransitionBatch make_transitions(const UnrollBatch& sequences, int n_step, double discount,
-                                 const std::vector<float>& low, const std::vector<float>& high);
+                                 const std::vector<float>& low, const std::vector<float>& high,
+                                 std::int64_t starts = -1);
 
 }  // namespace seedrl::sac

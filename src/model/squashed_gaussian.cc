@@ -1,4 +1,4 @@
-#include "seedrl/learner/sac/squashed_gaussian.h"
+#include "seedrl/model/squashed_gaussian.h"
 
 #include <cmath>
 
