@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include "alloc_counter.h"
+#include "seedrl/util/blas_kernels.h"
 
 namespace {
 // Per thread, so a benchmark counts only the thread it measures.
@@ -24,4 +25,11 @@ void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  seedrl::use_native_blas_kernels(argv);  // the kernels seedrl itself runs with
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -87,6 +87,8 @@ BENCHMARK(BM_SacLearnerStep)
     ->UseRealTime();
 BENCHMARK(BM_SacUpdate)
     ->ArgNames({"hidden", "threads"})
+    ->Args({64, 1})
+    ->Args({128, 1})
     ->Args({256, 1})
     ->Args({256, 2})
     ->Unit(benchmark::kMillisecond)

@@ -14,12 +14,14 @@
 #include "seedrl/cli/renamed_flags.h"
 #include "seedrl/cli/unknown_flag.h"
 #include "seedrl/io/checkpoint.h"
+#include "seedrl/util/blas_kernels.h"
 #include "seedrl/util/closest_name.h"
 #include "seedrl/util/error_text.h"
 #include "seedrl/util/heap_tuning.h"
 #include "seedrl/util/signal_watcher.h"
 
 int main(int argc, char** argv) {
+  seedrl::use_native_blas_kernels(argv);  // may start this program again, once
   // Before any thread exists, so every thread inherits the mask and SIGINT /
   // SIGTERM reach only the trainer's SignalWatcher.
   seedrl::block_stop_signals();

@@ -1,0 +1,34 @@
+// OpenBLAS picks its kernels once, when it loads, from the CPU's model
+// number. Debian 12's OpenBLAS (0.3.21) does not know some newer CPUs (e.g.
+// a Sapphire Rapids VM that calls itself "Intel Xeon Processor") and falls
+// back to its "Prescott" kernels, SSE3 from 2004: several times slower for
+// every fully connected layer the CPU learner runs (bench/RESULTS.md). The
+// only way to choose is the OPENBLAS_CORETYPE variable, read at load time, so
+// a process that finds the fallback on a CPU with AVX2 or AVX-512 sets it and
+// executes itself again, once. A user's own OPENBLAS_CORETYPE is left alone.
+#pragma once
+
+#include <string>
+
+namespace seedrl {
+
+struct CpuVectorSupport {
+  bool avx2_fma = false;
+  bool avx512 = false;  // F, BW, VL and DQ: OpenBLAS's SkylakeX kernels
+};
+
+CpuVectorSupport cpu_vector_support();
+
+// The OPENBLAS_CORETYPE worth setting when OpenBLAS chose `detected`
+// ("SkylakeX", "Haswell"), or "" to keep its choice.
+std::string better_blas_core(const std::string& detected, const CpuVectorSupport& cpu);
+
+// The kernels the loaded OpenBLAS uses, or "" when LibTorch's BLAS is not OpenBLAS.
+std::string openblas_core();
+
+// At the top of main(), before any thread exists: re-executes this program
+// with OPENBLAS_CORETYPE set when better_blas_core() names a core. Returns
+// (doing nothing) otherwise, or when the re-execution fails.
+void use_native_blas_kernels(char** argv);
+
+}  // namespace seedrl

@@ -1,0 +1,49 @@
+#include "seedrl/util/blas_kernels.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdlib>
+
+namespace seedrl {
+
+CpuVectorSupport cpu_vector_support() {
+  __builtin_cpu_init();
+  CpuVectorSupport cpu;
+  cpu.avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  cpu.avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+  return cpu;
+}
+
+std::string better_blas_core(const std::string& detected, const CpuVectorSupport& cpu) {
+  // OpenBLAS's choices for a CPU it does not recognise: pre-AVX kernels.
+  static constexpr std::array<const char*, 6> kFallbacks{"Prescott",   "Core2",   "Penryn",
+                                                         "Dunnington", "Nehalem", "Atom"};
+  bool fallback = false;
+  for (const char* name : kFallbacks) fallback |= detected == name;
+  if (!fallback) return "";
+  if (cpu.avx512) return "SkylakeX";
+  if (cpu.avx2_fma) return "Haswell";
+  return "";
+}
+
+std::string openblas_core() {
+  using CoreName = char* (*)();
+  const auto get = reinterpret_cast<CoreName>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));
+  const char* name = get ? get() : nullptr;
+  return name ? std::string(name) : std::string();
+}
+
+void use_native_blas_kernels(char** argv) {
+  if (std::getenv("OPENBLAS_CORETYPE")) return;  // the user's choice, or this process's second start
+  const std::string core = better_blas_core(openblas_core(), cpu_vector_support());
+  if (core.empty()) return;
+  if (setenv("OPENBLAS_CORETYPE", core.c_str(), 1) != 0) return;
+  execv("/proc/self/exe", argv);
+  // Still here: the kernels stay as they were; the run is slower, not wrong.
+  unsetenv("OPENBLAS_CORETYPE");
+}
+
+}  // namespace seedrl
