@@ -1,4 +1,5 @@
 #include "seedrl/trainer/training_run.h"
+#include "seedrl/util/blas_kernels.h"
 
 #include <atomic>
 #include <filesystem>
@@ -44,6 +45,7 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
   spdlog::info("logdir: {}", logdir);
   spdlog::info("cpus: {}", pipeline.cpus().description);
   spdlog::info("devices: {}", pipeline.placement().describe());
+  spdlog::info("blas: {}", describe_blas());
   spdlog::info("env {} obs {} action {} | {} actors x {} envs{} | inference batch {}", spec.name,
                spec.observation.to_string(), spec.action.to_string(), config.actors, config.envs_per_actor,
                algorithm.eval_envs() > 0 ? " + " + std::to_string(algorithm.eval_envs()) + " eval envs" : "",

@@ -5,6 +5,8 @@
 
 #include <array>
 #include <cstdlib>
+#include <filesystem>
+#include <system_error>
 
 namespace seedrl {
 
@@ -40,10 +42,22 @@ void use_native_blas_kernels(char** argv) {
   if (std::getenv("OPENBLAS_CORETYPE")) return;  // the user's choice, or this process's second start
   const std::string core = better_blas_core(openblas_core(), cpu_vector_support());
   if (core.empty()) return;
+  // The program's own path, not /proc/self/exe, so that its process name
+  // (top, ps, perf) stays the program's.
+  std::error_code ec;
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  if (ec || self.empty()) return;
   if (setenv("OPENBLAS_CORETYPE", core.c_str(), 1) != 0) return;
-  execv("/proc/self/exe", argv);
+  execv(self.c_str(), argv);
   // Still here: the kernels stay as they were; the run is slower, not wrong.
   unsetenv("OPENBLAS_CORETYPE");
+}
+
+std::string describe_blas() {
+  const std::string core = openblas_core();
+  if (core.empty()) return "not OpenBLAS";
+  const char* set = std::getenv("OPENBLAS_CORETYPE");
+  return "OpenBLAS, " + core + " kernels" + (set ? std::string(" (OPENBLAS_CORETYPE=") + set + ")" : "");
 }
 
 }  // namespace seedrl

@@ -26,6 +26,9 @@ std::string better_blas_core(const std::string& detected, const CpuVectorSupport
 // The kernels the loaded OpenBLAS uses, or "" when LibTorch's BLAS is not OpenBLAS.
 std::string openblas_core();
 
+// "OpenBLAS, SkylakeX kernels (OPENBLAS_CORETYPE=SkylakeX)", for the run's log.
+std::string describe_blas();
+
 // At the top of main(), before any thread exists: re-executes this program
 // with OPENBLAS_CORETYPE set when better_blas_core() names a core. Returns
 // (doing nothing) otherwise, or when the re-execution fails.
