@@ -21,9 +21,22 @@ constexpr const char* kReturn = "episode_return_mean";
 constexpr const char* kWall = "wall_seconds";
 
 // The order metric charts come in; other keys follow in name order.
-const std::vector<std::string> kFirstMetrics = {
-    "eval_return_mean", "fps",        "episode_length_mean", "total_loss",           "pg_loss",   "baseline_loss",
-    "entropy",          "policy_lag", "queue_size",          "inference_batch_mean", "grad_norm", "learning_rate"};
+const std::vector<std::string> kFirstMetrics = {"eval_return_mean",
+                                                "fps",
+                                                "episode_length_mean",
+                                                "total_loss",
+                                                "pg_loss",
+                                                "baseline_loss",
+                                                "critic_loss",
+                                                "actor_loss",
+                                                "q_mean",
+                                                "entropy",
+                                                "temperature",
+                                                "policy_lag",
+                                                "queue_size",
+                                                "inference_batch_mean",
+                                                "grad_norm",
+                                                "learning_rate"};
 // Keys that are an axis, or charted above the metrics.
 const std::set<std::string> kNotMetrics = {kReturn,
                                            kWall,
@@ -135,6 +148,15 @@ std::string metric_quantity(const std::string& key) {
       {"episodes", "episodes"},
       {"learner_steps", "learner updates"},
       {"inference_timeouts", "part-full batches (total)"},
+      {"critic_loss", "critic loss"},
+      {"actor_loss", "actor loss"},
+      {"temperature_loss", "temperature loss"},
+      {"temperature", "temperature (alpha)"},
+      {"q_mean", "Q value"},
+      {"td_error", "TD error"},
+      {"replay_size", "transitions or sequences held"},
+      {"replay_sample_rate", "samples per second"},
+      {"replay_insert_rate", "inserts per second"},
   };
   const auto it = kQuantities.find(key);
   return it != kQuantities.end() ? it->second : key;
