@@ -1,6 +1,6 @@
 // OpenBLAS picks its kernels once, when it loads, from the CPU's model
 // number. Debian 12's OpenBLAS (0.3.21) does not know some newer CPUs (e.g.
-// a Sapphire Rapids VM that calls itself "Intel Xeon Processor") and falls
+// an AMX-capable Xeon VM that calls itself "Intel Xeon Processor") and falls
 // back to its "Prescott" kernels, SSE3 from 2004: several times slower for
 // every fully connected layer the CPU learner runs (bench/RESULTS.md). The
 // only way to choose is the OPENBLAS_CORETYPE variable, read at load time, so
