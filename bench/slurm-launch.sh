@@ -68,6 +68,8 @@ cleanup() {
   for pid in "$work/slurmd.pid" "$work/slurmctld.pid" "$work/munge-run/munged.pid"; do
     [[ -f $pid ]] && kill "$(cat "$pid")" 2> /dev/null || true
   done
+  sleep 1
+  ((${keep:-1})) || rm -rf "$work"
 }
 trap cleanup EXIT
 # Slurm's munge plugin finds the socket through this option.
@@ -117,4 +119,6 @@ echo "slurm-launch: job $job (learner given --batch-size 0) ended in ${elapsed}s
 check "a failed learner fails the job" "grep -q 'learner exited with status [1-9]' '$work/seedrl-$job.out'"
 check "its error names the flag" "grep -q -- '--batch-size' '$work/seedrl-$job.out'"
 check "the job did not wait out the actors' retries" "((elapsed < 50))"
+((fail == 0)) || echo "slurm-launch: logs kept in $work"
+keep=$fail
 exit $fail
