@@ -17,6 +17,7 @@
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/r2d2_setup.h"
 #include "seedrl/trainer/replay_checkpoint.h"
+#include "seedrl/trainer/replay_scalars.h"
 #include "seedrl/trainer/run_checkpoint.h"
 #include "seedrl/trainer/run_ending.h"
 #include "seedrl/trainer/run_monitor.h"
@@ -37,8 +38,7 @@ void R2D2Algorithm::build(const PipelineContext& ctx) {
   train_envs_ = ctx.train_envs;
   remote_envs_ = ctx.remote_envs;
   replay_ = std::make_unique<r2d2::Replay>(unroll_layout(ctx.spec), r2d2_replay_config(config_));
-  last_inserted_ = replay_->inserted();
-  last_sampled_ = replay_->sampled();
+  replay_scalars_ = std::make_unique<ReplayScalars>(*replay_);
   DataParallelOptions options;
   options.learner_cpus = ctx.cpus.learner;
   options.checksum_every = config_.replica_checksum_every;
@@ -123,13 +123,6 @@ std::int64_t R2D2Algorithm::learner_steps() const { return learner_->steps(); }
 void R2D2Algorithm::add_scalars(Scalars& out) {
   const std::optional<r2d2::R2D2Stats> stepped = last_.get();
   const r2d2::R2D2Stats s = stepped.value_or(r2d2::R2D2Stats{});
-  const double dt = std::max(1e-9, seconds_since(last_rates_));
-  const std::uint64_t ins = replay_->inserted(), smp = replay_->sampled();
-  const double insert_rate = static_cast<double>(ins - last_inserted_) / dt;
-  const double sample_rate = static_cast<double>(smp - last_sampled_) / dt;
-  last_rates_ = SteadyClock::now();
-  last_inserted_ = ins;
-  last_sampled_ = smp;
   const auto pr = replay_->priority_stats();
   Scalars learner_scalars{{"total_loss", s.loss},
                           {"td_error", s.td_error},
@@ -142,15 +135,8 @@ void R2D2Algorithm::add_scalars(Scalars& out) {
   if (!stepped)
     for (auto& [key, value] : learner_scalars) value = kNoValue;  // no step yet: no loss, not a loss of 0
   out.merge(learner_scalars);
-  out.insert({{"replay_size", static_cast<double>(replay_->size())},
-              {"replay_bytes", static_cast<double>(replay_->byte_size())},
-              {"replay_inserted", static_cast<double>(ins)},
-              {"replay_sampled", static_cast<double>(smp)},
-              {"replay_insert_rate", insert_rate},
-              {"replay_sample_rate", sample_rate},
-              {"priority_mean", pr.mean},
-              {"priority_max", pr.max},
-              {"priority_min", pr.min}});
+  replay_scalars_->add(out);
+  out.insert({{"priority_mean", pr.mean}, {"priority_max", pr.max}, {"priority_min", pr.min}});
 }
 
 }  // namespace seedrl

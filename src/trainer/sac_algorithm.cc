@@ -12,6 +12,7 @@
 #include "seedrl/learner/r2d2/replay_inserter.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/replay_checkpoint.h"
+#include "seedrl/trainer/replay_scalars.h"
 #include "seedrl/trainer/run_checkpoint.h"
 #include "seedrl/trainer/run_ending.h"
 #include "seedrl/trainer/run_monitor.h"
@@ -31,8 +32,7 @@ void SacAlgorithm::build(const PipelineContext& ctx) {
   publisher_ = &ctx.publisher;
   frames_ = &ctx.frames;
   replay_ = std::make_unique<r2d2::Replay>(unroll_layout(ctx.spec), sac_replay_config(config_));
-  last_inserted_ = replay_->inserted();
-  last_sampled_ = replay_->sampled();
+  replay_scalars_ = std::make_unique<ReplayScalars>(*replay_);
   learner_ =
       std::make_unique<sac::SacLearner>(ctx.spec, config_.model, config_.sac, config_.learner, config_.r2d2.n_step,
                                         *replay_, ctx.publisher, ctx.placement.learner.front(), config_.seed);
@@ -101,13 +101,6 @@ std::int64_t SacAlgorithm::learner_steps() const { return learner_->steps(); }
 void SacAlgorithm::add_scalars(Scalars& out) {
   const std::optional<sac::SacLearnerStats> stepped = last_.get();
   const sac::SacLearnerStats s = stepped.value_or(sac::SacLearnerStats{});
-  const double dt = std::max(1e-9, seconds_since(last_rates_));
-  const std::uint64_t ins = replay_->inserted(), smp = replay_->sampled();
-  const double insert_rate = static_cast<double>(ins - last_inserted_) / dt;
-  const double sample_rate = static_cast<double>(smp - last_sampled_) / dt;
-  last_rates_ = SteadyClock::now();
-  last_inserted_ = ins;
-  last_sampled_ = smp;
   Scalars learner_scalars{{"critic_loss", s.update.critic_loss},
                           {"actor_loss", s.update.actor_loss},
                           {"temperature_loss", s.update.temperature_loss},
@@ -119,12 +112,7 @@ void SacAlgorithm::add_scalars(Scalars& out) {
   if (!stepped)
     for (auto& [key, value] : learner_scalars) value = kNoValue;  // no step yet: no loss, not a loss of 0
   out.merge(learner_scalars);
-  out.insert({{"replay_size", static_cast<double>(replay_->size())},
-              {"replay_bytes", static_cast<double>(replay_->byte_size())},
-              {"replay_inserted", static_cast<double>(ins)},
-              {"replay_sampled", static_cast<double>(smp)},
-              {"replay_insert_rate", insert_rate},
-              {"replay_sample_rate", sample_rate}});
+  replay_scalars_->add(out);
 }
 
 }  // namespace seedrl

@@ -13,11 +13,11 @@
 #include "seedrl/trainer/algorithm.h"
 #include "seedrl/trainer/latest_stats.h"
 #include "seedrl/trainer/train_config.h"
-#include "seedrl/util/clock.h"
 
 namespace seedrl {
 
 class ReplayCheckpoint;
+class ReplayScalars;
 template <class Learner>
 class RunCheckpoint;
 namespace r2d2 {
@@ -70,9 +70,7 @@ class R2D2Algorithm final : public Algorithm {
   std::unique_ptr<r2d2::ReplayInserter> inserter_;
   LatestStats<r2d2::R2D2Stats> last_;
   r2d2::R2D2Stats step_stats_;
-  // Replay rates over the time since the previous metrics line.
-  SteadyClock::time_point last_rates_ = SteadyClock::now();
-  std::uint64_t last_inserted_ = 0, last_sampled_ = 0;
+  std::unique_ptr<ReplayScalars> replay_scalars_;
 };
 
 }  // namespace seedrl
