@@ -8,6 +8,7 @@
 
 #include "seedrl/env/registry.h"
 #include "seedrl/learner/sac/sac_learner.h"
+#include "seedrl/learner/sac/transitions.h"
 #include "seedrl/util/torch_runtime.h"
 
 namespace {
@@ -62,6 +63,19 @@ void BM_SacLearnerStep(benchmark::State& state) {
   configure_torch_runtime(1, false);
 }
 
+// The learner step's parts besides the update: the replay's uniform sample
+// of 256 transitions, and turning them into a TransitionBatch.
+void BM_SacSampleAndTransitions(benchmark::State& state) {
+  SacFixture f("mujoco:halfcheetah", 256);
+  r2d2::ReplaySample sample;
+  const bool transitions = state.range(0) != 0;
+  for (auto _ : state) {
+    f.replay->sample(256, sample);
+    if (transitions)
+      benchmark::DoNotOptimize(sac::make_transitions(sample.batch, 1, 0.99, f.spec.action.low, f.spec.action.high, 1));
+  }
+}
+
 void BM_SacUpdate(benchmark::State& state) {
   configure_torch_runtime(static_cast<int>(state.range(1)), false);
   const EnvSpec spec = EnvRegistry::builtin().make("mujoco:halfcheetah", {})->spec();
@@ -93,3 +107,4 @@ BENCHMARK(BM_SacUpdate)
     ->Args({256, 2})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+BENCHMARK(BM_SacSampleAndTransitions)->ArgNames({"transitions"})->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
