@@ -24,6 +24,7 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
 #include <torch/csrc/distributed/c10d/HashStore.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 namespace seedrl {
 
@@ -67,13 +68,15 @@ class C10dComm final : public RankComm {
   c10::intrusive_ptr<PG> pg_;
 };
 
+// `gloo_host`: the address Gloo binds and its peers reach ("" : this host's name).
 std::unique_ptr<RankComm> make_comm(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
-                                    const torch::Device& device, std::chrono::milliseconds timeout) {
+                                    const torch::Device& device, std::chrono::milliseconds timeout,
+                                    const std::string& gloo_host) {
   if (device.is_cpu()) {
 #ifdef SEEDRL_HAVE_GLOO
     auto opts = c10d::ProcessGroupGloo::Options::create(timeout);
-    // Ranks are threads of this process: loopback is all they need.
-    opts->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
+    opts->devices.push_back(gloo_host.empty() ? c10d::ProcessGroupGloo::createDefaultDevice()
+                                              : c10d::ProcessGroupGloo::createDeviceForHostname(gloo_host));
     opts->threads = 2;
     return std::make_unique<C10dComm<c10d::ProcessGroupGloo>>(
         c10::make_intrusive<c10d::ProcessGroupGloo>(store, rank, size, opts));
@@ -94,10 +97,46 @@ std::unique_ptr<RankComm> make_comm(const c10::intrusive_ptr<c10d::Store>& store
 }  // namespace
 
 struct ReplicaGroup::Impl {
-  c10::intrusive_ptr<c10d::Store> store;
+  std::vector<c10::intrusive_ptr<c10d::Store>> stores;  // one, or one TCPStore client per local rank
   std::vector<std::unique_ptr<RankComm>> comms;
   std::string backend;
+  int world_size = 0;
+
+  // Builds every local rank's process group, each on its own thread (c10d's
+  // rendezvous blocks until all ranks have joined).
+  void connect(const std::vector<torch::Device>& devices, std::chrono::milliseconds timeout, int first_rank,
+               const std::string& gloo_host) {
+    const int n = static_cast<int>(devices.size());
+    comms.resize(n);
+    std::vector<std::exception_ptr> errors(n);
+    std::vector<std::thread> threads;
+    for (int r = 0; r < n; ++r) {
+      threads.emplace_back([&, r] {
+        try {
+          comms[r] =
+              make_comm(stores[stores.size() == 1 ? 0 : r], first_rank + r, world_size, devices[r], timeout, gloo_host);
+        } catch (...) {
+          errors[r] = std::current_exception();
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    for (auto& e : errors)
+      if (e) std::rethrow_exception(e);
+  }
 };
+
+namespace {
+
+void check_backends(const std::vector<torch::Device>& devices) {
+  if (devices.empty()) throw std::invalid_argument("ReplicaGroup: no devices");
+  for (const auto& d : devices)
+    if (!ReplicaGroup::supports(d))
+      throw std::runtime_error("--learner-devices: this build has no c10d backend for " + d.str() +
+                               " replicas (Gloo serves cpu, NCCL serves cuda)");
+}
+
+}  // namespace
 
 bool ReplicaGroup::supports(const torch::Device& device) {
 #ifdef SEEDRL_HAVE_GLOO
@@ -111,34 +150,49 @@ bool ReplicaGroup::supports(const torch::Device& device) {
 
 ReplicaGroup::ReplicaGroup(const std::vector<torch::Device>& devices, std::chrono::milliseconds timeout)
     : impl_(std::make_unique<Impl>()) {
-  const int n = static_cast<int>(devices.size());
-  if (n < 1) throw std::invalid_argument("ReplicaGroup: no devices");
-  for (const auto& d : devices)
-    if (!supports(d))
-      throw std::runtime_error("--learner-devices: this build has no c10d backend for " + d.str() +
-                               " replicas (Gloo serves cpu, NCCL serves cuda)");
+  check_backends(devices);
   impl_->backend = devices.front().is_cuda() ? "nccl" : "gloo";
-  impl_->store = c10::make_intrusive<c10d::HashStore>();
-  impl_->comms.resize(n);
-  std::vector<std::exception_ptr> errors(n);
-  std::vector<std::thread> threads;
-  for (int r = 0; r < n; ++r) {
-    threads.emplace_back([&, r] {
-      try {
-        impl_->comms[r] = make_comm(impl_->store, r, n, devices[r], timeout);
-      } catch (...) {
-        errors[r] = std::current_exception();
-      }
-    });
+  impl_->world_size = static_cast<int>(devices.size());
+  impl_->stores.push_back(c10::make_intrusive<c10d::HashStore>());
+  // Ranks are threads of this process: loopback is all they need.
+  impl_->connect(devices, timeout, 0, "127.0.0.1");
+}
+
+ReplicaGroup::ReplicaGroup(const std::vector<torch::Device>& devices, std::chrono::milliseconds timeout,
+                           const Rendezvous& rdv)
+    : impl_(std::make_unique<Impl>()) {
+  check_backends(devices);
+  const int n = static_cast<int>(devices.size());
+  if (rdv.world_size < 1 || rdv.first_rank < 0 || rdv.first_rank + n > rdv.world_size)
+    throw std::invalid_argument("rank " + std::to_string(rdv.first_rank) + " with " + std::to_string(n) +
+                                " replica(s) does not fit a world of " + std::to_string(rdv.world_size));
+  if (rdv.master_port < 1 || rdv.master_port > 65535)
+    throw std::invalid_argument("master port " + std::to_string(rdv.master_port) + " is not a TCP port");
+  impl_->backend = devices.front().is_cuda() ? "nccl" : "gloo";
+  impl_->world_size = rdv.world_size;
+  // One store client per local rank (a TCPStore's connection is not shared
+  // between threads); the process holding global rank 0 also serves it.
+  try {
+    for (int r = 0; r < n; ++r) {
+      c10d::TCPStoreOptions opts;
+      opts.port = static_cast<std::uint16_t>(rdv.master_port);
+      opts.isServer = rdv.first_rank == 0 && r == 0;
+      opts.numWorkers = rdv.world_size;
+      opts.waitWorkers = false;
+      opts.timeout = timeout;
+      impl_->stores.push_back(c10::make_intrusive<c10d::TCPStore>(rdv.master_addr, opts));
+    }
+  } catch (const std::exception& e) {
+    throw std::runtime_error("rendezvous at " + rdv.master_addr + ":" + std::to_string(rdv.master_port) +
+                             " failed: " + e.what());
   }
-  for (auto& t : threads) t.join();
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
+  impl_->connect(devices, timeout, rdv.first_rank, rdv.gloo_host);
 }
 
 ReplicaGroup::~ReplicaGroup() = default;
 
 int ReplicaGroup::size() const { return static_cast<int>(impl_->comms.size()); }
+int ReplicaGroup::world_size() const { return impl_->world_size; }
 std::string ReplicaGroup::backend() const { return impl_->backend; }
 
 ReplicaGroup::Wait ReplicaGroup::allreduce_sum(int rank, torch::Tensor tensor) {
@@ -150,7 +204,7 @@ void ReplicaGroup::broadcast(int rank, torch::Tensor tensor, int root) {
 }
 
 std::vector<torch::Tensor> ReplicaGroup::allgather(int rank, torch::Tensor tensor) {
-  return impl_->comms.at(rank)->allgather(std::move(tensor), size());
+  return impl_->comms.at(rank)->allgather(std::move(tensor), world_size());
 }
 
 }  // namespace seedrl

@@ -16,27 +16,46 @@
 
 namespace seedrl {
 
+// Where the processes of a multi-process group meet: c10d's TCPStore at
+// master_addr:master_port (served by the process holding global rank 0), as
+// torchrun's MASTER_ADDR, MASTER_PORT and WORLD_SIZE describe it.
+struct Rendezvous {
+  std::string master_addr = "127.0.0.1";
+  int master_port = 29500;
+  int world_size = 1;     // ranks over every process
+  int first_rank = 0;     // this process's first global rank; its replicas are the next ones
+  std::string gloo_host;  // the address Gloo binds and peers reach (empty: this host's name)
+};
+
 class ReplicaGroup {
  public:
   // Builds every rank's process group, each on its own thread (c10d's
   // rendezvous blocks until all ranks have joined). Throws std::runtime_error
   // when the devices' backend is not available in this build.
   ReplicaGroup(const std::vector<torch::Device>& devices, std::chrono::milliseconds timeout);
+  // This process's replicas as global ranks first_rank.. of a group that spans
+  // processes (and hosts): every process of it builds its ReplicaGroup at the
+  // same time. Throws std::invalid_argument for ranks outside the world, and
+  // std::runtime_error when the rendezvous fails or times out.
+  ReplicaGroup(const std::vector<torch::Device>& devices, std::chrono::milliseconds timeout,
+               const Rendezvous& rendezvous);
   ~ReplicaGroup();
   ReplicaGroup(const ReplicaGroup&) = delete;
   ReplicaGroup& operator=(const ReplicaGroup&) = delete;
 
-  int size() const;
+  int size() const;             // this process's replicas (local ranks 0..size-1)
+  int world_size() const;       // every process's
   std::string backend() const;  // "gloo" | "nccl"
 
-  // Collectives. Every rank calls the same ones in the same order, each from
-  // its own thread; tensors live on the rank's device and are contiguous.
+  // Collectives over every rank of every process. Each local rank calls the
+  // same ones in the same order, from its own thread; tensors live on the
+  // rank's device and are contiguous. `rank` is the local rank.
   using Wait = std::function<void()>;
   // In-place sum across ranks; returns a function that blocks until done.
   Wait allreduce_sum(int rank, torch::Tensor tensor);
-  // In-place: every rank receives rank `root`'s values.
+  // In-place: every rank receives global rank `root`'s values.
   void broadcast(int rank, torch::Tensor tensor, int root = 0);
-  // Every rank's `tensor`, indexed by rank.
+  // Every rank's `tensor`, indexed by global rank.
   std::vector<torch::Tensor> allgather(int rank, torch::Tensor tensor);
 
   // Whether this build can run replicas on `device`'s type.
