@@ -11,12 +11,17 @@ void validate_r2d2_config(const TrainConfig& c) {
     throw std::invalid_argument("--sequence-overlap: " + std::to_string(r.sequence_overlap) +
                                 " must be below --unroll-length " + std::to_string(c.unroll_length));
   if (c.unroll_length < 2) throw std::invalid_argument("--unroll-length: R2D2 needs at least 2");
+  validate_replay_flags(c, "r2d2");
+}
+
+void validate_replay_flags(const TrainConfig& c, const std::string& algo) {
+  const auto& r = c.r2d2;
   if (r.min_replay > r.replay_capacity)
     throw std::invalid_argument("--min-replay: " + std::to_string(r.min_replay) + " exceeds --replay-capacity " +
                                 std::to_string(r.replay_capacity));
   if (c.learner.batch_size > r.replay_capacity)
     throw std::invalid_argument("--batch-size: larger than --replay-capacity");
-  if (c.model.normalize_obs) throw std::invalid_argument("--normalize-obs: V-trace only (not --algo r2d2)");
+  if (c.model.normalize_obs) throw std::invalid_argument("--normalize-obs: V-trace only (not --algo " + algo + ")");
 }
 
 UnrollLayout r2d2_sequence_layout(const TrainConfig& config, const EnvSpec& spec) {

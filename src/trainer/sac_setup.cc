@@ -6,24 +6,19 @@
 #include <string>
 
 #include "seedrl/trainer/placement.h"
+#include "seedrl/trainer/r2d2_setup.h"
 
 namespace seedrl {
 
 void validate_sac_config(const TrainConfig& c) {
   const SacConfig& s = c.sac;
-  const R2D2Config& r = c.r2d2;
   if (!(s.tau > 0 && s.tau <= 1)) throw std::invalid_argument("--tau: must be in (0, 1]");
   if (!(s.initial_temperature > 0) || !std::isfinite(s.initial_temperature))
     throw std::invalid_argument("--init-temperature: must be a positive number");
   if (std::isinf(s.target_entropy)) throw std::invalid_argument("--target-entropy: must be finite");
   if (s.random_steps < 0) throw std::invalid_argument("--random-steps: must not be negative");
-  if (r.min_replay > r.replay_capacity)
-    throw std::invalid_argument("--min-replay: " + std::to_string(r.min_replay) + " exceeds --replay-capacity " +
-                                std::to_string(r.replay_capacity));
-  if (c.learner.batch_size > r.replay_capacity)
-    throw std::invalid_argument("--batch-size: larger than --replay-capacity");
+  validate_replay_flags(c, "sac");
   if (c.model.lstm) throw std::invalid_argument("--lstm: not with --algo sac (its networks are feed-forward)");
-  if (c.model.normalize_obs) throw std::invalid_argument("--normalize-obs: V-trace only (not --algo sac)");
   if (c.model.separate_value_net)
     throw std::invalid_argument("--separate-value-net: V-trace only (SAC's critics are networks of their own)");
   if (c.learner.optimizer.name != "adam") throw std::invalid_argument("--optimizer: SAC uses adam");

@@ -3,6 +3,8 @@
 // replay's settings.
 #pragma once
 
+#include <string>
+
 #include "seedrl/env/spec.h"
 #include "seedrl/learner/r2d2/replay.h"
 #include "seedrl/trainer/train_config.h"
@@ -12,6 +14,10 @@ namespace seedrl {
 
 // Throws std::invalid_argument naming the flag at fault.
 void validate_r2d2_config(const TrainConfig& config);
+
+// The replay flags R2D2 and SAC share (--min-replay, --batch-size against
+// --replay-capacity); `algo` names the caller in the --normalize-obs refusal.
+void validate_replay_flags(const TrainConfig& config, const std::string& algo);
 
 // A sequence of burn_in + unroll_length + 1 entries, a new one every
 // unroll_length - sequence_overlap steps; the policy field holds the previous
