@@ -3,7 +3,8 @@
 # Debian's packages (munge, slurmctld and slurmd on this host, in a scratch
 # directory), submits deploy/slurm/seed.sbatch with one learner task and two
 # actor tasks on a CartPole run to its target, and checks that the job
-# finished there and left its outputs. Needs root (the daemons) and
+# finished there and left its outputs; then deploy/slurm/learners.sbatch with
+# two learner processes on the same run. Needs root (the daemons) and
 # `apt-get install slurm-wlm munge`. Run before every stop that touches
 # deploy/slurm/ or the remote actors.
 #
@@ -125,6 +126,23 @@ echo "slurm-launch: job $job (learner given --batch-size 0) ended in ${elapsed}s
 check "a failed learner fails the job" "grep -q 'learner exited with status [1-9]' '$work/seedrl-$job.out'"
 check "its error names the flag" "grep -q -- '--batch-size' '$work/seedrl-$job.out'"
 check "the script stopped the actors rather than wait out their retries" "grep -q 'stopping the actors' '$work/seedrl-$job.out'"
+# Two learner processes (deploy/slurm/learners.sbatch), one per task, as one
+# CartPole run to its target: rank 0 writes the run's files.
+multi="$work/learners"
+start=$(date +%s)
+out=$(cd "$work" && CONFIG="$repo/configs/cartpole.toml" SEEDRL=$seedrl LOGDIR=$multi \
+  TRAIN_ARGS="--actors 4 --envs-per-actor 16 --target-return 475 --stop-at-target --max-frames 20000000 --report-every-s 0" \
+  sbatch --parsable --wait --nodes=1 --ntasks=2 --ntasks-per-node=2 --time=30 "$repo/deploy/slurm/learners.sbatch") || true
+job=${out%%;*}
+elapsed=$(($(date +%s) - start))
+job_out="$work/seedrl-$job.out"
+echo "slurm-launch: job $job (two learner processes) finished in ${elapsed}s; its output ($job_out):"
+grep -E "learners.sbatch: job|learner process|learner ranks|target return|done:|error" "$job_out" | sed 's/^/  | /' || true
+check "the learners' job exited 0" "grep -q 'done (status 0)' '$job_out'"
+check "both ranks stopped together, weights identical" "[[ \$(grep -c 'weights identical on all 2 ranks' '$job_out') == 2 ]]"
+check "rank 0 stopped the run at its target" "grep -q '\"stopped_at_target\": *true' '$multi/summary.json'"
+check "rank 0 wrote the checkpoint, rank 1 none" "[[ -s $multi/checkpoint.pt && ! -e $multi/rank-1/checkpoint.pt ]]"
+
 ((fail == 0)) || echo "slurm-launch: logs kept in $work"
 keep=$fail
 exit $fail

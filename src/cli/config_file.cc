@@ -287,6 +287,8 @@ std::string given_settings_toml(const CLI::App& command) {
     if (opt->count() == 0 || opt->get_lnames().empty()) continue;
     const std::string name = opt->get_lnames().front();
     if (name == "config" || name == "resume" || name == "help") continue;
+    // Which process this is, not what the run is: a resumed rank keeps its own.
+    if (name == "rank" || name == "world-size" || name == "master-addr" || name == "master-port") continue;
     const Kind kind = kind_of(*opt);
     if (opt->get_items_expected_max() > 1) {  // a list: --hidden
       toml::array list;

@@ -9,6 +9,7 @@
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/config_file.h"
 #include "seedrl/cli/env_defaults.h"
+#include "seedrl/cli/learner_process_flags.h"
 #include "seedrl/cli/pipeline_flags.h"
 #include "seedrl/cli/r2d2_flags.h"
 #include "seedrl/cli/sac_flags.h"
@@ -105,6 +106,7 @@ CommandRunner add_train_command(CLI::App& app) {
       "Shared secret remote actors and the dashboard's page URL (?token=) must present (required beyond loopback)");
   cmd->add_option("--remote-timeout-s", c.remote_timeout_s, "Silence that ends a remote actor's connection")
       ->check(in_range(0.1, 3600.0));
+  add_learner_process_flags(*cmd, c);
 
   add_r2d2_learner_flags(*cmd, c);
   auto& r = c.r2d2;

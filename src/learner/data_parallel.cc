@@ -1,15 +1,18 @@
 #include "seedrl/learner/data_parallel.h"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <stdexcept>
 
 #include <c10/core/StreamGuard.h>
 #include <c10/core/impl/VirtualGuardImpl.h>
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <torch/torch.h>
 
 #include "seedrl/learner/batch_shards.h"
+#include "seedrl/learner/replica_sync.h"
 #include "seedrl/trajectory/batch_prefetcher.h"
 #include "seedrl/util/cuda_graphs.h"
 #include "seedrl/util/device_stream.h"
@@ -135,21 +138,88 @@ void DataParallelLearner::verify_replicas() { replicas_->verify(steps_); }
 void DataParallelLearner::sync_replicas() { replicas_->sync_from_first(steps_); }
 
 bool DataParallelLearner::step(LearnerStats& stats) {
+  bool got = false;
   if (prefetch_) {
     if (!prefetcher_) prefetcher_ = std::make_unique<BatchPrefetcher>(store_, config_.batch_size);
-    if (!prefetcher_->next(batch_)) return false;
-  } else if (!store_.next_batch(config_.batch_size, batch_)) {
-    return false;
+    got = prefetcher_->next(batch_);
+  } else {
+    got = store_.next_batch(config_.batch_size, batch_);
   }
-  update(batch_, stats);
+  if (!replicas_->spans_processes()) {
+    if (got) update(batch_, stats);
+    return got;
+  }
+  // Learner processes: every one takes part in every update or none does.
+  try {
+    const Agreed agreed = agree(got);
+    if (agreed.stop) {
+      // Every rank is here, at the same update: the last chance to prove them identical.
+      replicas_->verify(steps_);
+      spdlog::info("learner ranks: stopping after {} updates ({} of the processes ended), weights identical on all {} "
+                   "ranks (checksum {})",
+                   steps_, agreed.stoppers, replicas_->world_size(), weights_checksum());
+      return false;
+    }
+    update(batch_, stats, agreed.valid, agreed.frames);
+  } catch (const std::exception& e) {
+    // c10d's error names an address or a timeout; say what it means for the run.
+    std::string why = e.what();
+    if (why.rfind("learner replicas diverged", 0) == 0) throw;
+    if (const auto nl = why.find('\n'); nl != std::string::npos) why.resize(nl);
+    const std::string gone = replicas_->gone_ranks();
+    throw std::runtime_error("learner processes: " +
+                             (gone.empty() ? "lost another rank (it died or stopped answering)" : gone + " exited") +
+                             "; every rank stops after " + std::to_string(steps_) + " updates: " + why);
+  }
   return true;
+}
+
+DataParallelLearner::Agreed DataParallelLearner::agree(bool have_batch) {
+  // One float64 word per rank, summed: [stopping, valid transitions, frames
+  // in the batch, run frames, run episodes]; local rank 0 speaks for this process.
+  std::array<std::int64_t, 2> mine{0, 0};
+  if (options_.tally) mine = options_.tally->take_local();
+  const double valid = have_batch ? valid_transitions(batch_) : 0.0;
+  const double frames = have_batch ? static_cast<double>((batch_.obs.size(0) - 1) * batch_.obs.size(1)) : 0.0;
+  std::vector<torch::Tensor> words(replicas());
+  for (int r = 0; r < replicas(); ++r) {
+    auto host = torch::zeros({5}, torch::kFloat64);
+    if (r == 0) {
+      double* w = host.data_ptr<double>();
+      w[0] = have_batch ? 0.0 : 1.0;
+      w[1] = valid;
+      w[2] = frames;
+      w[3] = static_cast<double>(mine[0]);
+      w[4] = static_cast<double>(mine[1]);
+    }
+    words[r] = host.to(replicas_->device(r));
+  }
+  replicas_->run([&](int rank) { replicas_->allreduce_sum(rank, words[rank]); });
+  const auto sum = words[0].to(torch::kCPU);
+  const double* w = sum.data_ptr<double>();
+  if (options_.tally)
+    options_.tally->add_others({static_cast<std::int64_t>(w[3]) - mine[0], static_cast<std::int64_t>(w[4]) - mine[1]});
+  Agreed a;
+  a.stoppers = static_cast<int>(w[0]);
+  a.stop = a.stoppers > 0;
+  a.valid = w[1];
+  a.frames = static_cast<std::int64_t>(w[2]);
+  return a;
+}
+
+std::string DataParallelLearner::weights_checksum() {
+  const auto c = parameter_checksum(*model(), torch::kCPU);
+  return fmt::format("{:.17g}", c[0].item<double>());
 }
 
 std::uint64_t DataParallelLearner::batch_wait_ns() const {
   return prefetcher_ ? prefetcher_->wait_ns() : store_.learner_wait_ns();
 }
 
-void DataParallelLearner::update(const UnrollBatch& batch, LearnerStats& stats) {
+void DataParallelLearner::update(const UnrollBatch& batch, LearnerStats& stats) { update(batch, stats, 0.0, -1); }
+
+void DataParallelLearner::update(const UnrollBatch& batch, LearnerStats& stats, double all_valid,
+                                 std::int64_t all_frames) {
   const std::int64_t T = batch.obs.size(0) - 1;
   const std::int64_t B = batch.obs.size(1);
   const int n = replicas();
@@ -159,14 +229,17 @@ void DataParallelLearner::update(const UnrollBatch& batch, LearnerStats& stats) 
   job_.lr = decayed_learning_rate(config_, frames_);
   // One replica: its own count (the plain VTraceLearner update). Several:
   // the whole batch's count, so the summed gradient is the batch's gradient.
-  job_.normalizer = n == 1 ? 0.0 : std::max(1.0, valid_transitions(batch));
+  // Learner processes (all_frames >= 0): every process's batch's count, all_valid.
+  job_.normalizer = all_frames >= 0 ? std::max(1.0, all_valid)
+                    : n == 1        ? 0.0
+                                    : std::max(1.0, valid_transitions(batch));
   job_.shards.resize(n);
   for (int r = 0; r < n; ++r) {
     job_.shards[r] = n == 1 ? batch : shard_of(batch, shard_range(B, r, n));
   }
   replicas_->run_update(steps_ + 1, [this](int rank) { replica_update(rank); });
   ++steps_;
-  frames_ += T * B;
+  frames_ += all_frames < 0 ? T * B : all_frames;
   publish();
 
   LearnerStats s;
@@ -183,6 +256,16 @@ void DataParallelLearner::update(const UnrollBatch& batch, LearnerStats& stats) 
     s.entropy += v[3];
     s.mean_rho += v[4];
     if (r == 0) s.grad_norm = v[5];
+  }
+  if (all_frames >= 0) {
+    // This process's losses are its share of all processes' batches: scaled
+    // to its own batch, they read as a one-process run's do.
+    const double share = job_.normalizer / std::max(1.0, valid_transitions(batch));
+    s.total_loss *= share;
+    s.pg_loss *= share;
+    s.baseline_loss *= share;
+    s.entropy *= share;
+    s.mean_rho *= share;
   }
   s.learning_rate = job_.lr;
   s.policy_lag = static_cast<double>(steps_ - 1) - batch.versions.to(torch::kFloat64).mean().item<double>();

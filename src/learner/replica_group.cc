@@ -1,6 +1,11 @@
 #include "seedrl/learner/replica_group.h"
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <exception>
+#include <fstream>
 #include <stdexcept>
 #include <thread>
 
@@ -24,6 +29,7 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
 #include <torch/csrc/distributed/c10d/HashStore.hpp>
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 namespace seedrl {
@@ -101,6 +107,9 @@ struct ReplicaGroup::Impl {
   std::vector<std::unique_ptr<RankComm>> comms;
   std::string backend;
   int world_size = 0;
+  // A group over processes: every global rank's host and process id.
+  std::vector<std::string> hosts;
+  std::vector<long> pids;
 
   // Builds every local rank's process group, each on its own thread (c10d's
   // rendezvous blocks until all ranks have joined).
@@ -134,6 +143,16 @@ void check_backends(const std::vector<torch::Device>& devices) {
     if (!ReplicaGroup::supports(d))
       throw std::runtime_error("--learner-devices: this build has no c10d backend for " + d.str() +
                                " replicas (Gloo serves cpu, NCCL serves cuda)");
+}
+
+// Whether process `pid` of this host still runs (an exited one not yet reaped is a zombie: gone).
+bool running(pid_t pid) {
+  if (kill(pid, 0) != 0 && errno == ESRCH) return false;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return true;  // no /proc: kill() said it is there
+  const auto paren = line.rfind(')');
+  return paren == std::string::npos || paren + 2 >= line.size() || line[paren + 2] != 'Z';
 }
 
 }  // namespace
@@ -180,13 +199,37 @@ ReplicaGroup::ReplicaGroup(const std::vector<torch::Device>& devices, std::chron
       opts.numWorkers = rdv.world_size;
       opts.waitWorkers = false;
       opts.timeout = timeout;
-      impl_->stores.push_back(c10::make_intrusive<c10d::TCPStore>(rdv.master_addr, opts));
+      c10::intrusive_ptr<c10d::Store> store = c10::make_intrusive<c10d::TCPStore>(rdv.master_addr, opts);
+      impl_->stores.push_back(c10::make_intrusive<c10d::PrefixStore>("seedrl/" + rdv.token, store));
     }
   } catch (const std::exception& e) {
     throw std::runtime_error("rendezvous at " + rdv.master_addr + ":" + std::to_string(rdv.master_port) +
                              " failed: " + e.what());
   }
-  impl_->connect(devices, timeout, rdv.first_rank, rdv.gloo_host);
+  try {
+    impl_->connect(devices, timeout, rdv.first_rank, rdv.gloo_host);
+    // Every rank says where it runs, so that a rank that loses another can name it.
+    char name[256] = {};
+    gethostname(name, sizeof name - 1);
+    const std::string me = std::string(name) + " " + std::to_string(static_cast<long>(getpid()));
+    for (int r = 0; r < n; ++r)
+      impl_->stores[0]->set("member/" + std::to_string(rdv.first_rank + r), std::vector<std::uint8_t>(me.begin(), me.end()));
+    for (int g = 0; g < rdv.world_size; ++g) {
+      const std::vector<std::uint8_t> v = impl_->stores[0]->get("member/" + std::to_string(g));
+      const std::string s(v.begin(), v.end());
+      const auto space = s.rfind(' ');
+      impl_->hosts.push_back(s.substr(0, space));
+      impl_->pids.push_back(space == std::string::npos ? 0 : std::stol(s.substr(space + 1)));
+    }
+  } catch (const std::exception& e) {
+    std::string why = e.what();
+    if (const auto nl = why.find('\n'); nl != std::string::npos) why.resize(nl);
+    throw std::runtime_error("learner processes: rank " + std::to_string(rdv.first_rank) +
+                             " could not meet the other learner processes at " + rdv.master_addr + ":" +
+                             std::to_string(rdv.master_port) + " within " + std::to_string(timeout.count() / 1000) +
+                             " s (all " + std::to_string(rdv.world_size) +
+                             " started, with the same --token-file?): " + why);
+  }
 }
 
 ReplicaGroup::~ReplicaGroup() = default;
@@ -194,6 +237,20 @@ ReplicaGroup::~ReplicaGroup() = default;
 int ReplicaGroup::size() const { return static_cast<int>(impl_->comms.size()); }
 int ReplicaGroup::world_size() const { return impl_->world_size; }
 std::string ReplicaGroup::backend() const { return impl_->backend; }
+
+std::string ReplicaGroup::gone_ranks() const {
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  std::string out;
+  for (std::size_t g = 0; g < impl_->pids.size(); ++g) {
+    const long pid = impl_->pids[g];
+    if (pid <= 0 || pid == static_cast<long>(getpid()) || impl_->hosts[g] != name) continue;
+    if (running(static_cast<pid_t>(pid))) continue;
+    out += (out.empty() ? "" : ", ") + ("learner rank " + std::to_string(g) + " (pid " + std::to_string(pid) + " on " +
+                                        impl_->hosts[g] + ")");
+  }
+  return out;
+}
 
 ReplicaGroup::Wait ReplicaGroup::allreduce_sum(int rank, torch::Tensor tensor) {
   return impl_->comms.at(rank)->allreduce_sum(std::move(tensor));

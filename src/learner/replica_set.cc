@@ -35,7 +35,10 @@ ReplicaSetBase::ReplicaSetBase(std::vector<torch::Device> devices, const std::ve
   const int n = size();
   if (n < 1) throw std::invalid_argument("--learner-devices: no learner device");
   if (static_cast<int>(nets.size()) != n) throw std::invalid_argument("ReplicaSet: one set of nets per device");
-  if (n > 1) impl_->group = std::make_unique<ReplicaGroup>(devices_, options_.timeout);
+  if (options_.rendezvous)
+    impl_->group = std::make_unique<ReplicaGroup>(devices_, options_.timeout, *options_.rendezvous);
+  else if (n > 1)
+    impl_->group = std::make_unique<ReplicaGroup>(devices_, options_.timeout);
   impl_->replicas.resize(static_cast<std::size_t>(n));
   for (int r = 0; r < n; ++r) {
     Impl::Replica& rep = impl_->replicas[r];
@@ -65,6 +68,14 @@ ReplicaSetBase::ReplicaSetBase(std::vector<torch::Device> devices, const std::ve
 ReplicaSetBase::~ReplicaSetBase() = default;
 
 bool ReplicaSetBase::grouped() const { return impl_->group != nullptr; }
+
+int ReplicaSetBase::world_size() const { return impl_->group ? impl_->group->world_size() : size(); }
+
+std::string ReplicaSetBase::gone_ranks() const { return impl_->group ? impl_->group->gone_ranks() : std::string(); }
+
+void ReplicaSetBase::allreduce_sum(int rank, torch::Tensor tensor) {
+  if (impl_->group) impl_->group->allreduce_sum(rank, std::move(tensor))();
+}
 
 torch::optim::Optimizer& ReplicaSetBase::optimizer(int rank) { return *impl_->replicas.at(rank).optimizer; }
 

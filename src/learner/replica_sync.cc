@@ -42,8 +42,12 @@ void check_replicas_identical(ReplicaGroup& group, int rank, const torch::nn::Mo
   const auto reference = gathered[0].to(torch::kCPU);
   for (std::size_t other = 1; other < gathered.size(); ++other) {
     if (!torch::equal(gathered[other].to(torch::kCPU), reference)) {
-      throw std::runtime_error("learner replicas diverged after " + std::to_string(step) + " updates: replica " +
-                               std::to_string(other) + " (" + devices.at(other).str() + ") parameter checksum " +
+      // Within one process a replica is named by its device; across processes by its global rank.
+      const bool local = group.world_size() == static_cast<int>(devices.size());
+      const std::string who = local ? "replica " + std::to_string(other) + " (" + devices.at(other).str() + ")"
+                                    : "learner rank " + std::to_string(other);
+      throw std::runtime_error("learner replicas diverged after " + std::to_string(step) + " updates: " + who +
+                               " parameter checksum " +
                                describe_checksum(gathered[other]) + " differs from replica 0's " +
                                describe_checksum(gathered[0]) + "; stopping rather than training diverged copies");
     }

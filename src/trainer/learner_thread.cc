@@ -46,6 +46,7 @@ void LearnerThread::run() {
       steps_.store(learner_steps_());
       if (checkpoint_due_.exchange(false)) save_();
     }
+    finished_.store(true);
   } catch (const std::exception& e) {
     spdlog::error("learner failed: {}", error_text(e));
     failed_.store(true);

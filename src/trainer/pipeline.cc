@@ -40,7 +40,8 @@ Pipeline::Pipeline(const TrainConfig& config, Algorithm& algorithm)
                                              algorithm.store_batch_size());
   store_->stagger_unrolls();
   publisher_ = std::make_unique<ParamPublisher>();
-  algorithm.build({config, spec_, placement_, cpus_, *store_, *publisher_, frames_, train_envs_, remote_envs_});
+  algorithm.build({config, spec_, placement_, cpus_, *store_, *publisher_, frames_, train_envs_, remote_envs_,
+                   &tally_});
 
   InferenceFleetConfig fleet_config = inference_fleet_config(config, spec_.observation, remote_envs_);
   fleet_config.eval_envs = algorithm.eval_envs();
@@ -72,6 +73,7 @@ Pipeline::~Pipeline() { stop(); }
 void Pipeline::set_counters(const CheckpointCounters& counters) {
   frames_.store(counters.frames);
   episodes_.set_base(counters.episodes, counters.recent_returns, counters.recent_lengths);
+  tally_.rebase();
 }
 
 void Pipeline::start(std::function<void()> save) {

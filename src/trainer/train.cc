@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "seedrl/trainer/learner_processes.h"
 #include "seedrl/trainer/memory_budget.h"
 #include "seedrl/trainer/r2d2_algorithm.h"
 #include "seedrl/trainer/remote_training.h"
@@ -20,6 +21,7 @@ int train(TrainConfig config) {
     throw std::invalid_argument("--eval-every-s: V-trace only; R2D2 evaluates all along with --eval-envs");
   if (config.algo == "sac" && config.eval_every_s > 0)
     throw std::invalid_argument("--eval-every-s: V-trace only; evaluate a SAC run's checkpoint with `seedrl eval`");
+  finalize_learner_processes(config);
   resolve_defaults(config);
   if (config.algo == "r2d2") {
     R2D2Algorithm r2d2(config);

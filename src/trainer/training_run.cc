@@ -77,9 +77,11 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
   // From here on an exception (a metrics file that cannot be written) leaves
   // through ~Pipeline, which stops every thread first.
   pipeline.start(save);
-  monitor.watch([&] { return signal_received.load() != 0 || pipeline.failed(); },
+  // The learner finishes first only in a run of learner processes, when another rank stopped it.
+  monitor.watch([&] { return signal_received.load() != 0 || pipeline.failed() || pipeline.learner_thread().finished(); },
                 pipeline.learner_thread().checkpoint_due());
-  if (monitor.stopped_at_target()) pipeline.mark_finished();  // remote actors hear "finished", not "wait"
+  // Remote actors hear "finished", not "wait".
+  if (monitor.stopped_at_target() || pipeline.learner_thread().finished()) pipeline.mark_finished();
   pipeline.stop();
 
   // The checkpoint before the summary: a summary that cannot be written

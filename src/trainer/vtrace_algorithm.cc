@@ -11,6 +11,7 @@
 #include "seedrl/inference/inference_server.h"
 #include "seedrl/learner/data_parallel.h"
 #include "seedrl/trainer/learner_cpus.h"
+#include "seedrl/trainer/learner_processes.h"
 #include "seedrl/trainer/periodic_eval.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/run_checkpoint.h"
@@ -40,7 +41,7 @@ int VTraceAlgorithm::store_batch_size() const { return config_.learner.batch_siz
 void VTraceAlgorithm::build(const PipelineContext& ctx) {
   // Each replica would fold only its own shard into the moments, and the
   // replicas would drift apart.
-  if (config_.model.normalize_obs && ctx.placement.learner.size() > 1)
+  if (config_.model.normalize_obs && (ctx.placement.learner.size() > 1 || config_.learner_processes()))
     throw std::invalid_argument("--normalize-obs: not supported with several learner devices (--learner-devices)");
   spec_ = ctx.spec;
   store_ = &ctx.store;
@@ -50,6 +51,11 @@ void VTraceAlgorithm::build(const PipelineContext& ctx) {
   options.learner_cpus = ctx.cpus.learner;
   options.checksum_every = config_.replica_checksum_every;
   options.cuda_graphs = config_.learner_cuda_graphs();
+  options.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(config_.collective_timeout_s * 1000));
+  if (config_.learner_processes()) {
+    options.rendezvous = learner_rendezvous(config_, static_cast<int>(ctx.placement.learner.size()));
+    options.tally = ctx.tally;
+  }
   const EnvSpec& spec = *spec_;
   const ModelConfig model = config_.model;
   const int policy_size = policy_size_;

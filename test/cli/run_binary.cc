@@ -16,10 +16,8 @@ namespace seedrl::test {
 
 namespace {
 
-// `ready` (or, without it, `signal_after_s` >= 0) says when the child gets `sig`.
-RunResult run(const std::vector<std::string>& args, double signal_after_s,
-              const std::function<bool(const std::string&, int)>& ready, int sig, double timeout_s) {
-  const std::string out_path = temp_dir("run_output") + "/out.txt";
+// Starts seedrl with `args`, its stdout and stderr going to `out_path`.
+pid_t spawn(const std::vector<std::string>& args, const std::string& out_path) {
   const pid_t parent = getpid();
   pid_t pid = fork();
   if (pid == 0) {
@@ -43,6 +41,16 @@ RunResult run(const std::vector<std::string>& args, double signal_after_s,
     execv(bin.c_str(), argv.data());
     _exit(127);
   }
+  return pid;
+}
+
+int exit_status(int wstatus) { return WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus); }
+
+// `ready` (or, without it, `signal_after_s` >= 0) says when the child gets `sig`.
+RunResult run(const std::vector<std::string>& args, double signal_after_s,
+              const std::function<bool(const std::string&, int)>& ready, int sig, double timeout_s) {
+  const std::string out_path = temp_dir("run_output") + "/out.txt";
+  const pid_t pid = spawn(args, out_path);
   const auto t0 = std::chrono::steady_clock::now();
   bool signalled = false;
   auto signalled_at = t0;
@@ -66,7 +74,7 @@ RunResult run(const std::vector<std::string>& args, double signal_after_s,
   RunResult res;
   if (signalled)
     res.signal_to_exit_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled_at).count();
-  res.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+  res.status = exit_status(wstatus);
   res.output = read_file(out_path);
   return res;
 }
@@ -86,6 +94,49 @@ RunResult run_seedrl_and_signal_when(const std::vector<std::string>& args,
                                      const std::function<bool(const std::string& output, int pid)>& ready, int signal,
                                      double timeout_s) {
   return run(args, -1, ready, signal, timeout_s);
+}
+
+std::vector<RunResult> run_seedrl_group(const std::vector<std::vector<std::string>>& args, const GroupSignals& signals,
+                                        double timeout_s) {
+  const std::size_t n = args.size();
+  std::vector<std::string> paths(n);
+  std::vector<pid_t> pids(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    paths[i] = temp_dir("run_output") + "/out.txt";
+    pids[i] = spawn(args[i], paths[i]);
+  }
+  std::vector<RunResult> res(n);
+  std::vector<bool> done(n, false);
+  std::size_t left = n;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (left > 0) {
+    for (std::size_t i = 0; i < n; ++i) {
+      int wstatus = 0;
+      if (!done[i] && waitpid(pids[i], &wstatus, WNOHANG) == pids[i]) {
+        done[i] = true;
+        --left;
+        res[i].status = exit_status(wstatus);
+      }
+    }
+    if (signals && left > 0) {
+      std::vector<std::string> outputs;
+      for (const auto& p : paths) outputs.push_back(read_file(p));
+      if (const auto [v, sig] = signals(outputs, done); v >= 0 && v < static_cast<int>(n) && !done[v]) kill(pids[v], sig);
+    }
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > timeout_s) {
+      for (std::size_t i = 0; i < n; ++i) {
+        if (done[i]) continue;
+        int wstatus = 0;
+        kill(pids[i], SIGKILL);
+        waitpid(pids[i], &wstatus, 0);
+        res[i].status = exit_status(wstatus);
+      }
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  for (std::size_t i = 0; i < n; ++i) res[i].output = read_file(paths[i]);
+  return res;
 }
 
 int thread_count(int pid) {

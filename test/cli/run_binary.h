@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace seedrl::test {
@@ -28,6 +29,14 @@ RunResult run_seedrl_and_signal(const std::vector<std::string>& args, double sto
 RunResult run_seedrl_and_signal_when(const std::vector<std::string>& args,
                                      const std::function<bool(const std::string& output, int pid)>& ready, int signal,
                                      double timeout_s = 300);
+
+// Starts one seedrl per entry of `args` at once and waits for all. `signals`,
+// called on every poll with every process's output so far and whether it
+// has exited, returns {index, signal} for a process to signal now, or {-1, 0}.
+using GroupSignals =
+    std::function<std::pair<int, int>(const std::vector<std::string>& outputs, const std::vector<bool>& exited)>;
+std::vector<RunResult> run_seedrl_group(const std::vector<std::vector<std::string>>& args,
+                                        const GroupSignals& signals = {}, double timeout_s = 300);
 
 // The number of threads process `pid` runs now (0 if it cannot be read).
 int thread_count(int pid);

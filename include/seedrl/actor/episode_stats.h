@@ -65,6 +65,13 @@ class EpisodeStats {
     base_ = episodes - static_cast<std::int64_t>(n);
   }
 
+  // Episodes other processes of the run ended (learner processes): counted,
+  // not in this process's window.
+  void add_elsewhere(std::int64_t episodes) {
+    std::lock_guard lock(mu_);
+    base_ += episodes;
+  }
+
   // The window's returns and lengths, oldest first (for a checkpoint).
   void window(std::vector<double>& returns, std::vector<double>& lengths) const {
     std::lock_guard lock(mu_);

@@ -20,6 +20,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <c10/core/Stream.h>
@@ -55,6 +56,10 @@ class DataParallelLearner {
   std::uint64_t batch_wait_ns() const;
   // One update on a given batch of any size >= replicas() (step() without the store).
   void update(const UnrollBatch& batch, LearnerStats& stats);
+  // The same over several learner processes (options.rendezvous): `all_valid`
+  // and `all_frames` are the valid transitions and frames of every process's
+  // batch of this update, which normalise the loss and advance frames().
+  void update(const UnrollBatch& batch, LearnerStats& stats, double all_valid, std::int64_t all_frames);
   // Publishes replica 0's weights.
   void publish();
   // After a checkpoint was loaded into replica 0: copies its weights and
@@ -78,6 +83,15 @@ class DataParallelLearner {
   }
 
  private:
+  // Learner processes: what they agree on before an update.
+  struct Agreed {
+    bool stop = false;  // some process stops: all stop here
+    int stoppers = 0;
+    double valid = 0;
+    std::int64_t frames = 0;
+  };
+  Agreed agree(bool have_batch);
+  std::string weights_checksum();  // replica 0's, for the log
   void replica_update(int rank);
   torch::Tensor graphed_update(int rank, const UnrollBatch& shard);
 

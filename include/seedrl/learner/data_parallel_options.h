@@ -1,11 +1,28 @@
 // Settings of a data-parallel learner (V-trace's or R2D2's).
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "seedrl/learner/replica_group.h"
+
 namespace seedrl {
+
+// The run's own counters (frames acted, episodes ended) in a run of several
+// learner processes: before every update the processes sum what each counted
+// since the last one, and each adds the others' share to its counters, so
+// that every process counts the whole run's frames and episodes.
+class RunTally {
+ public:
+  virtual ~RunTally() = default;
+  // This process's frames and episodes since the last call.
+  virtual std::array<std::int64_t, 2> take_local() = 0;
+  // The other processes' frames and episodes since the last exchange.
+  virtual void add_others(std::array<std::int64_t, 2> others) = 0;
+};
 
 struct DataParallelOptions {
   int checksum_every = 100;                   // updates between replica checksums (0: never)
@@ -32,6 +49,14 @@ struct DataParallelOptions {
   // later batch (util/cuda_graphs.h). Not with several replicas (their
   // all-reduce runs between backward and step) or --normalize-obs.
   bool cuda_graphs = false;
+  // Learner processes (V-trace): this process's replicas are ranks
+  // first_rank.. of a group over several processes (and hosts). Before each
+  // update the processes exchange one word: whether any is stopping (then
+  // every one stops at the same update), their batches' valid transitions
+  // (the loss's normalizer is the sum: the summed gradient is the gradient of
+  // all processes' batches together) and frames, and the run's counters.
+  std::optional<Rendezvous> rendezvous;
+  RunTally* tally = nullptr;  // the run's counters (trainer/run_tally.h), or none
 };
 
 }  // namespace seedrl

@@ -25,6 +25,9 @@ struct Rendezvous {
   int world_size = 1;     // ranks over every process
   int first_rank = 0;     // this process's first global rank; its replicas are the next ones
   std::string gloo_host;  // the address Gloo binds and peers reach (empty: this host's name)
+  // Prefixes every key the group writes to the store: a process without the
+  // same token never meets the group's ranks (it waits alone, then times out).
+  std::string token;
 };
 
 class ReplicaGroup {
@@ -57,6 +60,12 @@ class ReplicaGroup {
   void broadcast(int rank, torch::Tensor tensor, int root = 0);
   // Every rank's `tensor`, indexed by global rank.
   std::vector<torch::Tensor> allgather(int rank, torch::Tensor tensor);
+
+  // A group over processes: which other processes' ranks are no longer
+  // running, as far as this host can tell (those on this host whose process
+  // has gone), e.g. "learner rank 1 (pid 5844 on node7)"; empty when it cannot
+  // tell (every one still runs, or the others are on other hosts).
+  std::string gone_ranks() const;
 
   // Whether this build can run replicas on `device`'s type.
   static bool supports(const torch::Device& device);

@@ -50,8 +50,16 @@ class ReplicaSetBase {
   int size() const { return static_cast<int>(devices_.size()); }
   const std::vector<torch::Device>& devices() const { return devices_; }
   torch::Device device(int rank) const { return devices_.at(rank); }
-  // Whether gradients and checksums travel between replicas (several devices).
+  // Whether gradients and checksums travel between replicas (several devices,
+  // or several learner processes).
   bool grouped() const;
+  // Replicas over every learner process (size() without a rendezvous).
+  int world_size() const;
+  bool spans_processes() const { return options_.rendezvous.has_value(); }
+  // Learner processes: the ranks known to have exited (ReplicaGroup::gone_ranks), or "".
+  std::string gone_ranks() const;
+  // Collective, in a job: in-place sum of `tensor` (on rank's device) over every replica of every process.
+  void allreduce_sum(int rank, torch::Tensor tensor);
   torch::optim::Optimizer& optimizer(int rank);
   // The clip and step that never waits for the device (DataParallelOptions::device_step), or null.
   DeviceOptimizerStep* device_step(int rank);

@@ -39,6 +39,7 @@ class InferenceFleet;
 class ParamPublisher;
 class RequestBatcher;
 class RunMonitor;
+class RunTally;
 struct LearnerCpus;
 struct Placement;
 struct TrainConfig;
@@ -54,6 +55,7 @@ struct PipelineContext {
   const std::atomic<std::int64_t>& frames;  // env steps of training envs, the run's clock
   int train_envs = 0;                       // local + remote slots; evaluation slots follow
   int remote_envs = 0;
+  RunTally* tally = nullptr;  // learner processes: keeps `frames` and the episodes the whole run's
 };
 
 class Algorithm {

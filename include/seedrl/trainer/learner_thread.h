@@ -32,6 +32,8 @@ class LearnerThread {
   std::uint64_t step_ns() const { return step_ns_.load(std::memory_order_relaxed); }
   std::atomic<bool>& checkpoint_due() { return checkpoint_due_; }
   bool failed() const { return failed_.load(); }
+  // The learner's input closed, or (learner processes) another rank stopped the run.
+  bool finished() const { return finished_.load(); }
 
  private:
   void run();
@@ -42,7 +44,7 @@ class LearnerThread {
   std::vector<int> cpus_;
   std::atomic<std::int64_t> steps_;
   std::atomic<std::uint64_t> stepped_{0}, step_ns_{0};
-  std::atomic<bool> checkpoint_due_{false}, failed_{false};
+  std::atomic<bool> checkpoint_due_{false}, failed_{false}, finished_{false};
   std::thread thread_;
 };
 

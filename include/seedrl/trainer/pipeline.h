@@ -24,6 +24,7 @@
 #include "seedrl/trainer/learner_cpus.h"
 #include "seedrl/trainer/learner_thread.h"
 #include "seedrl/trainer/placement.h"
+#include "seedrl/trainer/run_tally.h"
 #include "seedrl/trainer/train_config.h"
 #include "seedrl/util/cpu_affinity.h"
 
@@ -86,6 +87,7 @@ class Pipeline {
   int train_envs_ = 0, remote_envs_ = 0;
   std::atomic<std::int64_t> frames_{0}, eval_frames_{0};
   EpisodeStats episodes_, eval_episodes_;
+  PipelineTally tally_{frames_, episodes_};  // learner processes: the whole run's counts
   std::unique_ptr<TrajectoryStore> store_;
   std::unique_ptr<ParamPublisher> publisher_;
   std::unique_ptr<InferenceFleet> inference_;

@@ -25,7 +25,7 @@ class RunCheckpoint {
  public:
   // `extras`: modules saved beside the model (R2D2's target network).
   RunCheckpoint(const TrainConfig& config, Learner& learner, CheckpointExtrasIn extras = {})
-      : path_(checkpoint_path(config.logdir)),
+      : path_(checkpoint_path(config.run_logdir.empty() ? config.logdir : config.run_logdir)),
         config_(config),
         config_json_(to_json(config)),
         learner_(learner),
@@ -67,6 +67,7 @@ class RunCheckpoint {
   // instead, which ends the run.
   // `run`: the run's progress; the learner's counters are filled in here.
   void save(const CheckpointCounters& run) const {
+    if (config_.rank > 0) return;  // learner processes: rank 0 writes the run's checkpoint
     if (!all_finite(*learner_.model()))
       throw std::runtime_error("the learner's weights are no longer finite (NaN or infinity) after " +
                                std::to_string(learner_.steps()) + " steps; " + path_ +

@@ -88,6 +88,17 @@ struct TrainConfig {
   int max_remote_connections = 64;  // open connections, handshaking ones included
   std::string token_file;           // shared secret; required beyond loopback
   double remote_timeout_s = 30;     // silence that ends a remote actor's connection
+  // learner processes (docs/cluster.md): one run over `world_size` `seedrl
+  // train` processes, data-parallel over c10d, as torchrun's RANK,
+  // WORLD_SIZE, MASTER_ADDR and MASTER_PORT describe it. Rank 0 writes the
+  // run's files in logdir; rank r > 0 keeps its own log in logdir/rank-r.
+  int rank = 0;
+  int world_size = 1;
+  std::string master_addr = "127.0.0.1";
+  int master_port = 29500;
+  double collective_timeout_s = 120;  // a rank silent this long ends the run on every rank
+  std::string run_logdir;             // rank 0's logdir (set by finalize_learner_processes)
+  bool learner_processes() const { return world_size > 1; }
 
   int num_envs() const { return actors * envs_per_actor; }
 };
