@@ -11,6 +11,7 @@
 #include "seedrl/learner/replica_sync.h"
 #include "seedrl/learner/replica_threads.h"
 #include "seedrl/learner/vtrace_learner.h"
+#include "seedrl/util/clock.h"
 
 namespace seedrl {
 
@@ -107,7 +108,11 @@ void ReplicaSetBase::prepare_gradients(int rank) {
 }
 
 void ReplicaSetBase::reduce_gradients(int rank) {
-  if (auto& b = impl_->replicas[rank].buckets) b->finish();
+  auto& b = impl_->replicas[rank].buckets;
+  if (!b) return;
+  const auto t0 = SteadyClock::now();
+  b->finish();
+  if (rank == 0) reduce_wait_ns_ += ns_since(t0);
 }
 
 torch::Tensor ReplicaSetBase::clip_and_step(int rank, const OptimizerConfig& config, double lr) {

@@ -110,6 +110,8 @@ class DataParallelLearner {
   std::optional<c10::Stream> stream_;
   UnrollBatch batch_;
   std::int64_t steps_ = 0, frames_ = 0;
+  // Learner processes: time in agree() and in updates, over `updated_` updates.
+  std::uint64_t agree_ns_ = 0, update_ns_ = 0, updated_ = 0;
   bool prefetch_ = false;
 
   // The update every replica runs; written before replicas_->run_update, read inside it.

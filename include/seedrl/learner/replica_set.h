@@ -78,6 +78,9 @@ class ReplicaSetBase {
   // over the replicas. No-ops with one replica.
   void prepare_gradients(int rank);
   void reduce_gradients(int rank);
+  // Nanoseconds replica 0 has waited in reduce_gradients(): the all-reduce
+  // that backward did not hide, and the wait for slower replicas.
+  std::uint64_t reduce_wait_ns() const { return reduce_wait_ns_; }
   // In a job, after reduce_gradients(): sets learning rate `lr`, clips the
   // global grad norm and steps rank's optimizer (clip_and_step in
   // device_optimizer_step.h). Returns the norm before clipping on the device.
@@ -101,6 +104,7 @@ class ReplicaSetBase {
  private:
   std::vector<torch::Device> devices_;
   DataParallelOptions options_;
+  std::uint64_t reduce_wait_ns_ = 0;  // replica 0's (the caller's thread)
   struct Impl;
   std::unique_ptr<Impl> impl_;  // the group, the replicas' optimizers and buckets, the threads
 };
