@@ -6,8 +6,7 @@ namespace seedrl {
 
 void add_learner_process_flags(CLI::App& command, TrainConfig& c) {
   // torchrun, and launchers that mimic it, describe the group in these variables.
-  command
-      .add_option("--rank", c.rank, "This process's rank among the learner processes (0 writes the run's files)")
+  command.add_option("--rank", c.rank, "This process's rank among the learner processes (0 writes the run's files)")
       ->envname("RANK")
       ->check(in_range(0, 1 << 16));
   command

@@ -159,9 +159,10 @@ bool DataParallelLearner::step(LearnerStats& stats) {
     if (agreed.stop) {
       // Every rank is here, at the same update: the last chance to prove them identical.
       replicas_->verify(steps_);
-      spdlog::info("learner ranks: stopping after {} updates ({} of the processes ended), weights identical on all {} "
-                   "ranks (checksum {})",
-                   steps_, agreed.stoppers, replicas_->world_size(), weights_checksum());
+      spdlog::info(
+          "learner ranks: stopping after {} updates ({} of the processes ended), weights identical on all {} "
+          "ranks (checksum {})",
+          steps_, agreed.stoppers, replicas_->world_size(), weights_checksum());
       if (updated_ > 0) {
         const double n = static_cast<double>(updated_);
         const double agree_ms = agree_ns_ / n * 1e-6, reduce_ms = replicas_->reduce_wait_ns() / n * 1e-6;
@@ -182,9 +183,9 @@ bool DataParallelLearner::step(LearnerStats& stats) {
     if (why.rfind("learner replicas diverged", 0) == 0) throw;
     if (const auto nl = why.find('\n'); nl != std::string::npos) why.resize(nl);
     const std::string gone = replicas_->gone_ranks();
-    throw std::runtime_error("learner processes: " +
-                             (gone.empty() ? "lost another rank (it died or stopped answering)" : gone + " exited") +
-                             "; every rank stops after " + std::to_string(steps_) + " updates: " + why);
+    throw std::runtime_error(
+        "learner processes: " + (gone.empty() ? "lost another rank (it died or stopped answering)" : gone + " exited") +
+        "; every rank stops after " + std::to_string(steps_) + " updates: " + why);
   }
   return true;
 }
@@ -245,9 +246,7 @@ void DataParallelLearner::update(const UnrollBatch& batch, LearnerStats& stats, 
   // One replica: its own count (the plain VTraceLearner update). Several:
   // the whole batch's count, so the summed gradient is the batch's gradient.
   // Learner processes (all_frames >= 0): every process's batch's count, all_valid.
-  job_.normalizer = all_frames >= 0 ? std::max(1.0, all_valid)
-                    : n == 1        ? 0.0
-                                    : std::max(1.0, valid_transitions(batch));
+  job_.normalizer = all_frames >= 0 ? std::max(1.0, all_valid) : n == 1 ? 0.0 : std::max(1.0, valid_transitions(batch));
   job_.shards.resize(n);
   for (int r = 0; r < n; ++r) {
     job_.shards[r] = n == 1 ? batch : shard_of(batch, shard_range(B, r, n));

@@ -213,7 +213,8 @@ ReplicaGroup::ReplicaGroup(const std::vector<torch::Device>& devices, std::chron
     gethostname(name, sizeof name - 1);
     const std::string me = std::string(name) + " " + std::to_string(static_cast<long>(getpid()));
     for (int r = 0; r < n; ++r)
-      impl_->stores[0]->set("member/" + std::to_string(rdv.first_rank + r), std::vector<std::uint8_t>(me.begin(), me.end()));
+      impl_->stores[0]->set("member/" + std::to_string(rdv.first_rank + r),
+                            std::vector<std::uint8_t>(me.begin(), me.end()));
     for (int g = 0; g < rdv.world_size; ++g) {
       const std::vector<std::uint8_t> v = impl_->stores[0]->get("member/" + std::to_string(g));
       const std::string s(v.begin(), v.end());
@@ -246,8 +247,8 @@ std::string ReplicaGroup::gone_ranks() const {
     const long pid = impl_->pids[g];
     if (pid <= 0 || pid == static_cast<long>(getpid()) || impl_->hosts[g] != name) continue;
     if (running(static_cast<pid_t>(pid))) continue;
-    out += (out.empty() ? "" : ", ") + ("learner rank " + std::to_string(g) + " (pid " + std::to_string(pid) + " on " +
-                                        impl_->hosts[g] + ")");
+    out += (out.empty() ? "" : ", ") +
+           ("learner rank " + std::to_string(g) + " (pid " + std::to_string(pid) + " on " + impl_->hosts[g] + ")");
   }
   return out;
 }

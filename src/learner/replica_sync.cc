@@ -47,9 +47,9 @@ void check_replicas_identical(ReplicaGroup& group, int rank, const torch::nn::Mo
       const std::string who = local ? "replica " + std::to_string(other) + " (" + devices.at(other).str() + ")"
                                     : "learner rank " + std::to_string(other);
       throw std::runtime_error("learner replicas diverged after " + std::to_string(step) + " updates: " + who +
-                               " parameter checksum " +
-                               describe_checksum(gathered[other]) + " differs from replica 0's " +
-                               describe_checksum(gathered[0]) + "; stopping rather than training diverged copies");
+                               " parameter checksum " + describe_checksum(gathered[other]) +
+                               " differs from replica 0's " + describe_checksum(gathered[0]) +
+                               "; stopping rather than training diverged copies");
     }
   }
 }

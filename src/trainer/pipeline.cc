@@ -40,8 +40,8 @@ Pipeline::Pipeline(const TrainConfig& config, Algorithm& algorithm)
                                              algorithm.store_batch_size());
   store_->stagger_unrolls();
   publisher_ = std::make_unique<ParamPublisher>();
-  algorithm.build({config, spec_, placement_, cpus_, *store_, *publisher_, frames_, train_envs_, remote_envs_,
-                   &tally_});
+  algorithm.build(
+      {config, spec_, placement_, cpus_, *store_, *publisher_, frames_, train_envs_, remote_envs_, &tally_});
 
   InferenceFleetConfig fleet_config = inference_fleet_config(config, spec_.observation, remote_envs_);
   fleet_config.eval_envs = algorithm.eval_envs();

@@ -78,8 +78,9 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
   // through ~Pipeline, which stops every thread first.
   pipeline.start(save);
   // The learner finishes first only in a run of learner processes, when another rank stopped it.
-  monitor.watch([&] { return signal_received.load() != 0 || pipeline.failed() || pipeline.learner_thread().finished(); },
-                pipeline.learner_thread().checkpoint_due());
+  monitor.watch(
+      [&] { return signal_received.load() != 0 || pipeline.failed() || pipeline.learner_thread().finished(); },
+      pipeline.learner_thread().checkpoint_due());
   // Remote actors hear "finished", not "wait".
   if (monitor.stopped_at_target() || pipeline.learner_thread().finished()) pipeline.mark_finished();
   pipeline.stop();

@@ -4,6 +4,7 @@
 // resume from rank 0's checkpoint, and refuse what they cannot do in one line.
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -21,9 +22,9 @@
 #include "run_binary.h"
 #include "seedrl/io/checkpoint.h"
 
-using seedrl::test::RunResult;
 using seedrl::test::run_seedrl;
 using seedrl::test::run_seedrl_group;
+using seedrl::test::RunResult;
 using seedrl::test::temp_dir;
 
 namespace {
@@ -144,11 +145,11 @@ TEST_CASE("a learner process that dies ends the others, and the group resumes", 
   const std::string logdir = temp_dir("learner_processes_kill");
   const std::string checkpoint = logdir + "/checkpoint.pt";
   // Rank 1 is killed once rank 0 has written a checkpoint.
-  const auto runs = run_seedrl_group(
-      group_args(logdir, 2, {"--max-frames", "100000000", "--collective-timeout-s", "600"}),
-      [&](const std::vector<std::string>&, const std::vector<bool>&) {
-        return std::filesystem::exists(checkpoint) ? std::pair{1, SIGKILL} : std::pair{-1, 0};
-      });
+  const auto runs =
+      run_seedrl_group(group_args(logdir, 2, {"--max-frames", "100000000", "--collective-timeout-s", "600"}),
+                       [&](const std::vector<std::string>&, const std::vector<bool>&) {
+                         return std::filesystem::exists(checkpoint) ? std::pair{1, SIGKILL} : std::pair{-1, 0};
+                       });
   INFO("rank 0:\n" << runs[0].output);
   REQUIRE(runs[1].status == 128 + SIGKILL);
   // Not at the 600 s timeout: the lost connection ends rank 0 at once, with a line that says so.
@@ -212,6 +213,24 @@ TEST_CASE("a process with another token never joins the group", "[learner_proces
     CHECK_THAT(runs[r].output, Catch::Contains("could not meet the other learner processes"));
     CHECK_THAT(runs[r].output, !Catch::Contains("learner ranks: "));
   }
+}
+
+TEST_CASE("learner-process flags default to torchrun's variables", "[learner_processes]") {
+  // The child inherits them: WORLD_SIZE=2 and RANK=2 are read, and refused as a pair.
+  setenv("WORLD_SIZE", "2", 1);
+  setenv("RANK", "2", 1);
+  const std::string logdir = temp_dir("learner_processes_env");
+  seedrl::test::check_one_line_error({"train", "--env", "cartpole", "--logdir", logdir},
+                                     "--rank: 2 is not below --world-size 2");
+  // A flag wins over its variable.
+  seedrl::test::check_one_line_error(
+      {"train", "--env", "cartpole", "--logdir", logdir, "--world-size", "3", "--rank", "3"},
+      "--rank: 3 is not below --world-size 3");
+  unsetenv("WORLD_SIZE");
+  unsetenv("RANK");
+  setenv("MASTER_PORT", "0", 1);
+  seedrl::test::check_one_line_error({"train", "--env", "cartpole", "--logdir", logdir}, "--master-port");
+  unsetenv("MASTER_PORT");
 }
 
 TEST_CASE("learner-process flags refuse what they cannot do in one line", "[learner_processes]") {

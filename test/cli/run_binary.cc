@@ -121,7 +121,8 @@ std::vector<RunResult> run_seedrl_group(const std::vector<std::vector<std::strin
     if (signals && left > 0) {
       std::vector<std::string> outputs;
       for (const auto& p : paths) outputs.push_back(read_file(p));
-      if (const auto [v, sig] = signals(outputs, done); v >= 0 && v < static_cast<int>(n) && !done[v]) kill(pids[v], sig);
+      if (const auto [v, sig] = signals(outputs, done); v >= 0 && v < static_cast<int>(n) && !done[v])
+        kill(pids[v], sig);
     }
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > timeout_s) {
       for (std::size_t i = 0; i < n; ++i) {
