@@ -7,9 +7,9 @@
 #include <string>
 #include <thread>
 
-#include <boost/asio.hpp>
 #include <nlohmann/json.hpp>
 
+#include "../util/free_port.h"
 #include "../video/gif_decode.h"
 #include "one_line_error.h"
 #include "run_binary.h"
@@ -19,11 +19,6 @@ using namespace seedrl::test;
 namespace {
 const std::string kRoms = SEEDRL_TEST_ATARI_ROMS;
 
-int free_port() {
-  boost::asio::io_context io;
-  boost::asio::ip::tcp::acceptor a(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
-  return a.local_endpoint().port();
-}
 }  // namespace
 
 TEST_CASE("seedrl envs lists a game per ROM, or says where to put them", "[cli][atari]") {

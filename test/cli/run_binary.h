@@ -36,7 +36,7 @@ RunResult run_seedrl_and_signal_when(const std::vector<std::string>& args,
 using GroupSignals =
     std::function<std::pair<int, int>(const std::vector<std::string>& outputs, const std::vector<bool>& exited)>;
 std::vector<RunResult> run_seedrl_group(const std::vector<std::vector<std::string>>& args,
-                                        const GroupSignals& signals = {}, double timeout_s = 300);
+                                        const GroupSignals& signals = {}, double timeout_s = 900);
 
 // The number of threads process `pid` runs now (0 if it cannot be read).
 int thread_count(int pid);

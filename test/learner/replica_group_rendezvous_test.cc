@@ -5,37 +5,16 @@
 // collectives must cover all three ranks.
 #include <catch2/catch.hpp>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <memory>
 #include <thread>
 
 #include <torch/torch.h>
 
+#include "../util/free_port.h"
 #include "seedrl/learner/replica_group.h"
 
 using namespace seedrl;
-
-namespace {
-
-// A loopback port nobody listens on now.
-int free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-  socklen_t len = sizeof addr;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(fd);
-  return ntohs(addr.sin_port);
-}
-
-}  // namespace
+using seedrl::test::free_port;
 
 TEST_CASE("replica groups of two processes meet at a TCP store and reduce over all their ranks",
           "[learner][distributed]") {
