@@ -44,7 +44,7 @@ DataParallelLearner::DataParallelLearner(const ModelFactory& make_model, const A
   for (int r = 0; r < n; ++r) dists_.push_back(make_policy_distribution(action));
   losses_.resize(n);
   grad_norms_.resize(n);
-  if (options_.cuda_graphs && n == 1 && devices.front().is_cuda()) {
+  if (options_.cuda_graphs && n == 1 && !options_.rendezvous && devices.front().is_cuda()) {
     const char* eager_because = !CudaGraphs::supported()     ? "this build has no CUDA graphs"
                                 : model()->normalizes_obs()  ? "--normalize-obs updates its moments outside the graph"
                                 : !replicas_->device_step(0) ? "its optimizer step runs on the host"
@@ -56,8 +56,9 @@ DataParallelLearner::DataParallelLearner(const ModelFactory& make_model, const A
       stream_ = c10::impl::VirtualGuardImpl(device.type()).getStreamFromGlobalPool(device, false);
       graphs_ = update_graphs(device);
     }
-  } else if (options_.cuda_graphs && n > 1) {
-    spdlog::info("--cuda-graphs: the {} learner replicas update eagerly (their all-reduce sits inside the update)", n);
+  } else if (options_.cuda_graphs && (n > 1 || options_.rendezvous)) {
+    spdlog::info("--cuda-graphs: the {} learner replicas update eagerly (their all-reduce sits inside the update)",
+                 replicas_->world_size());
   }
 }
 
