@@ -17,6 +17,7 @@
 #include "seedrl/util/clock.h"
 #include "seedrl/util/cuda_graphs.h"
 #include "seedrl/util/device_stream.h"
+#include "seedrl/util/error_text.h"
 
 namespace seedrl {
 
@@ -155,8 +156,8 @@ bool DataParallelLearner::step(LearnerStats& stats) {
   try {
     const auto t0 = SteadyClock::now();
     const Agreed agreed = agree(got);
+    agree_ns_ += ns_since(t0);
     const auto t1 = SteadyClock::now();
-    agree_ns_ += static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
     if (agreed.stop) {
       // Every rank is here, at the same update: the last chance to prove them identical.
       replicas_->verify(steps_);
@@ -180,9 +181,8 @@ bool DataParallelLearner::step(LearnerStats& stats) {
     ++updated_;
   } catch (const std::exception& e) {
     // c10d's error names an address or a timeout; say what it means for the run.
-    std::string why = e.what();
+    const std::string why = error_text(e);
     if (why.rfind("learner replicas diverged", 0) == 0) throw;
-    if (const auto nl = why.find('\n'); nl != std::string::npos) why.resize(nl);
     const std::string gone = replicas_->gone_ranks();
     throw std::runtime_error(
         "learner processes: " + (gone.empty() ? "lost another rank (it died or stopped answering)" : gone + " exited") +

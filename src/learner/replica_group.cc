@@ -32,6 +32,8 @@
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
+#include "seedrl/util/error_text.h"
+
 namespace seedrl {
 
 namespace {
@@ -223,8 +225,7 @@ ReplicaGroup::ReplicaGroup(const std::vector<torch::Device>& devices, std::chron
       impl_->pids.push_back(space == std::string::npos ? 0 : std::stol(s.substr(space + 1)));
     }
   } catch (const std::exception& e) {
-    std::string why = e.what();
-    if (const auto nl = why.find('\n'); nl != std::string::npos) why.resize(nl);
+    const std::string why = error_text(e);
     throw std::runtime_error("learner processes: rank " + std::to_string(rdv.first_rank) +
                              " could not meet the other learner processes at " + rdv.master_addr + ":" +
                              std::to_string(rdv.master_port) + " within " + std::to_string(timeout.count() / 1000) +
