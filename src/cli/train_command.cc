@@ -56,6 +56,8 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_option("--ppo-clip", l.loss.ppo_clip,
                   "Policy gradient as PPO's clipped surrogate with this clip on pi/mu (0: off; APPO)")
       ->check(in_range(0.0, 1.0));
+  cmd->add_flag("--normalize-advantages,!--no-normalize-advantages", l.loss.normalize_advantages,
+                "Scale the policy gradient's advantages to mean 0, std 1 over each batch (as PPO and APPO do)");
   cmd->add_option("--baseline-cost", l.loss.baseline_cost, "Weight of the value loss")->check(non_negative());
   cmd->add_option("--entropy-cost", l.loss.entropy_cost, "Weight of the entropy bonus (cartpole: 0.001)")
       ->check(non_negative());

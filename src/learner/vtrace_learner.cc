@@ -28,6 +28,15 @@ Transitions make_transitions(const torch::Tensor& flags_in, const torch::Tensor&
   return tr;
 }
 
+torch::Tensor normalized_advantages(const torch::Tensor& advantages, const torch::Tensor& valid) {
+  // Moments over this batch's valid steps only (population variance); the
+  // invalid steps' values are masked out by the caller's `valid` anyway.
+  auto count = valid.sum().clamp_min(1.0);
+  auto mean = (advantages * valid).sum() / count;
+  auto var = ((advantages - mean).pow(2) * valid).sum() / count;
+  return (advantages - mean) / (var.sqrt() + 1e-8);
+}
+
 VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, const UnrollBatch& batch,
                            const VTraceLossConfig& config, torch::Device device, double normalizer) {
   const bool nb = device.is_cuda();
@@ -64,11 +73,13 @@ VTraceLosses vtrace_losses_from_output(const NetOutput& out, const PolicyDistrib
   auto n = normalizer > 0 ? torch::scalar_tensor(normalizer, valid.options()) : valid.sum().clamp_min(1.0);
   VTraceLosses l;
   if (config.ppo_clip > 0) {
+    auto adv = config.normalize_advantages ? normalized_advantages(vt.advantages, valid) : vt.advantages;
     auto ratio = (target_logp - behaviour_logp).exp();
     auto clipped = ratio.clamp(1 - config.ppo_clip, 1 + config.ppo_clip);
-    l.pg = -(torch::min(ratio * vt.advantages, clipped * vt.advantages) * valid).sum() / n;
+    l.pg = -(torch::min(ratio * adv, clipped * adv) * valid).sum() / n;
   } else {
-    l.pg = -(vt.pg_advantages * target_logp * valid).sum() / n;
+    auto adv = config.normalize_advantages ? normalized_advantages(vt.pg_advantages, valid) : vt.pg_advantages;
+    l.pg = -(adv * target_logp * valid).sum() / n;
   }
   l.baseline = 0.5 * ((vt.vs - values).pow(2) * valid).sum() / n;
   l.entropy = (target_entropy * valid).sum() / n;

@@ -148,6 +148,62 @@ TEST_CASE("ppo-clip loss equals -mean(min(rA, clip(r)A)) in double precision", "
   CHECK(l.pg.item<double>() == Approx(-sum / n).epsilon(1e-4));
 }
 
+// --normalize-advantages: A' = (A - mean) / (std + 1e-8) over the valid steps,
+// population std, for the plain policy gradient (rho-clipped advantages) and
+// for PPO's surrogate (unclipped ones).
+TEST_CASE("normalized advantages: mean 0 and std 1 over valid steps, in both pg losses", "[learner][vtrace][ppo]") {
+  torch::manual_seed(13);
+  const EnvSpec spec = discrete_env();
+  auto dist = make_policy_distribution(spec.action);
+  AgentNet net(spec, ModelConfig{}, dist->param_size());
+  // Rewards far from unit scale: without normalisation the loss would scale with them.
+  UnrollBatch b = batch_with(torch::randn({kL, kB, kActions}), torch::randn({kL, kB}) * 40 + 7);
+  const auto T = kL - 1;
+  for (double clip : {0.0, 0.2}) {
+    VTraceLossConfig config;
+    config.ppo_clip = clip;
+    config.normalize_advantages = true;
+    VTraceLosses l = vtrace_losses(net, *dist, b, config, torch::kCPU);
+    const Reference ref = reference_for(net, b, config);
+    const auto& [logits, values, logp, mu_logp, tr, vt] = ref;
+    const auto& adv = clip > 0 ? vt.advantages : vt.pg_advantages;
+    double sum = 0, sq = 0, n = 0;
+    for (int t = 0; t < T; ++t)
+      for (int j = 0; j < kB; ++j)
+        if (tr.valid[t][j].item<float>() != 0) {
+          sum += adv[t][j].item<double>();
+          n += 1;
+        }
+    const double mean = sum / n;
+    for (int t = 0; t < T; ++t)
+      for (int j = 0; j < kB; ++j)
+        if (tr.valid[t][j].item<float>() != 0) sq += std::pow(adv[t][j].item<double>() - mean, 2);
+    const double sd = std::sqrt(sq / n);
+    REQUIRE(sd > 1);  // the rewards' scale reaches the raw advantages
+    double pg = 0;
+    for (int t = 0; t < T; ++t)
+      for (int j = 0; j < kB; ++j) {
+        if (tr.valid[t][j].item<float>() == 0) continue;
+        const double a = (adv[t][j].item<double>() - mean) / (sd + 1e-8);
+        if (clip > 0) {
+          const double r = std::exp(logp[t][j].item<double>() - mu_logp[t][j].item<double>());
+          pg += std::min(r * a, std::clamp(r, 1 - clip, 1 + clip) * a);
+        } else {
+          pg += a * logp[t][j].item<double>();
+        }
+      }
+    INFO("ppo clip " << clip);
+    CHECK(l.pg.item<double>() == Approx(-pg / n).epsilon(1e-4));
+
+    // The helper itself: moments over valid steps only, whatever the invalid ones hold.
+    auto masked = adv.clone();
+    masked.masked_fill_(tr.valid.eq(0), 1e6);
+    auto z = normalized_advantages(masked, tr.valid);
+    CHECK(((z * tr.valid).sum() / n).item<double>() == Approx(0).margin(1e-5));
+    CHECK(((z.pow(2) * tr.valid).sum() / n).item<double>() == Approx(1).epsilon(1e-4));
+  }
+}
+
 TEST_CASE("ppo-clip: past the clip in the advantage's direction, no policy gradient", "[learner][vtrace][ppo]") {
   torch::manual_seed(12);
   const EnvSpec spec = discrete_env();

@@ -27,6 +27,11 @@ struct VTraceLossConfig {
   // the V-trace advantage. It bounds how far --epochs passes over one batch
   // move the policy from the one that acted.
   double ppo_clip = 0.0;
+  // The policy gradient's advantages scaled to mean 0 and standard deviation 1
+  // over the batch's valid steps (PPO's and APPO's default): the entropy cost
+  // and the value loss then weigh the same against the policy gradient
+  // whatever the rewards' scale.
+  bool normalize_advantages = false;
   VTraceOptions vtrace;
 };
 

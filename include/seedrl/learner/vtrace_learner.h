@@ -36,6 +36,11 @@ struct Transitions {
 Transitions make_transitions(const torch::Tensor& flags, const torch::Tensor& rewards, double discount,
                              double reward_clip, double reward_scale = 1.0);
 
+// (A - mean) / (std + 1e-8), mean and population std over the steps where
+// valid is 1 (--normalize-advantages). Each data-parallel replica normalises
+// by its own share of the batch, as PPO normalises each minibatch.
+torch::Tensor normalized_advantages(const torch::Tensor& advantages, const torch::Tensor& valid);
+
 // Losses for one batch; separate from the loop so tests can check them.
 // Sums over valid transitions are divided by `normalizer`, or by the batch's
 // own valid-transition count when it is 0. A data-parallel replica passes the
