@@ -119,6 +119,10 @@ TEST_CASE("train --eval-every-s writes eval rows and a best.pt whose score repla
   const RunResult pl = run_seedrl({"play", "--policy", "checkpoint:" + best_path, "--episodes", "1"});
   INFO(pl.output);
   CHECK(pl.status == 0);
+  // An env flag that would change what the policy was trained on is refused, not ignored.
+  check_one_line_error({"play", "--policy", "checkpoint:" + best_path, "--frame-stack", "2"}, "--frame-stack");
+  check_one_line_error({"play", "--policy", "checkpoint:" + best_path, "--football-obs", "simple115v2"},
+                       "--football-obs");
 }
 
 TEST_CASE("a finished run evaluates its final weights and --resume keeps the best so far", "[cli][train][eval]") {
