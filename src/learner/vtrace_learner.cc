@@ -72,13 +72,15 @@ VTraceLosses vtrace_losses_from_output(const NetOutput& out, const PolicyDistrib
   auto vt = vtrace(log_rhos, tr.discounts, tr.rewards, values.detach(), bootstrap.detach(), valid, config.vtrace);
   auto n = normalizer > 0 ? torch::scalar_tensor(normalizer, valid.options()) : valid.sum().clamp_min(1.0);
   VTraceLosses l;
+  // The clipped surrogate applies its own ratio, so it takes the advantage
+  // without the rho^pg weight; plain V-trace takes its weighted one.
+  auto adv = config.ppo_clip > 0 ? vt.advantages : vt.pg_advantages;
+  if (config.normalize_advantages) adv = normalized_advantages(adv, valid);
   if (config.ppo_clip > 0) {
-    auto adv = config.normalize_advantages ? normalized_advantages(vt.advantages, valid) : vt.advantages;
     auto ratio = (target_logp - behaviour_logp).exp();
     auto clipped = ratio.clamp(1 - config.ppo_clip, 1 + config.ppo_clip);
     l.pg = -(torch::min(ratio * adv, clipped * adv) * valid).sum() / n;
   } else {
-    auto adv = config.normalize_advantages ? normalized_advantages(vt.pg_advantages, valid) : vt.pg_advantages;
     l.pg = -(adv * target_logp * valid).sum() / n;
   }
   l.baseline = 0.5 * ((vt.vs - values).pow(2) * valid).sum() / n;
