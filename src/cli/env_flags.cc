@@ -4,6 +4,37 @@
 
 namespace seedrl {
 
+void add_machine_env_flags(CLI::App& cmd, EnvOptions& o) {
+  cmd.add_option("--rom-dir", o.rom_dir,
+                 "Atari ROM directory (pong.bin, ...; default: $SEEDRL_ATARI_ROMS, else the build's)");
+  cmd.add_flag(
+      "--accept-unknown-rom", o.accept_unknown_rom,
+      "Atari: load a ROM whose MD5 is not the one ALE supports for its game (at your own risk: ALE may hang on it)");
+  cmd.add_option("--football-rewards", o.football_rewards,
+                 "Football reward: scoring,checkpoints or scoring (playing a checkpoint: default the run's)")
+      ->check(CLI::IsMember({"scoring,checkpoints", "scoring"}));
+  cmd.add_option("--football-data-dir", o.football_data_dir,
+                 "Football engine data folder (default: $GFOOTBALL_DATA_DIR, else the build's)");
+  cmd.add_option("--football-font", o.football_font,
+                 "Football engine font (default: $GFOOTBALL_FONT, else the build's)");
+}
+
+const std::set<std::string>& machine_env_flag_names() {
+  static const std::set<std::string> names = {"--rom-dir", "--accept-unknown-rom", "--football-rewards",
+                                              "--football-data-dir", "--football-font"};
+  return names;
+}
+
+EnvOptions with_machine_env_options(EnvOptions run, const EnvOptions& machine, const CLI::App& cmd) {
+  // Checkpoints do not keep the ROM directory: it belongs to the machine.
+  run.rom_dir = machine.rom_dir;
+  run.accept_unknown_rom = machine.accept_unknown_rom;
+  if (!machine.football_data_dir.empty()) run.football_data_dir = machine.football_data_dir;
+  if (!machine.football_font.empty()) run.football_font = machine.football_font;
+  if (cmd.count("--football-rewards") > 0) run.football_rewards = machine.football_rewards;
+  return run;
+}
+
 void add_env_option_flags(CLI::App& cmd, EnvOptions& o) {
   cmd.add_option("--sticky-action-prob", o.sticky_action_prob,
                  "Chance of repeating the previous action (MinAtar: per step, default 0.1; "
@@ -11,20 +42,10 @@ void add_env_option_flags(CLI::App& cmd, EnvOptions& o) {
       ->check(in_range(0.0, 1.0))
       ->default_str("auto");
   cmd.add_option("--difficulty-ramping", o.difficulty_ramping, "MinAtar difficulty ramping");
-  cmd.add_option("--rom-dir", o.rom_dir,
-                 "Atari ROM directory (pong.bin, ...; default: $SEEDRL_ATARI_ROMS, else the build's)");
-  cmd.add_flag(
-      "--accept-unknown-rom", o.accept_unknown_rom,
-      "Atari: load a ROM whose MD5 is not the one ALE supports for its game (at your own risk: ALE may hang on it)");
   cmd.add_option("--football-obs", o.football_obs,
                  "Football observation: smm (72x96 Super Mini Map, 4 stacked) or simple115v2 (float32[115])")
       ->check(CLI::IsMember({"smm", "simple115v2"}));
-  cmd.add_option("--football-rewards", o.football_rewards, "Football reward: scoring,checkpoints or scoring")
-      ->check(CLI::IsMember({"scoring,checkpoints", "scoring"}));
-  cmd.add_option("--football-data-dir", o.football_data_dir,
-                 "Football engine data folder (default: $GFOOTBALL_DATA_DIR, else the build's)");
-  cmd.add_option("--football-font", o.football_font,
-                 "Football engine font (default: $GFOOTBALL_FONT, else the build's)");
+  add_machine_env_flags(cmd, o);
   cmd.add_option("--frame-skip", o.frame_skip, "Atari emulator frames per step, max-pooled over the last two")
       ->check(in_range(1, 1000));
   cmd.add_option("--noop-max", o.noop_max, "Atari: 1 to this many no-op frames at reset (0: none)")

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "seedrl/cli/commands.h"
+#include "seedrl/cli/env_flags.h"
 #include "seedrl/cli/play_output.h"
 #include "seedrl/cli/validators.h"
 #include "seedrl/env/registry.h"
@@ -20,8 +21,7 @@ CommandRunner add_eval_command(CLI::App& app) {
     int episodes = 10;
     std::uint64_t seed = 12345;
     bool greedy = false;
-    std::string rom_dir;
-    std::string football_rewards;
+    EnvOptions env_options;  // this machine's paths and the Football score only
     bool json = false;
     std::string record;
     long record_max_frames = kDefaultRecordMaxFrames;
@@ -38,11 +38,7 @@ CommandRunner add_eval_command(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "Environment and sampling seed");
   cmd->add_flag("--greedy", o->greedy, "Take the most likely action instead of sampling");
   cmd->add_flag("--json", o->json, "Print the statistics as one JSON object");
-  cmd->add_option("--rom-dir", o->rom_dir,
-                  "Atari ROM directory on this machine (pong.bin, ...; default: $SEEDRL_ATARI_ROMS, else the build's)");
-  cmd->add_option("--football-rewards", o->football_rewards,
-                  "Football: score the episodes with this reward instead of the run's (scoring: goal difference)")
-      ->check(CLI::IsMember({"scoring,checkpoints", "scoring"}));
+  add_machine_env_flags(*cmd, o->env_options);
   add_record_flags(*cmd, o->record, o->record_max_frames);
   check_number_options(*cmd);
   return [cmd, o]() -> int {
@@ -52,9 +48,7 @@ CommandRunner add_eval_command(CLI::App& app) {
     std::unique_ptr<GifRecorder> recorder;
     if (!o->record.empty()) recorder = std::make_unique<GifRecorder>(o->record, o->record_max_frames);
     CheckpointPolicy p = load_checkpoint_policy(o->checkpoint, o->seed, o->greedy);
-    EnvOptions env_options = p.config.env_options;
-    env_options.rom_dir = o->rom_dir;
-    if (!o->football_rewards.empty()) env_options.football_rewards = o->football_rewards;
+    const EnvOptions env_options = with_machine_env_options(p.config.env_options, o->env_options, *cmd);
     auto env = EnvRegistry::builtin().make(p.config.env, env_options);
     const PlayStats s =
         play_episodes(*env, p.policy, o->episodes, o->seed, nullptr, recorder ? recorder->sink() : nullptr);

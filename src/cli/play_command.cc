@@ -41,8 +41,6 @@ CommandRunner add_play_command(CLI::App& app) {
   std::set<std::string> env_flag_names;
   for (std::size_t i = flags_before; i < cmd->get_options().size(); ++i)
     env_flag_names.insert(cmd->get_options()[i]->get_name());
-  const std::set<std::string> play_applies = {"--rom-dir", "--accept-unknown-rom", "--football-data-dir",
-                                              "--football-font", "--football-rewards"};
   cmd->add_option("--policy", o->policy, "random | const:K | checkpoint:PATH");
   cmd->add_option("--episodes", o->episodes, "Episodes to play")->check(in_range(1, 1 << 24));
   cmd->add_option("--seed", o->seed, "Seed of the environment (and of a random policy)");
@@ -54,7 +52,7 @@ CommandRunner add_play_command(CLI::App& app) {
                 "and the reward");
   add_record_flags(*cmd, o->record, o->record_max_frames);
   check_number_options(*cmd);
-  return [cmd, o, env_opt, env_flag_names, play_applies]() -> int {
+  return [cmd, o, env_opt, env_flag_names]() -> int {
     if (!cmd->parsed()) return -1;
     SignalWatcher stop_watcher(exit_on_stop_signal);
     EnvPtr env;
@@ -70,7 +68,7 @@ CommandRunner add_play_command(CLI::App& app) {
       // ignored. Paths on this machine and the Football score still apply.
       for (const CLI::Option* flag : cmd->get_options()) {
         const std::string name = flag->get_name();
-        if (flag->count() == 0 || env_flag_names.count(name) == 0 || play_applies.count(name) > 0) continue;
+        if (flag->count() == 0 || env_flag_names.count(name) == 0 || machine_env_flag_names().count(name) > 0) continue;
         throw std::invalid_argument(name + ": a checkpoint:PATH policy plays the environment its run trained on; " +
                                     "leave " + name + " out (with a checkpoint only --rom-dir, " +
                                     "--accept-unknown-rom, --football-data-dir, --football-font and " +
@@ -79,13 +77,7 @@ CommandRunner add_play_command(CLI::App& app) {
       CheckpointPolicy p = load_checkpoint_policy(path, o->seed, o->greedy);
       if (env_opt->count() > 0 && o->env != p.config.env)
         throw std::invalid_argument("--env: " + o->env + " differs from the checkpoint's environment " + p.config.env);
-      // Checkpoints do not keep the ROM directory: it belongs to the machine.
-      EnvOptions env_options = p.config.env_options;
-      env_options.rom_dir = o->env_options.rom_dir;
-      env_options.accept_unknown_rom = o->env_options.accept_unknown_rom;
-      if (!o->env_options.football_data_dir.empty()) env_options.football_data_dir = o->env_options.football_data_dir;
-      if (!o->env_options.football_font.empty()) env_options.football_font = o->env_options.football_font;
-      if (cmd->count("--football-rewards") > 0) env_options.football_rewards = o->env_options.football_rewards;
+      const EnvOptions env_options = with_machine_env_options(p.config.env_options, o->env_options, *cmd);
       env = EnvRegistry::builtin().make(p.config.env, env_options);
       policy = std::move(p.policy);
     } else {

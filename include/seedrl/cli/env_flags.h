@@ -3,6 +3,9 @@
 // preprocessing and ROM directory, and the wrappers.
 #pragma once
 
+#include <set>
+#include <string>
+
 #include <CLI/CLI.hpp>
 
 #include "seedrl/env/registry.h"
@@ -10,5 +13,16 @@
 namespace seedrl {
 
 void add_env_option_flags(CLI::App& command, EnvOptions& options);
+
+// The subset that describes this machine or the scoring rather than the
+// environment a policy was trained on: --rom-dir, --accept-unknown-rom,
+// --football-rewards, --football-data-dir, --football-font. A command that
+// plays a checkpoint (eval, play) takes these and nothing else.
+void add_machine_env_flags(CLI::App& command, EnvOptions& options);
+const std::set<std::string>& machine_env_flag_names();
+
+// A checkpoint's environment options with this machine's paths, and the
+// Football reward where `command` was given --football-rewards.
+EnvOptions with_machine_env_options(EnvOptions run, const EnvOptions& machine, const CLI::App& command);
 
 }  // namespace seedrl
