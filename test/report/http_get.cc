@@ -1,6 +1,7 @@
 #include "http_get.h"
 
 #include <chrono>
+#include <utility>  // Boost 1.74's asio/awaitable.hpp uses std::exchange without it
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
