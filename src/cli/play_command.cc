@@ -4,6 +4,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -69,10 +70,10 @@ CommandRunner add_play_command(CLI::App& app) {
       for (const CLI::Option* flag : cmd->get_options()) {
         const std::string name = flag->get_name();
         if (flag->count() == 0 || env_flag_names.count(name) == 0 || machine_env_flag_names().count(name) > 0) continue;
-        throw std::invalid_argument(name + ": a checkpoint:PATH policy plays the environment its run trained on; " +
-                                    "leave " + name + " out (with a checkpoint only --rom-dir, " +
-                                    "--accept-unknown-rom, --football-data-dir, --football-font and " +
-                                    "--football-rewards apply)");
+        throw std::invalid_argument(
+            fmt::format("{0}: a checkpoint:PATH policy plays the environment its run trained on; leave {0} out "
+                        "(with a checkpoint only {1} apply)",
+                        name, fmt::join(machine_env_flag_names(), ", ")));
       }
       CheckpointPolicy p = load_checkpoint_policy(path, o->seed, o->greedy);
       if (env_opt->count() > 0 && o->env != p.config.env)
