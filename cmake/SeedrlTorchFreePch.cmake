@@ -1,9 +1,10 @@
 # seedrl_skip_pch_where_torch_free(<target>): LibTorch's precompiled header
-# (src/pch.h) is large; loading it costs a translation unit several CPU-seconds
-# and slows its code generation, so it pays only where LibTorch is parsed
-# anyway. Every source of <target> that reaches no LibTorch header (directly,
-# or through the project headers it includes, followed recursively) compiles
-# without it. A source that reaches LibTorch keeps it.
+# (src/pch.h) is large; loading it costs every translation unit CPU time and
+# slows its code generation (bench/RESULTS.md, "Building"), so it pays only
+# where LibTorch is parsed anyway. Every source of <target> that reaches no
+# LibTorch header (directly, or through the project headers it includes,
+# followed recursively) compiles without it. A source that reaches LibTorch
+# keeps it.
 #
 # Project includes are resolved as the compiler would find them: "x.h" beside
 # the including file, then include/, src/, test/ and bench/; <seedrl/...> in
