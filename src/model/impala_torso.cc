@@ -21,7 +21,7 @@ namespace seedrl {
 namespace {
 
 constexpr std::int64_t kStackChannels[] = {16, 32, 32};
-constexpr std::int64_t kHidden = 256;
+constexpr std::int64_t kImpalaHidden = 256;
 
 torch::nn::Conv2d conv3x3(std::int64_t in, std::int64_t out) {
   return torch::nn::Conv2d(torch::nn::Conv2dOptions(in, out, 3).stride(1).padding(1));
@@ -75,7 +75,7 @@ class ImpalaTorsoImpl : public torch::nn::Module {
       h = pooled(h);
       w = pooled(w);
     }
-    fc_ = register_module("fc", torch::nn::Linear(h * w * in, kHidden));
+    fc_ = register_module("fc", torch::nn::Linear(h * w * in, kImpalaHidden));
   }
   torch::Tensor forward(torch::Tensor x) {
     x = hwc_to_nchw(x, scale_, dtype_);
@@ -98,7 +98,7 @@ Torso make_impala_torso(const ArraySpec& observation, const std::string& precisi
   const auto& s = observation.shape;
   const double scale = observation.dtype == DType::kUInt8 ? 1.0 / 255.0 : 1.0;
   return Torso{torch::nn::AnyModule(ImpalaTorso(s[0], s[1], s[2], scale, torso_dtype(precision))),
-               static_cast<int>(kHidden)};
+               static_cast<int>(kImpalaHidden)};
 }
 
 }  // namespace seedrl

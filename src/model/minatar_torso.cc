@@ -12,14 +12,15 @@
 namespace seedrl {
 namespace {
 
-constexpr std::int64_t kChannels = 16, kKernel = 3, kHidden = 128;
+constexpr std::int64_t kMinatarChannels = 16, kMinatarKernel = 3, kMinatarHidden = 128;
 
 class MinatarTorsoImpl : public torch::nn::Module {
  public:
   MinatarTorsoImpl(std::int64_t h, std::int64_t w, std::int64_t c, torch::ScalarType dtype) : dtype_(dtype) {
-    conv_ = register_module("conv", torch::nn::Conv2d(torch::nn::Conv2dOptions(c, kChannels, kKernel).stride(1)));
-    const std::int64_t flat = (h - kKernel + 1) * (w - kKernel + 1) * kChannels;
-    fc_ = register_module("fc", torch::nn::Linear(flat, kHidden));
+    conv_ = register_module("conv",
+                            torch::nn::Conv2d(torch::nn::Conv2dOptions(c, kMinatarChannels, kMinatarKernel).stride(1)));
+    const std::int64_t flat = (h - kMinatarKernel + 1) * (w - kMinatarKernel + 1) * kMinatarChannels;
+    fc_ = register_module("fc", torch::nn::Linear(flat, kMinatarHidden));
   }
   torch::Tensor forward(torch::Tensor x) {
     x = torch::relu(conv2d_in_input_dtype(conv_, hwc_to_nchw(x, 1.0, dtype_)));
@@ -36,9 +37,10 @@ TORCH_MODULE(MinatarTorso);
 }  // namespace
 
 Torso make_minatar_torso(const ArraySpec& observation, const std::string& precision) {
-  require_image(observation, "minatar", kKernel);
+  require_image(observation, "minatar", kMinatarKernel);
   const auto& s = observation.shape;
-  return Torso{torch::nn::AnyModule(MinatarTorso(s[0], s[1], s[2], torso_dtype(precision))), static_cast<int>(kHidden)};
+  return Torso{torch::nn::AnyModule(MinatarTorso(s[0], s[1], s[2], torso_dtype(precision))),
+               static_cast<int>(kMinatarHidden)};
 }
 
 }  // namespace seedrl

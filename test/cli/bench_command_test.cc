@@ -15,10 +15,6 @@ namespace {
 const std::vector<std::string> kTiny = {"--env",           "cartpole", "--actors",  "4",   "--batch-size", "4",
                                         "--unroll-length", "5",        "--seconds", "0.4", "--warmup-s",   "0.2"};
 
-std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
-}
 }  // namespace
 
 TEST_CASE("seedrl bench writes every stage figure as positive JSON", "[cli][bench]") {

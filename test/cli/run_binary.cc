@@ -168,4 +168,9 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
 }  // namespace seedrl::test

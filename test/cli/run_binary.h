@@ -46,4 +46,7 @@ std::string temp_dir(const std::string& name);
 
 std::string read_file(const std::string& path);
 
+// `args` followed by `more`: a test's base command line with its own flags.
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more);
+
 }  // namespace seedrl::test

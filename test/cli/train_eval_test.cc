@@ -17,6 +17,7 @@
 
 #include "one_line_error.h"
 #include "run_binary.h"
+#include "run_summary.h"
 #include "seedrl/env/registry.h"
 #include "seedrl/model/agent_net.h"
 #include "seedrl/model/policy_distribution.h"
@@ -39,8 +40,6 @@ std::vector<nlohmann::json> eval_rows(const std::string& logdir) {
   }
   return rows;
 }
-
-nlohmann::json summary(const std::string& logdir) { return nlohmann::json::parse(read_file(logdir + "/summary.json")); }
 
 // Replays best.pt as `seedrl eval` would, on one torch thread as the run's
 // evaluation did (a different thread count may sum in another order).
@@ -108,7 +107,7 @@ TEST_CASE("train --eval-every-s writes eval rows and a best.pt whose score repla
   const PlayStats again = replay(best_path, *best);
   CHECK(again.return_mean == best->return_mean);
   CHECK(again.return_std == best->return_std);
-  const auto s = summary(dir);
+  const auto s = read_summary(dir);
   CHECK(s["eval_best_return_mean"].get<double>() == best_logged);
   CHECK(s["eval_return_mean"].get<double>() == rows.back()["eval_return_mean"].get<double>());
 
@@ -151,7 +150,7 @@ TEST_CASE("a finished run evaluates its final weights and --resume keeps the bes
   EvalResult greedy = *first;
   greedy.greedy = true;
   CHECK(replay(dir + "/best.pt", greedy).return_mean != first->return_mean);
-  CHECK(summary(dir)["eval_best_return_mean"].get<double>() == first->return_mean);
+  CHECK(read_summary(dir)["eval_best_return_mean"].get<double>() == first->return_mean);
 
   // A best no evaluation can beat: the resumed run must read it back and keep it.
   EvalResult unbeatable = *first;
@@ -172,7 +171,7 @@ TEST_CASE("a finished run evaluates its final weights and --resume keeps the bes
   rows = eval_rows(dir);
   CHECK(rows.size() == 2);
   CHECK(read_best_eval(dir + "/best.pt")->return_mean == 1e9);
-  CHECK(summary(dir)["eval_best_return_mean"].get<double>() == 1e9);
+  CHECK(read_summary(dir)["eval_best_return_mean"].get<double>() == 1e9);
 
   // A damaged best.pt is refused at --resume, naming it, not overwritten.
   std::ofstream(dir + "/best.pt", std::ios::trunc) << "not a checkpoint";

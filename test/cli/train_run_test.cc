@@ -9,13 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "run_binary.h"
+#include "run_summary.h"
 #include "seedrl/io/checkpoint.h"
 
 using namespace seedrl::test;
-
-namespace {
-nlohmann::json summary(const std::string& logdir) { return nlohmann::json::parse(read_file(logdir + "/summary.json")); }
-}  // namespace
 
 TEST_CASE("a short CartPole run learns and writes its outputs", "[cli][train][slow]") {
   const std::string dir = temp_dir("train_learns");
@@ -23,7 +20,7 @@ TEST_CASE("a short CartPole run learns and writes its outputs", "[cli][train][sl
                             "--log-interval-s", "0.1", "--seed", "3"});
   INFO(r.output);
   REQUIRE(r.status == 0);
-  auto s = summary(dir);
+  auto s = read_summary(dir);
   CHECK(s["frames"].get<double>() >= 400000);
   for (const char* key : {"wall_seconds", "fps", "episodes", "episode_return_mean"}) CHECK(s.contains(key));
   // A uniform random policy averages about 22; learning is well above it.
@@ -72,8 +69,8 @@ TEST_CASE("the LSTM agent and many actor threads run end to end", "[cli][train][
                             "--logdir", dir, "--unroll-length", "10"});
   INFO(r.output);
   REQUIRE(r.status == 0);
-  CHECK(summary(dir)["frames"].get<double>() >= 100000);
-  CHECK(summary(dir)["learner_steps"].get<double>() > 0);
+  CHECK(read_summary(dir)["frames"].get<double>() >= 100000);
+  CHECK(read_summary(dir)["learner_steps"].get<double>() > 0);
 }
 
 TEST_CASE("train warns when its envs far outnumber a batch's unrolls", "[cli][train]") {
@@ -98,7 +95,7 @@ TEST_CASE("a TOML config file sets flags by name", "[cli][train]") {
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("8 actors x 2 envs"));
-  const double frames = summary(dir + "/logs")["frames"].get<double>();
+  const double frames = read_summary(dir + "/logs")["frames"].get<double>();
   CHECK(frames >= 20000);
   CHECK(frames < 20000 + 8 * 2 + 1);  // each env may take one step past the limit
 }
@@ -190,7 +187,7 @@ TEST_CASE("a run with --stop-at-target ends at its target with a checkpoint that
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("target return 40 reached"));
-  auto s = summary(dir);
+  auto s = read_summary(dir);
   CHECK(s["stopped_at_target"] == true);
   CHECK(s["completed"] == true);
   CHECK(s["target_return"] == 40);
@@ -217,7 +214,7 @@ TEST_CASE("a run with --stop-at-target ends at its target with a checkpoint that
   INFO(resumed.output);
   CHECK(resumed.status == 0);
   CHECK_THAT(resumed.output, Catch::Contains("already reached --target-return 40"));
-  CHECK(summary(dir)["target_frames"].get<double>() == at);
+  CHECK(read_summary(dir)["target_frames"].get<double>() == at);
 }
 
 TEST_CASE("a --stop-at-target without --target-return is one line naming both", "[cli][train][target]") {

@@ -11,22 +11,16 @@
 #include <torch/optim/rmsprop.h>
 
 #include "../cli/run_binary.h"
+#include "../util/cartpole_spec.h"
 #include "checkpoint_bytes.h"
 #include "seedrl/io/checkpoint.h"
 #include "seedrl/learner/vtrace_learner.h"
 #include "seedrl/model/agent_net.h"
 
 using namespace seedrl;
+using seedrl::test::cartpole_spec;
 
 namespace {
-EnvSpec cartpole_spec() {
-  EnvSpec s;
-  s.name = "cartpole";
-  s.observation = ArraySpec{{4}, DType::kFloat32};
-  s.action = ActionSpec::discrete(2);
-  return s;
-}
-
 ModelConfig lstm_model() {
   ModelConfig mc;
   mc.lstm = true;

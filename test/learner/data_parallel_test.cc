@@ -25,7 +25,7 @@ using seedrl::test::max_relative_difference;
 
 namespace {
 
-struct Fixture {
+struct ReplicaFixture {
   EnvSpec spec = EnvRegistry::builtin().make("cartpole", {})->spec();
   ModelConfig model;
   int policy_size = make_policy_distribution(spec.action)->param_size();
@@ -34,7 +34,7 @@ struct Fixture {
   std::unique_ptr<TrajectoryStore> store;  // unused by update(); the learners need one
   ParamPublisher publisher;
 
-  Fixture() {
+  ReplicaFixture() {
     model.hidden = {32, 32};
     torch::manual_seed(11);
     init = AgentNet(spec, model, policy_size);
@@ -131,7 +131,7 @@ TEST_CASE("gradient buckets sum every rank's gradient and start inside backward"
 }
 
 TEST_CASE("two Gloo replicas train exactly like one learner on the concatenated batch", "[learner][data_parallel]") {
-  Fixture f;
+  ReplicaFixture f;
   LearnerConfig config;
   config.batch_size = 7;  // split 3 + 4: uneven shards
   config.max_frames = 10'000;
@@ -197,7 +197,7 @@ TEST_CASE("two Gloo replicas train exactly like one learner on the concatenated 
 
 TEST_CASE("a learner stepping through its prefetch thread trains like updates on the same batches",
           "[learner][data_parallel]") {
-  Fixture f;
+  ReplicaFixture f;
   LearnerConfig config;
   config.batch_size = 4;
   config.max_frames = 10'000;
@@ -248,7 +248,7 @@ TEST_CASE("a learner stepping through its prefetch thread trains like updates on
 }
 
 TEST_CASE("epochs take that many optimizer steps on the same batch", "[learner][vtrace]") {
-  Fixture f;
+  ReplicaFixture f;
   LearnerConfig once, twice;
   twice.epochs = 2;
   const UnrollBatch b = f.batch(5, 42);
@@ -265,7 +265,7 @@ TEST_CASE("epochs take that many optimizer steps on the same batch", "[learner][
 }
 
 TEST_CASE("a replica that drifts stops the run with a clear error", "[learner][data_parallel]") {
-  Fixture f;
+  ReplicaFixture f;
   LearnerConfig config;
   config.batch_size = 4;
   DataParallelOptions options;
@@ -286,7 +286,7 @@ TEST_CASE("a replica that drifts stops the run with a clear error", "[learner][d
 }
 
 TEST_CASE("a checkpoint loaded into replica 0 reaches every replica", "[learner][data_parallel]") {
-  Fixture f;
+  ReplicaFixture f;
   LearnerConfig config;
   config.batch_size = 4;
   DataParallelLearner dp([&] { return f.clone(); }, f.spec.action, config, *f.store, f.publisher,
@@ -310,7 +310,7 @@ TEST_CASE("a checkpoint loaded into replica 0 reaches every replica", "[learner]
 // looser bound.
 TEST_CASE("the data-parallel learner on GPUs trains like one CPU learner", "[.gpu][learner][data_parallel]") {
   REQUIRE(torch::cuda::is_available());
-  Fixture f;
+  ReplicaFixture f;
   LearnerConfig config;
   config.batch_size = 8;
   config.max_frames = 10'000;
@@ -379,7 +379,7 @@ TEST_CASE("a single-rank NCCL group runs the replicas' collectives and gradient 
 TEST_CASE("a CUDA learner's update replayed as a CUDA graph trains like the eager update",
           "[.gpu][learner][data_parallel][graphs]") {
   REQUIRE(torch::cuda::is_available());
-  Fixture f;
+  ReplicaFixture f;
   LearnerConfig config;
   config.batch_size = 8;
   config.max_frames = 2'000;  // the learning rate decays across the updates
@@ -409,7 +409,7 @@ TEST_CASE("a CUDA learner's update replayed as a CUDA graph trains like the eage
 }
 
 TEST_CASE("a batch smaller than the replica count is refused naming the flag", "[learner][data_parallel]") {
-  Fixture f;
+  ReplicaFixture f;
   LearnerConfig config;
   config.batch_size = 1;
   CHECK_THROWS_WITH(DataParallelLearner([&] { return f.clone(); }, f.spec.action, config, *f.store, f.publisher,
@@ -441,7 +441,7 @@ TEST_CASE("seedrl train with two CPU learner replicas learns CartPole", "[learne
 // replicas on synthetic batches, for bench/RESULTS.md. Run with
 //   seedrl_tests "[.learner_scaling]" -s
 TEST_CASE("learner scaling on CPU replicas", "[.learner_scaling]") {
-  Fixture f;
+  ReplicaFixture f;
   f.T = 20;
   f.model = ModelConfig{};  // the default CartPole agent
   f.init = AgentNet(f.spec, f.model, f.policy_size);

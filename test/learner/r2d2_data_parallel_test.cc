@@ -22,7 +22,7 @@ namespace {
 
 constexpr int kBurnIn = 3, kTrained = 6;
 
-struct Fixture {
+struct R2d2ReplicaFixture {
   EnvSpec spec;
   ModelConfig model;
   UnrollLayout layout;
@@ -30,7 +30,7 @@ struct Fixture {
   ParamPublisher publisher;
   QNet init{nullptr};
 
-  Fixture() {
+  R2d2ReplicaFixture() {
     spec.name = "synthetic";
     spec.observation.shape = {4};
     spec.action.num_actions = 3;
@@ -111,7 +111,7 @@ struct Fixture {
 
 TEST_CASE("two Gloo replicas of the R2D2 learner train exactly like one learner on the whole sample",
           "[r2d2][learner][data_parallel]") {
-  Fixture f;
+  R2d2ReplicaFixture f;
   const R2D2Config rc = f.r2d2_config();
   LearnerConfig lc = f.learner_config(7);  // split 3 + 4: uneven shards
   SECTION("adam") { lc.optimizer.max_grad_norm = 0; }
@@ -160,7 +160,7 @@ TEST_CASE("two Gloo replicas of the R2D2 learner train exactly like one learner 
 // GPU kernels round differently, hence the looser bounds.
 TEST_CASE("the R2D2 learner on GPUs trains like one CPU learner", "[.gpu][r2d2][learner][data_parallel]") {
   REQUIRE(torch::cuda::is_available());
-  Fixture f;
+  R2d2ReplicaFixture f;
   const R2D2Config rc = f.r2d2_config();
   const LearnerConfig lc = f.learner_config(8);
   std::vector<torch::Device> gpus;
@@ -185,7 +185,7 @@ TEST_CASE("the R2D2 learner on GPUs trains like one CPU learner", "[.gpu][r2d2][
 
 TEST_CASE("a drifting R2D2 replica stops the run and a loaded checkpoint reaches every replica",
           "[r2d2][learner][data_parallel]") {
-  Fixture f;
+  R2d2ReplicaFixture f;
   R2D2Config rc;
   rc.burn_in = kBurnIn;
   LearnerConfig lc;

@@ -40,12 +40,12 @@ bool same_parameters(torch::nn::Module& a, torch::nn::Module& b) {
   return true;
 }
 
-struct Fixture {
+struct R2d2Fixture {
   EnvSpec spec = vector_spec();
   UnrollLayout layout;
   std::unique_ptr<Replay> replay;
   ParamPublisher publisher;
-  Fixture() {
+  R2d2Fixture() {
     layout.observation = spec.observation;
     layout.core_size = 8;
     layout.length = 4 + 8 + 1;  // burn-in 4, 8 trained steps
@@ -76,7 +76,7 @@ struct Fixture {
 }  // namespace
 
 TEST_CASE("r2d2 learner updates write priorities and follow the target period", "[r2d2][learner]") {
-  Fixture f;
+  R2d2Fixture f;
   R2D2Config rc;
   rc.burn_in = 4;
   rc.n_step = 3;
@@ -209,7 +209,7 @@ TEST_CASE("r2d2 loss: importance-weighted 0.5 mean squared TD error after the bu
 // checkpoint's.
 TEST_CASE("a resumed r2d2 learner steps at its configured learning rate and not at the checkpoint's",
           "[r2d2][learner]") {
-  Fixture f;
+  R2d2Fixture f;
   R2D2Config rc;
   rc.burn_in = 4;
   LearnerConfig saved_lc, resumed_lc;

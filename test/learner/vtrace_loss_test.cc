@@ -56,14 +56,14 @@ double policy_grad_sum(AgentNet& net) {
 // The reference's inputs: the network's logits (in double) and values, the
 // transitions, log pi and log mu of the actions taken in double, and the
 // targets and advantages of vtrace() (which vtrace_test checks on its own).
-struct Reference {
+struct LossReference {
   torch::Tensor logits, values, logp, mu_logp;
   Transitions tr;
   VTraceReturns vt;
 };
 
-Reference reference_for(AgentNet& net, const UnrollBatch& b, const VTraceLossConfig& config) {
-  Reference r;
+LossReference reference_for(AgentNet& net, const UnrollBatch& b, const VTraceLossConfig& config) {
+  LossReference r;
   {
     torch::NoGradGuard no_grad;
     auto out = net->forward(b.obs, (b.flags.to(torch::kInt32) & kFirst).ne(0), {});
@@ -95,7 +95,7 @@ TEST_CASE("v-trace losses equal their definitions in double precision", "[learne
   config.vtrace.pg_rho_bar = 0.8;
   VTraceLosses l = vtrace_losses(net, *dist, b, config, torch::kCPU);
 
-  const Reference ref = reference_for(net, b, config);
+  const LossReference ref = reference_for(net, b, config);
   const auto& [logits, values, logp, mu_logp, tr, vt] = ref;
   const auto T = kL - 1;
   double pg = 0, baseline = 0, entropy = 0, n = 0;
@@ -132,7 +132,7 @@ TEST_CASE("ppo-clip loss equals -mean(min(rA, clip(r)A)) in double precision", "
   VTraceLosses l = vtrace_losses(net, *dist, b, config, torch::kCPU);
 
   // Reference: ratios from the logits in double, advantages from vtrace().
-  const Reference ref = reference_for(net, b, config);
+  const LossReference ref = reference_for(net, b, config);
   const auto& [logits, values, logp, mu_logp, tr, vt] = ref;
   const auto T = kL - 1;
   double sum = 0, n = 0;
@@ -164,7 +164,7 @@ TEST_CASE("normalized advantages: mean 0 and std 1 over valid steps, in both pg 
     config.ppo_clip = clip;
     config.normalize_advantages = true;
     VTraceLosses l = vtrace_losses(net, *dist, b, config, torch::kCPU);
-    const Reference ref = reference_for(net, b, config);
+    const LossReference ref = reference_for(net, b, config);
     const auto& [logits, values, logp, mu_logp, tr, vt] = ref;
     const auto& adv = clip > 0 ? vt.advantages : vt.pg_advantages;
     double sum = 0, sq = 0, n = 0;

@@ -53,16 +53,17 @@ Unroll random_unroll(int T, int B, std::mt19937& gen) {
   return x;
 }
 
-struct Reference {
+struct VtraceReference {
   std::vector<std::vector<double>> vs, adv;
   std::vector<std::vector<double>> adv_unweighted;  // adv without the ρ^pg weight
 };
 
 // vs_s = V(x_s) + sum_{t>=s} (prod_{i=s}^{t-1} γ_i c_i) δ_t, where the sum
 // runs along the transitions of the episode that exist in the unroll.
-Reference reference(const Unroll& x, double gamma, double rho_bar, double c_bar, double lambda, double pg_rho_bar) {
+VtraceReference reference(const Unroll& x, double gamma, double rho_bar, double c_bar, double lambda,
+                          double pg_rho_bar) {
   const int T = x.T, B = x.B;
-  Reference r;
+  VtraceReference r;
   r.vs.assign(T, std::vector<double>(B));
   r.adv.assign(T, std::vector<double>(B));
   r.adv_unweighted.assign(T, std::vector<double>(B));
@@ -126,7 +127,7 @@ TEST_CASE("v-trace matches a double-precision reference across episode ends", "[
   for (const auto& c : cases) {
     const int T = 23, B = 17;
     Unroll x = random_unroll(T, B, gen);
-    Reference ref = reference(x, c.gamma, c.rho_bar, c.c_bar, c.lambda, c.pg_rho_bar);
+    VtraceReference ref = reference(x, c.gamma, c.rho_bar, c.c_bar, c.lambda, c.pg_rho_bar);
 
     auto flags = torch::empty({T + 1, B}, torch::kUInt8);
     for (int t = 0; t <= T; ++t)

@@ -18,23 +18,13 @@
 
 #include <boost/asio.hpp>
 
+#include "../util/wait_until.h"
 #include "seedrl/net/protocol.h"
 
 namespace seedrl::test {
 
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
-
-// Waits for a condition; the deadline only catches hangs, so it is generous.
-template <typename Pred>
-bool wait_until(Pred pred, double seconds = 120) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() > until) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return true;
-}
 
 struct RawReply {
   std::vector<std::uint8_t> bytes;

@@ -19,30 +19,25 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kVtrace = {
+const std::vector<std::string> kMonitoredVtrace = {
     "train", "--env",           "cartpole", "--actors",         "4",   "--envs-per-actor",     "4", "--batch-size",
     "4",     "--unroll-length", "20",       "--log-interval-s", "0.2", "--checkpoint-every-s", "0", "--seed",
     "7"};
-const std::vector<std::string> kR2d2 = {"train",    "--algo",
-                                        "r2d2",     "--env",
-                                        "cartpole", "--actors",
-                                        "4",        "--envs-per-actor",
-                                        "2",        "--hidden",
-                                        "16",       "--unroll-length",
-                                        "10",       "--burn-in",
-                                        "2",        "--sequence-overlap",
-                                        "5",        "--batch-size",
-                                        "4",        "--min-replay",
-                                        "20",       "--replay-capacity",
-                                        "500",      "--log-interval-s",
-                                        "0.2",      "--checkpoint-every-s",
-                                        "0",        "--seed",
-                                        "7"};
-
-std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
-}
+const std::vector<std::string> kMonitoredR2d2 = {"train",    "--algo",
+                                                 "r2d2",     "--env",
+                                                 "cartpole", "--actors",
+                                                 "4",        "--envs-per-actor",
+                                                 "2",        "--hidden",
+                                                 "16",       "--unroll-length",
+                                                 "10",       "--burn-in",
+                                                 "2",        "--sequence-overlap",
+                                                 "5",        "--batch-size",
+                                                 "4",        "--min-replay",
+                                                 "20",       "--replay-capacity",
+                                                 "500",      "--log-interval-s",
+                                                 "0.2",      "--checkpoint-every-s",
+                                                 "0",        "--seed",
+                                                 "7"};
 
 int count(const std::string& text, const std::string& what) {
   int n = 0;
@@ -101,20 +96,20 @@ void check_summary_failure_at_end(const std::vector<std::string>& run) {
 
 TEST_CASE("v-trace: metrics.jsonl on a full disk ends the run with one error line",
           "[trainer][lifecycle][disk_full][slow]") {
-  check_metrics_failure_mid_run(kVtrace);
+  check_metrics_failure_mid_run(kMonitoredVtrace);
 }
 
 TEST_CASE("r2d2: metrics.jsonl on a full disk ends the run with one error line",
           "[trainer][lifecycle][disk_full][r2d2][slow]") {
-  check_metrics_failure_mid_run(kR2d2);
+  check_metrics_failure_mid_run(kMonitoredR2d2);
 }
 
 TEST_CASE("v-trace: a summary.json that cannot be written keeps the final checkpoint",
           "[trainer][lifecycle][disk_full]") {
-  check_summary_failure_at_end(kVtrace);
+  check_summary_failure_at_end(kMonitoredVtrace);
 }
 
 TEST_CASE("r2d2: a summary.json that cannot be written keeps the final checkpoint",
           "[trainer][lifecycle][disk_full][r2d2]") {
-  check_summary_failure_at_end(kR2d2);
+  check_summary_failure_at_end(kMonitoredR2d2);
 }

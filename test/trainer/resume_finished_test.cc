@@ -22,20 +22,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kVtrace = {
+const std::vector<std::string> kResumedVtrace = {
     "train", "--env",           "cartpole", "--actors",        "4",  "--envs-per-actor",
     "4",     "--batch-size",    "4",        "--unroll-length", "20", "--log-interval-s",
     "0.2",   "--learning-rate", "0.001",    "--seed",          "3"};
-const std::vector<std::string> kR2d2 = {
+const std::vector<std::string> kResumedR2d2 = {
     "train", "--algo",       "r2d2", "--env",           "cartpole", "--actors",          "4",   "--envs-per-actor",
     "2",     "--hidden",     "16",   "--unroll-length", "10",       "--burn-in",         "2",   "--sequence-overlap",
     "5",     "--batch-size", "4",    "--min-replay",    "20",       "--replay-capacity", "500", "--log-interval-s",
     "0.2",   "--seed",       "3"};
-
-std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
-}
 
 // Every file in the run's directory, by name, with its bytes.
 std::map<std::string, std::string> snapshot(const std::string& dir) {
@@ -106,12 +101,12 @@ void check_resume_of_finished_run(const std::vector<std::string>& run, const cha
 
 TEST_CASE("v-trace: --resume of a finished run changes nothing unless --max-frames grows",
           "[trainer][lifecycle][resume][slow]") {
-  check_resume_of_finished_run(kVtrace, "total_loss");
+  check_resume_of_finished_run(kResumedVtrace, "total_loss");
 }
 
 TEST_CASE("r2d2: --resume of a finished run changes nothing unless --max-frames grows",
           "[trainer][lifecycle][resume][r2d2][slow]") {
-  check_resume_of_finished_run(kR2d2, "total_loss");
+  check_resume_of_finished_run(kResumedR2d2, "total_loss");
 }
 
 TEST_CASE("v-trace: a continued run's learning rate decays to 0 at the new --max-frames",
@@ -120,11 +115,11 @@ TEST_CASE("v-trace: a continued run's learning rate decays to 0 at the new --max
   // continued past its first budget restarts from the rate its progress
   // has on the new schedule, below the initial one and above 0.
   const std::string dir = temp_dir("resume_lr");
-  REQUIRE(run_seedrl(with(kVtrace, {"--max-frames", "6000", "--logdir", dir})).status == 0);
+  REQUIRE(run_seedrl(with(kResumedVtrace, {"--max-frames", "6000", "--logdir", dir})).status == 0);
   const auto saved = read_checkpoint_header(dir + "/checkpoint.pt").counters;
   REQUIRE(saved.learner_frames > 0);
   const std::string old_metrics = read_file(dir + "/metrics.jsonl");
-  RunResult more = run_seedrl(with(kVtrace, {"--max-frames", "24000", "--logdir", dir, "--resume"}));
+  RunResult more = run_seedrl(with(kResumedVtrace, {"--max-frames", "24000", "--logdir", dir, "--resume"}));
   INFO(more.output);
   REQUIRE(more.status == 0);
   const auto added = rows(read_file(dir + "/metrics.jsonl").substr(old_metrics.size()));
