@@ -1,15 +1,25 @@
-# seedrl_skip_pch_where_torch_free(<target>): LibTorch's precompiled header
-# (src/pch.h) is large; loading it costs every translation unit CPU time and
-# slows its code generation (bench/RESULTS.md, "Building"), so it pays only
-# where LibTorch is parsed anyway. Every source of <target> that reaches no
-# LibTorch header (directly, or through the project headers it includes,
-# followed recursively) compiles without it. A source that reaches LibTorch
-# keeps it.
+# seedrl_group_torch_sources(<target>): how <target>'s sources compile, by
+# whether they reach LibTorch. LibTorch's headers and the templates they
+# instantiate dominate the build (bench/RESULTS.md, "Building"):
+# - a source that reaches no LibTorch header (directly, or through the project
+#   headers it includes, followed recursively) compiles alone and without the
+#   precompiled header (src/pch.h), whose loading would cost it more than it
+#   saves;
+# - the sources that reach LibTorch keep the precompiled header and, with
+#   SEEDRL_UNITY_BUILD (on by default), compile SEEDRL_UNITY_BATCH at a time as
+#   one translation unit (CMake's unity build, grouped in path order so that
+#   neighbours share their headers): each template LibTorch, Boost.Asio or
+#   Catch2 instantiates is then compiled once per batch, not once per source.
+#   Names at namespace scope (anonymous namespaces included) must therefore be
+#   unique across the sources of a target.
 #
 # Project includes are resolved as the compiler would find them: "x.h" beside
 # the including file, then include/, src/, test/ and bench/; <seedrl/...> in
 # include/. An include that cannot be resolved here (the standard library,
 # Boost, Catch2, ...) is not LibTorch unless it names torch/, ATen/ or c10/.
+
+option(SEEDRL_UNITY_BUILD "Compile the sources that use LibTorch in batches (unity build)" ON)
+set(SEEDRL_UNITY_BATCH 8 CACHE STRING "Sources per unity batch (SEEDRL_UNITY_BUILD)")
 
 # _seedrl_reaches_torch(<absolute file> <out var>), memoised per file in a
 # global property (the include graph is a DAG in practice; a cycle is cut).
@@ -52,17 +62,33 @@ function(_seedrl_reaches_torch file out)
   set(${out} ${_result} PARENT_SCOPE)
 endfunction()
 
-function(seedrl_skip_pch_where_torch_free target)
+function(seedrl_group_torch_sources target)
   get_target_property(_sources ${target} SOURCES)
   get_target_property(_source_dir ${target} SOURCE_DIR)
+  set(_torch_sources)
   foreach(_source IN LISTS _sources)
     if(NOT _source MATCHES "\\.cc$")
       continue()
     endif()
     get_filename_component(_path "${_source}" ABSOLUTE BASE_DIR "${_source_dir}")
     _seedrl_reaches_torch("${_path}" _torch)
-    if(NOT _torch)
-      set_source_files_properties("${_path}" TARGET_DIRECTORY ${target} PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+    if(_torch)
+      list(APPEND _torch_sources "${_path}")
+    else()
+      set_source_files_properties("${_path}" TARGET_DIRECTORY ${target} PROPERTIES
+        SKIP_PRECOMPILE_HEADERS ON SKIP_UNITY_BUILD_INCLUSION ON)
     endif()
   endforeach()
+  if(NOT SEEDRL_UNITY_BUILD)
+    return()
+  endif()
+  # Sources with their own compile definitions are left out by CMake itself.
+  list(SORT _torch_sources)
+  set(_index 0)
+  foreach(_path IN LISTS _torch_sources)
+    math(EXPR _group "${_index} / ${SEEDRL_UNITY_BATCH}")
+    set_source_files_properties("${_path}" TARGET_DIRECTORY ${target} PROPERTIES UNITY_GROUP torch_${_group})
+    math(EXPR _index "${_index} + 1")
+  endforeach()
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
 endfunction()
