@@ -1,6 +1,7 @@
 #include "seedrl/trainer/training_run.h"
 #include "seedrl/util/blas_kernels.h"
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <optional>
@@ -11,6 +12,7 @@
 
 #include "seedrl/trainer/checkpoint_video.h"
 #include "seedrl/trainer/pipeline.h"
+#include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/run_dashboard.h"
 #include "seedrl/trainer/run_directory.h"
 #include "seedrl/trainer/run_ending.h"
@@ -46,6 +48,15 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
   spdlog::info("cpus: {}", pipeline.cpus().description);
   spdlog::info("devices: {}", pipeline.placement().describe());
   spdlog::info("blas: {}", describe_blas());
+  const auto& placement = pipeline.placement();
+  const auto on_cpu = [](const std::vector<torch::Device>& d) {
+    return std::any_of(d.begin(), d.end(), [](const torch::Device& x) { return x.is_cpu(); });
+  };
+  if (config.model.precision == "bf16" && (on_cpu(placement.inference) || on_cpu(placement.learner)) &&
+      !cpu_vector_support().bf16)
+    spdlog::warn(
+        "--precision bf16: this CPU has no bfloat16 instructions (AVX512-BF16 or AMX), so bfloat16 is "
+        "emulated there and likely slower than fp32");
   spdlog::info("env {} obs {} action {} | {} actors x {} envs{} | inference batch {}", spec.name,
                spec.observation.to_string(), spec.action.to_string(), config.actors, config.envs_per_actor,
                algorithm.eval_envs() > 0 ? " + " + std::to_string(algorithm.eval_envs()) + " eval envs" : "",

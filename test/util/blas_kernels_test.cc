@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <fstream>
+#include <string>
 
 #include "../cli/run_binary.h"
 #include "seedrl/util/blas_kernels.h"
@@ -20,6 +22,22 @@ TEST_CASE("a fallback OpenBLAS core is replaced by the best the CPU runs", "[uti
   CHECK(better_blas_core("Haswell", avx512).empty());
   CHECK(better_blas_core("Zen", avx2).empty());
   CHECK(better_blas_core("", avx512).empty());  // not OpenBLAS
+}
+
+// The kernel's own view of the CPU: the flags line of /proc/cpuinfo.
+TEST_CASE("bfloat16 instructions are detected as /proc/cpuinfo lists them", "[util][blas]") {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line) && line.rfind("flags", 0) != 0) {
+  }
+  if (line.rfind("flags", 0) != 0) return;  // no /proc/cpuinfo (not Linux x86): nothing to compare with
+  line += ' ';
+  const bool listed = line.find(" avx512_bf16 ") != std::string::npos || line.find(" amx_bf16 ") != std::string::npos;
+  INFO(line);
+  CHECK(cpu_vector_support().bf16 == listed);
+  CHECK(cpu_vector_support().avx512 ==
+        (line.find(" avx512f ") != std::string::npos && line.find(" avx512bw ") != std::string::npos &&
+         line.find(" avx512vl ") != std::string::npos && line.find(" avx512dq ") != std::string::npos));
 }
 
 TEST_CASE("a training run uses OpenBLAS's native kernels where the CPU has them", "[util][blas][cli]") {

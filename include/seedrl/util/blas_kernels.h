@@ -15,6 +15,7 @@ namespace seedrl {
 struct CpuVectorSupport {
   bool avx2_fma = false;
   bool avx512 = false;  // F, BW, VL and DQ: OpenBLAS's SkylakeX kernels
+  bool bf16 = false;    // AVX512-BF16 or AMX-BF16: bfloat16 dot products in hardware (--precision bf16)
 };
 
 CpuVectorSupport cpu_vector_support();
