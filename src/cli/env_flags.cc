@@ -55,6 +55,8 @@ void add_env_option_flags(CLI::App& cmd, EnvOptions& o) {
       ->check(in_range(0, 1 << 30));
   cmd.add_option("--terminal-on-life-loss", o.terminal_on_life_loss,
                  "Atari: a lost life ends the episode (the next reset continues the game)");
+  cmd.add_flag("--minimal-action-set", o.minimal_action_set,
+               "Atari: the game's own actions (Gymnasium's default; Pong 6, Breakout 4) instead of all 18");
   cmd.add_option("--action-repeat", o.action_repeat, "Repeat each action this many env steps")
       ->check(in_range(1, 1000));
   cmd.add_option("--frame-stack", o.frame_stack,

@@ -46,6 +46,7 @@ std::string to_json(const TrainConfig& c) {
   j["noop_max"] = c.env_options.noop_max;
   j["max_episode_frames"] = c.env_options.max_episode_frames;
   j["terminal_on_life_loss"] = c.env_options.terminal_on_life_loss;
+  j["minimal_action_set"] = c.env_options.minimal_action_set;
   j["football_obs"] = c.env_options.football_obs;
   j["football_rewards"] = c.env_options.football_rewards;
   j["action_repeat"] = c.env_options.action_repeat;
@@ -167,6 +168,7 @@ static TrainConfig read_config(const std::string& text) {
     c.env_options.noop_max = j.value("noop_max", c.env_options.noop_max);
     c.env_options.max_episode_frames = j.value("max_episode_frames", c.env_options.max_episode_frames);
     c.env_options.terminal_on_life_loss = j.value("terminal_on_life_loss", c.env_options.terminal_on_life_loss);
+    c.env_options.minimal_action_set = j.value("minimal_action_set", c.env_options.minimal_action_set);
     c.env_options.football_obs = j.value("football_obs", c.env_options.football_obs);
     c.env_options.football_rewards = j.value("football_rewards", c.env_options.football_rewards);
     c.env_options.action_repeat = j.value("action_repeat", 1);

@@ -239,6 +239,50 @@ TEST_CASE("atari: a lost life terminates only with --terminal-on-life-loss, and 
   }
 }
 
+TEST_CASE("atari: --minimal-action-set offers the game's own actions, each the full set's same action",
+          "[env][atari]") {
+  // Gymnasium's action meanings for ALE/Pong-v5 and ALE/Breakout-v5 (its
+  // documented minimal sets), not ALE's list read back.
+  const std::vector<std::pair<std::string, std::vector<std::string>>> games = {
+      {"pong", {"NOOP", "FIRE", "RIGHT", "LEFT", "RIGHTFIRE", "LEFTFIRE"}},
+      {"breakout", {"NOOP", "FIRE", "RIGHT", "LEFT"}}};
+  for (const auto& [game, meanings] : games) {
+    EnvOptions o = rom_options();
+    o.minimal_action_set = true;
+    AtariEnv minimal(config(game, o));
+    AtariEnv full(config(game));
+    REQUIRE(minimal.spec().action.num_actions == static_cast<int>(meanings.size()));
+    CHECK(minimal.spec().action_names == meanings);
+    CHECK(full.spec().action.num_actions == 18);
+    // The registry's spec (no emulator) says the same.
+    CHECK(EnvRegistry::builtin().spec("atari:" + game, o).action.num_actions == static_cast<int>(meanings.size()));
+    // Minimal action i plays the full set's action of the same name: the
+    // two envs, seeded alike, stay frame for frame the same.
+    std::vector<int> to_full;
+    for (const auto& m : meanings) {
+      const auto& names = full.spec().action_names;
+      to_full.push_back(static_cast<int>(std::find(names.begin(), names.end(), m) - names.begin()));
+    }
+    std::vector<std::uint8_t> a(kObs), b(kObs);
+    minimal.reset(11, a.data());
+    full.reset(11, b.data());
+    Rng rng(3);
+    double reward_a = 0, reward_b = 0;
+    for (int t = 0; t < 2000; ++t) {
+      const int i = static_cast<int>(rng.below(meanings.size()));
+      const StepResult ra = minimal.step(Action{i}, a.data());
+      const StepResult rb = full.step(Action{to_full[static_cast<std::size_t>(i)]}, b.data());
+      reward_a += ra.reward;
+      reward_b += rb.reward;
+      REQUIRE(a == b);
+      REQUIRE(ra.terminated == rb.terminated);
+      if (ra.terminated || ra.truncated) break;
+    }
+    CHECK(reward_a == reward_b);
+    CHECK_THROWS_AS(minimal.step(Action{static_cast<int>(meanings.size())}, a.data()), std::out_of_range);
+  }
+}
+
 TEST_CASE("atari: the frame limit truncates, it does not terminate", "[env][atari]") {
   CHECK(EnvOptions{}.max_episode_frames == 108000);
   CHECK(AtariEnv(config("pong")).ale().getInt("max_num_frames_per_episode") == 108000);

@@ -26,6 +26,7 @@ struct EnvOptions {
   int noop_max = 30;                // 1..noop_max no-op frames at reset (0: none)
   int max_episode_frames = 108000;  // emulator frames, then truncation (0: none)
   bool terminal_on_life_loss = false;
+  bool minimal_action_set = false;  // the game's own actions (Gymnasium's default) rather than all 18 (SEED RL's)
   bool accept_unknown_rom = false;  // load a ROM whose MD5 ALE does not know for its game
   // Google Research Football, see docs/football.md.
   std::string football_obs = "smm";                      // smm | simple115v2

@@ -27,6 +27,7 @@ AtariConfig atari_config(const std::string& game, const EnvOptions& o) {
   c.max_episode_frames = o.max_episode_frames;
   c.sticky_action_prob = o.sticky_action_prob < 0 ? 0.0 : o.sticky_action_prob;
   c.terminal_on_life_loss = o.terminal_on_life_loss;
+  c.minimal_action_set = o.minimal_action_set;
   c.accept_unknown_rom = o.accept_unknown_rom;
   if (c.frame_skip < 1) throw std::invalid_argument("--frame-skip must be at least 1");
   if (c.noop_max < 0) throw std::invalid_argument("--noop-max must not be negative");
@@ -56,7 +57,7 @@ constexpr std::uintmax_t kMaxRomBytes = 4 << 20;
 // can print "Illegal Instruction" and spin forever. So the ROM is checked
 // first: its MD5 must be one of ALE's games, unless the user accepts unknown
 // ROMs, and then its name must be.
-void check_rom(const AtariConfig& c) {
+std::unique_ptr<ale::RomSettings> check_rom(const AtariConfig& c) {
   const std::string env = "atari:" + c.game;
   std::error_code ec;
   const auto size = std::filesystem::file_size(c.rom_path, ec);
@@ -69,7 +70,8 @@ void check_rom(const AtariConfig& c) {
   std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const std::string md5 = ale::stella::MD5(bytes.data(), static_cast<std::uint32_t>(bytes.size()));
   // By content alone (an empty path matches no game's name).
-  if (std::unique_ptr<ale::RomSettings> by_md5(ale::buildRomRLWrapper(std::filesystem::path(), md5)); by_md5) return;
+  if (std::unique_ptr<ale::RomSettings> by_md5(ale::buildRomRLWrapper(std::filesystem::path(), md5)); by_md5)
+    return by_md5;
   std::unique_ptr<ale::RomSettings> by_name(ale::buildRomRLWrapper(c.rom_path, std::string()));
   if (!by_name)
     throw std::invalid_argument(env + ": ALE does not know the ROM " + c.rom_path +
@@ -79,18 +81,25 @@ void check_rom(const AtariConfig& c) {
                                 by_name->rom() +
                                 " ROM ALE supports (a bad or different dump); --accept-unknown-rom loads it "
                                 "anyway, at your own risk");
+  return by_name;
 }
 
 }  // namespace
 
 EnvSpec atari_spec(const AtariConfig& config) {
-  check_rom(config);
+  const auto rom = check_rom(config);
+  std::vector<int> actions;  // ALE's, in its order (the env's constructor asks its ALE for the same)
+  if (config.minimal_action_set) {
+    for (const ale::Action a : rom->getMinimalActionSet()) actions.push_back(static_cast<int>(a));
+  } else {
+    for (int a = 0; a < AtariEnv::kNumActions; ++a) actions.push_back(a);
+  }
   EnvSpec spec;
   spec.name = "atari:" + config.game;
   spec.observation = ArraySpec{{AtariEnv::kScreenSize, AtariEnv::kScreenSize, 1}, DType::kUInt8};
-  spec.action = ActionSpec::discrete(AtariEnv::kNumActions);
+  spec.action = ActionSpec::discrete(static_cast<int>(actions.size()));
   // ALE's names ("PLAYER_A_UPFIRE") without the player: Gymnasium's meanings.
-  for (int a = 0; a < AtariEnv::kNumActions; ++a) {
+  for (const int a : actions) {
     std::string name = ale::action_to_string(static_cast<ale::Action>(a));
     if (name.rfind("PLAYER_A_", 0) == 0) name.erase(0, 9);
     spec.action_names.push_back(std::move(name));
@@ -110,6 +119,11 @@ AtariEnv::AtariEnv(const AtariConfig& config) : config_(config) {
   ale_->setInt("frame_skip", 1);  // the repeat is ours, to max-pool its last two frames
   ale_->setInt("max_num_frames_per_episode", config_.max_episode_frames);
   ale_->loadROM(config_.rom_path);
+  if (config_.minimal_action_set) {
+    for (const ale::Action a : ale_->getMinimalActionSet()) actions_.push_back(static_cast<int>(a));
+  } else {
+    for (int a = 0; a < kNumActions; ++a) actions_.push_back(a);
+  }
 
   const int h = static_cast<int>(ale_->getScreen().height()), w = static_cast<int>(ale_->getScreen().width());
   previous_.resize(static_cast<std::size_t>(h) * w);
@@ -154,9 +168,10 @@ void AtariEnv::reset(std::optional<std::uint64_t> seed, void* obs) {
 }
 
 StepResult AtariEnv::step(const Action& action, void* obs) {
-  if (action.index < 0 || action.index >= kNumActions)
-    throw std::out_of_range("atari: action " + std::to_string(action.index) + " is not in [0, 18)");
-  const auto a = static_cast<ale::Action>(action.index);
+  if (action.index < 0 || action.index >= static_cast<int>(actions_.size()))
+    throw std::out_of_range("atari: action " + std::to_string(action.index) + " is not in [0, " +
+                            std::to_string(actions_.size()) + ")");
+  const auto a = static_cast<ale::Action>(actions_[static_cast<std::size_t>(action.index)]);
   const int skip = config_.frame_skip;
   int reward = 0;
   bool life_lost = false;

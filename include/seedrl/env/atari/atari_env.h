@@ -6,7 +6,9 @@
 // - grayscale from ALE's own grayscale palette (getScreenGrayscale's),
 //   resized to 84x84 by area averaging (AreaResize): uint8[84,84,1] (the
 //   registry stacks 4); palette look-up, max-pool and resize in one pass;
-// - the full action set (18), in ALE's order;
+// - the full action set (18), in ALE's order, or with `minimal_action_set`
+//   the game's own (ALE's getMinimalActionSet, Gymnasium's default: Pong's 6,
+//   Breakout's 4), in ALE's order of that set;
 // - reset plays 1 to `noop_max` no-op frames (uniform; SEED RL, like other
 //   no-op starts, always plays at least one);
 // - sticky actions: each emulator frame keeps the previous action with
@@ -50,6 +52,7 @@ struct AtariConfig {
   int max_episode_frames = 108000;
   double sticky_action_prob = 0;
   bool terminal_on_life_loss = false;
+  bool minimal_action_set = false;
   // Load a ROM whose MD5 is not the one ALE knows for its game (a bad dump,
   // a hack, random bytes): ALE may hang or print garbage on such a file.
   bool accept_unknown_rom = false;
@@ -67,7 +70,7 @@ EnvSpec atari_spec(const AtariConfig& config);
 class AtariEnv final : public Env, public RgbRenderable {
  public:
   static constexpr int kScreenSize = 84;
-  static constexpr int kNumActions = 18;
+  static constexpr int kNumActions = 18;  // the full set; spec().action.num_actions with minimal_action_set
 
   // Loads the ROM; throws std::invalid_argument when ALE does not know it.
   explicit AtariEnv(const AtariConfig& config);
@@ -94,6 +97,7 @@ class AtariEnv final : public Env, public RgbRenderable {
 
   AtariConfig config_;
   EnvSpec spec_;
+  std::vector<int> actions_;  // ALE's action for each of ours
   std::unique_ptr<ale::ALEInterface> ale_;
   Rng rng_;
   std::vector<std::uint8_t> previous_;    // the one but last frame of a step, palette indices
