@@ -53,7 +53,8 @@ std::int64_t EnvStepper::step() {
       a = clipped_.data();
     }
     const StepResult r = envs_[k]->step(Action{static_cast<std::int32_t>(a[0]), a}, p.obs);
-    const auto flags = static_cast<std::uint8_t>((r.terminated ? kTerminated : 0) | (r.truncated ? kTruncated : 0));
+    const auto flags = static_cast<std::uint8_t>((r.terminated ? kTerminated : 0) | (r.truncated ? kTruncated : 0) |
+                                                 (r.terminated && r.life_lost ? kLifeLost : 0));
     *p.reward = r.reward;
     *p.flags = flags;
     if (tracker_) tracker_->add(k, r.reward, flags);

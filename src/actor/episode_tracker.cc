@@ -6,6 +6,7 @@ void EpisodeTracker::reset(std::size_t slots) {
   returns_.assign(slots, 0.0);
   lengths_.assign(slots, 0);
   first_due_.assign(slots, 1);
+  game_goes_on_.assign(slots, 0);
 }
 
 std::int64_t EpisodeTracker::add(std::span<const EnvStep> steps) {

@@ -147,6 +147,15 @@ PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::u
       ret += r.reward;
       length += 1;
       ++step;
+      if (r.terminated && r.life_lost && !r.truncated) {
+        // A lost life (--terminal-on-life-loss): the game goes on after the
+        // reset, a new episode for the policy, the same for the score.
+        env.reset(std::nullopt, obs.data());
+        if (frames) frames(env);
+        first = true;
+        reward = 0.f;
+        continue;
+      }
       if (r.terminated || r.truncated) break;
     }
     sum += ret;

@@ -1,5 +1,6 @@
 #include "seedrl/net/protocol.h"
 
+#include "seedrl/env/env_step.h"
 #include "seedrl/io/input_file.h"
 
 #include <algorithm>
@@ -254,8 +255,11 @@ void encode_heartbeat(std::vector<std::uint8_t>& out) {
 }
 
 std::string check_step_flags(std::uint8_t flags) {
-  if (flags & ~0x7u) return "unknown flag bits " + std::to_string(flags);
-  if ((flags & 1) && (flags & 6)) return "flags " + std::to_string(flags) + " mark a first step as last";
+  if (flags & ~0xFu) return "unknown flag bits " + std::to_string(flags);
+  if ((flags & kFirst) && (flags & (kTerminated | kTruncated)))
+    return "flags " + std::to_string(flags) + " mark a first step as last";
+  if ((flags & kLifeLost) && !(flags & kTerminated))
+    return "flags " + std::to_string(flags) + " mark a lost life on a step that is not terminal";
   return {};
 }
 

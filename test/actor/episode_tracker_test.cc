@@ -85,3 +85,42 @@ TEST_CASE("resetting the episode tracker forgets episodes under way", "[actor][e
   CHECK(t.episode_length(0) == 0);
   CHECK(stats.summary().episodes == 0);
 }
+
+TEST_CASE("the episode tracker counts a game across its lost lives, as one episode", "[actor][episodes]") {
+  EpisodeStats stats;
+  EpisodeTracker t(stats, 1);
+  // Life 1: FIRST, 1, 2 (terminated, life lost); life 2: FIRST, 4 (life
+  // lost); life 3: FIRST, 0, 8 (terminated: game over). One game: 15 in 5 steps.
+  t.add(0, 0.f, kFirst);
+  t.add(0, 1.f, 0);
+  t.add(0, 2.f, kTerminated | kLifeLost);
+  CHECK(t.first_due(0));  // the learner's episode ended: the env resets
+  CHECK(stats.summary().episodes == 0);
+  CHECK_FALSE(t.add(0, 0.f, kFirst));  // the reset continues the game
+  CHECK(t.episode_return(0) == 3.0);
+  t.add(0, 4.f, kTerminated | kLifeLost);
+  t.add(0, 0.f, kFirst);
+  t.add(0, 0.f, 0);
+  CHECK(stats.summary().episodes == 0);
+  t.add(0, 8.f, kTerminated);
+  auto s = stats.summary();
+  REQUIRE(s.episodes == 1);
+  CHECK(s.return_mean == Approx(15.0));
+  CHECK(s.length_mean == Approx(5.0));
+  // The next game starts from zero.
+  t.add(0, 0.f, kFirst);
+  t.add(0, -1.f, kTerminated);
+  s = stats.summary();
+  CHECK(s.episodes == 2);
+  CHECK(s.return_mean == Approx((15.0 - 1.0) / 2));
+  // A truncation ends the game even with the life-lost bit.
+  t.add(0, 0.f, kFirst);
+  t.add(0, 2.f, kTerminated | kTruncated | kLifeLost);
+  CHECK(stats.summary().episodes == 3);
+  // reset() forgets a game under way between lives.
+  t.add(0, 0.f, kFirst);
+  t.add(0, 5.f, kTerminated | kLifeLost);
+  t.reset(1);
+  t.add(0, 0.f, kFirst);
+  CHECK(t.episode_return(0) == 0.0);
+}

@@ -22,6 +22,7 @@
 #include "area_resize_reference.h"
 #include "seedrl/env/atari/atari_env.h"
 #include "seedrl/env/atari/roms.h"
+#include "seedrl/env/play.h"
 #include "seedrl/env/registry.h"
 #include "seedrl/util/rng.h"
 
@@ -212,12 +213,14 @@ TEST_CASE("atari: a lost life terminates only with --terminal-on-life-loss, and 
     }
     REQUIRE(r.terminated);
     if (!flag) {
+      CHECK_FALSE(r.life_lost);
       CHECK(env.ale().lives() == 0);  // only the game over ended it
       CHECK(env.ale().game_over());
       continue;
     }
     CHECK(env.ale().lives() == lives - 1);
     CHECK_FALSE(env.ale().game_over());
+    CHECK(r.life_lost);  // the statistics carry on to the game's end
     // The next reset continues the game: same frame count, one life fewer.
     const int frame = env.ale().getEpisodeFrameNumber();
     env.reset(std::nullopt, obs.data());
@@ -229,6 +232,7 @@ TEST_CASE("atari: a lost life terminates only with --terminal-on-life-loss, and 
       r = env.step(Action{static_cast<int>(rng.below(18))}, obs.data());
       if (r.terminated) {
         ++ends;
+        CHECK(r.life_lost == !env.ale().game_over());  // the game over's terminal is no lost life
         if (!env.ale().game_over()) env.reset(std::nullopt, obs.data());
       }
     }
@@ -281,6 +285,47 @@ TEST_CASE("atari: --minimal-action-set offers the game's own actions, each the f
     CHECK(reward_a == reward_b);
     CHECK_THROWS_AS(minimal.step(Action{static_cast<int>(meanings.size())}, a.data()), std::out_of_range);
   }
+}
+
+// Forwards to an Atari env, counting what play_episodes does not see.
+struct LifeCounter final : Env {
+  explicit LifeCounter(AtariEnv& env) : inner(env) {}
+  const EnvSpec& spec() const override { return inner.spec(); }
+  void reset(std::optional<std::uint64_t> seed, void* obs) override {
+    ++resets;
+    inner.reset(seed, obs);
+  }
+  StepResult step(const Action& action, void* obs) override {
+    const StepResult r = inner.step(action, obs);
+    score += r.reward;
+    ++steps;
+    return r;
+  }
+  AtariEnv& inner;
+  int resets = 0;
+  std::int64_t steps = 0;
+  double score = 0;
+};
+
+TEST_CASE("atari: eval plays a game across its lost lives as one episode, each life a first step for the policy",
+          "[env][atari]") {
+  EnvOptions o = rom_options();
+  o.terminal_on_life_loss = true;
+  AtariEnv atari(config("breakout", o));
+  LifeCounter env(atari);
+  Rng rng(5);
+  int firsts = 0;
+  const PlayPolicy policy = [&](const void*, bool first, float, float* action) {
+    firsts += first;
+    action[0] = static_cast<float>(rng.below(18));
+  };
+  const PlayStats stats = play_episodes(env, policy, 2, 9, nullptr);
+  CHECK(atari.ale().game_over());
+  CHECK(stats.episodes == 2);
+  CHECK(env.resets == 10);  // two games of Breakout's five lives
+  CHECK(firsts == 10);
+  CHECK(stats.return_mean == Approx(env.score / 2));
+  CHECK(stats.length_mean == Approx(static_cast<double>(env.steps) / 2));
 }
 
 TEST_CASE("atari: the frame limit truncates, it does not terminate", "[env][atari]") {

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "seedrl/env/env_step.h"
 #include "seedrl/net/protocol.h"
 
 using namespace seedrl;
@@ -195,7 +196,10 @@ TEST_CASE("frame headers and step flags are checked", "[net][protocol]") {
   CHECK(check_step_flags(2).empty());
   CHECK(check_step_flags(6).empty());
   CHECK_FALSE(check_step_flags(3).empty());  // first and terminated
-  CHECK_FALSE(check_step_flags(8).empty());  // unknown bit
+  CHECK(check_step_flags(kTerminated | kLifeLost).empty());
+  CHECK_FALSE(check_step_flags(kLifeLost).empty());               // a lost life that does not end the step
+  CHECK_FALSE(check_step_flags(kTruncated | kLifeLost).empty());  // ... or only truncates it
+  CHECK_FALSE(check_step_flags(16).empty());                      // unknown bit
   CHECK(step_body_bytes(3, 16) == 3 * (4 + 1 + 16));
   CHECK(actions_body_bytes(3, 2) == 24);
 }

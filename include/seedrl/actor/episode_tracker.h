@@ -1,7 +1,10 @@
 // Episodes slot by slot, read off the (reward, flags) stream an actor hands
 // to inference: a FIRST step begins an episode, every other step adds its
 // reward and one to the length, and a terminated or truncated step ends it,
-// recording its return and length into the run's EpisodeStats. Used by the
+// recording its return and length into the run's EpisodeStats. A terminal
+// that only lost a life (kLifeLost) ends the learner's episode, not the
+// game: the FIRST step after it continues the count, so returns are game
+// scores as Atari papers report them. Used by the
 // local actor threads and by the learner's session of each remote actor, so
 // both count episodes and frames the same way. Sized once; add() allocates
 // nothing. Not thread-safe: one per actor thread or connection.
@@ -35,13 +38,21 @@ class EpisodeTracker {
   bool add(std::size_t k, float reward, std::uint8_t flags) {
     first_due_[k] = is_last(flags);
     if (flags & kFirst) {
-      returns_[k] = 0;
-      lengths_[k] = 0;
+      if (!game_goes_on_[k]) {
+        returns_[k] = 0;
+        lengths_[k] = 0;
+      }
+      game_goes_on_[k] = 0;
       return false;
     }
     returns_[k] += reward;
     ++lengths_[k];
-    if (is_last(flags)) finish(k);
+    if (is_last(flags)) {
+      if ((flags & kLifeLost) && !(flags & kTruncated))
+        game_goes_on_[k] = 1;
+      else
+        finish(k);
+    }
     return true;
   }
   // Steps of slots 0..steps.size()-1; returns how many were env steps.
@@ -58,6 +69,7 @@ class EpisodeTracker {
   std::vector<double> returns_;
   std::vector<std::int64_t> lengths_;
   std::vector<std::uint8_t> first_due_;
+  std::vector<std::uint8_t> game_goes_on_;  // the last step lost a life: the next FIRST continues the game
 };
 
 }  // namespace seedrl

@@ -22,6 +22,10 @@ struct StepResult {
   float reward = 0.f;
   bool terminated = false;  // a terminal state: no bootstrap
   bool truncated = false;   // time limit or similar: bootstrap from the last obs
+  // With `terminated`: a life ended, not the game (Atari's
+  // --terminal-on-life-loss). The learner sees a terminal; the next reset
+  // continues the game, and the episode statistics count the whole game.
+  bool life_lost = false;
 };
 
 class Env {

@@ -11,6 +11,7 @@ enum StepFlags : std::uint8_t {
   kFirst = 1,       // obs starts an episode (after reset): recurrent state is zeroed
   kTerminated = 2,  // obs is terminal: no bootstrap, the action is ignored
   kTruncated = 4,   // obs is the last of a cut-off episode: bootstrap from it
+  kLifeLost = 8,    // with kTerminated: a life ended and the game goes on (statistics count the game)
 };
 
 struct EnvStep {

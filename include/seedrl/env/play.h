@@ -23,7 +23,9 @@ struct PlayStats {
 using PlayPolicy = std::function<void(const void* obs, bool first, float reward, float* action)>;
 
 // Seeds the env once with `seed`, then lets its stream continue episode to
-// episode (like Gymnasium's reset(seed=S) followed by reset()). With `trace`,
+// episode (like Gymnasium's reset(seed=S) followed by reset()). An episode is
+// a game: after a lost life (StepResult::life_lost) the env is reset, the
+// policy told `first`, and the score goes on. With `trace`,
 // a legend (render_legend) and then every observation is drawn there
 // (render_observation) with the action taken, by name where the env names
 // its actions, and the reward it brought.

@@ -121,8 +121,8 @@ constexpr std::size_t actions_body_bytes(std::size_t envs, std::size_t action_wi
 // Writes a header for `type` with a body of `body_bytes` into `out[0, 5)`.
 void write_header(MsgType type, std::size_t body_bytes, std::uint8_t* out);
 
-// Checks one env's STEP flags: only the known bits, and kFirst excludes the
-// end-of-episode bits. Returns an error message, or empty when valid.
+// Checks one env's STEP flags: only the known bits, kFirst excludes the
+// end-of-episode bits, and kLifeLost comes only with kTerminated. Returns an error message, or empty when valid.
 std::string check_step_flags(std::uint8_t flags);
 
 // Checks an ACTIONS body (action.width() floats per env) against the spec:

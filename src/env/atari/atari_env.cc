@@ -193,6 +193,7 @@ StepResult AtariEnv::step(const Action& action, void* obs) {
   StepResult r;
   r.reward = static_cast<float>(reward);
   r.terminated = ale_->game_over(/*with_truncation=*/false) || life_lost;
+  r.life_lost = life_lost && !ale_->game_over();
   r.truncated = !r.terminated && ale_->game_truncated();
   // After a lost life that did not end the game, the next reset continues it.
   restart_ = !(life_lost && !ale_->game_over());

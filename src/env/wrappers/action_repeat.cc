@@ -15,6 +15,7 @@ StepResult ActionRepeat::step(const Action& action, void* obs) {
     total.reward += r.reward;
     total.terminated = r.terminated;
     total.truncated = r.truncated;
+    total.life_lost = r.life_lost;
     if (r.terminated || r.truncated) break;
   }
   return total;
