@@ -84,16 +84,22 @@ std::unique_ptr<ale::RomSettings> check_rom(const AtariConfig& c) {
   return by_name;
 }
 
+// ALE's actions the env offers, in ALE's order: the game's own or all 18.
+std::vector<int> game_actions(const AtariConfig& config, const ale::ActionVect& minimal) {
+  std::vector<int> actions;
+  if (config.minimal_action_set) {
+    for (const ale::Action a : minimal) actions.push_back(static_cast<int>(a));
+  } else {
+    for (int a = 0; a < AtariEnv::kNumActions; ++a) actions.push_back(a);
+  }
+  return actions;
+}
+
 }  // namespace
 
 EnvSpec atari_spec(const AtariConfig& config) {
   const auto rom = check_rom(config);
-  std::vector<int> actions;  // ALE's, in its order (the env's constructor asks its ALE for the same)
-  if (config.minimal_action_set) {
-    for (const ale::Action a : rom->getMinimalActionSet()) actions.push_back(static_cast<int>(a));
-  } else {
-    for (int a = 0; a < AtariEnv::kNumActions; ++a) actions.push_back(a);
-  }
+  const std::vector<int> actions = game_actions(config, rom->getMinimalActionSet());
   EnvSpec spec;
   spec.name = "atari:" + config.game;
   spec.observation = ArraySpec{{AtariEnv::kScreenSize, AtariEnv::kScreenSize, 1}, DType::kUInt8};
@@ -119,11 +125,7 @@ AtariEnv::AtariEnv(const AtariConfig& config) : config_(config) {
   ale_->setInt("frame_skip", 1);  // the repeat is ours, to max-pool its last two frames
   ale_->setInt("max_num_frames_per_episode", config_.max_episode_frames);
   ale_->loadROM(config_.rom_path);
-  if (config_.minimal_action_set) {
-    for (const ale::Action a : ale_->getMinimalActionSet()) actions_.push_back(static_cast<int>(a));
-  } else {
-    for (int a = 0; a < kNumActions; ++a) actions_.push_back(a);
-  }
+  actions_ = game_actions(config_, ale_->getMinimalActionSet());
 
   const int h = static_cast<int>(ale_->getScreen().height()), w = static_cast<int>(ale_->getScreen().width());
   previous_.resize(static_cast<std::size_t>(h) * w);
