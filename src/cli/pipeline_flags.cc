@@ -69,6 +69,10 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
                  "fp32 | bf16: bf16 runs the image torsos in bfloat16 with float32 weights, for "
                  "GPUs with bfloat16 tensor cores")
       ->check(CLI::IsMember({"fp32", "bf16"}));
+  cmd.add_option("--weight-init", c.model.weight_init,
+                 "default | orthogonal: orthogonal weights (torso gain sqrt 2, policy 0.01, value 1) as PPO "
+                 "initialises its Atari net (V-trace)")
+      ->check(CLI::IsMember({"default", "orthogonal"}));
   cmd.add_flag("--normalize-obs,!--no-normalize-obs", c.model.normalize_obs,
                "Normalise vector observations by running mean and variance (kept in the model and checkpoints)")
       ->default_str(c.model.normalize_obs ? "true" : "false");

@@ -7,6 +7,7 @@
 #include <torch/nn/init.h>
 #include <torch/torch.h>
 
+#include "seedrl/model/orthogonal_init.h"
 #include "seedrl/model/torso.h"
 
 namespace seedrl {
@@ -65,6 +66,16 @@ AgentNetImpl::AgentNetImpl(const EnvSpec& env, const ModelConfig& config, int po
   value_ = register_module("value", torch::nn::Linear(value_features, 1));
   // Small initial policy logits (or means) keep the first policy close to
   // uniform (or centred).
+  if (config.weight_init == "orthogonal") {
+    const double relu_gain = std::sqrt(2.0);
+    orthogonal_init(*torso_.ptr(), relu_gain);
+    if (config.separate_value_net) orthogonal_init(*value_torso_.ptr(), relu_gain);
+    orthogonal_init(*policy_, 0.01);
+    orthogonal_init(*value_, 1.0);
+    return;
+  }
+  if (config.weight_init != "default")
+    throw std::invalid_argument("--weight-init: default or orthogonal, got '" + config.weight_init + "'");
   torch::NoGradGuard no_grad;
   policy_->weight.mul_(0.01);
   policy_->bias.zero_();

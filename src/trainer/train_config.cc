@@ -75,7 +75,8 @@ std::string to_json(const TrainConfig& c) {
                 {"normalize_obs", c.model.normalize_obs},
                 {"activation", c.model.activation},
                 {"separate_value_net", c.model.separate_value_net},
-                {"precision", c.model.precision}};
+                {"precision", c.model.precision},
+                {"weight_init", c.model.weight_init}};
   const auto& l = c.learner;
   j["batch_size"] = l.batch_size;
   j["epochs"] = l.epochs;
@@ -201,6 +202,7 @@ static TrainConfig read_config(const std::string& text) {
     c.model.activation = m.value("activation", std::string("relu"));
     c.model.separate_value_net = m.value("separate_value_net", false);
     c.model.precision = m.value("precision", std::string("fp32"));  // older checkpoints lack it
+    c.model.weight_init = m.value("weight_init", std::string("default"));
     auto& l = c.learner;
     l.batch_size = j.at("batch_size");
     l.epochs = j.value("epochs", 1);  // older checkpoints lack it

@@ -13,13 +13,13 @@ using namespace seedrl;
 
 namespace {
 
-ModelConfig with_torso(const std::string& name) {
+ModelConfig strided_config(const std::string& name) {
   ModelConfig c;
   c.torso = name;
   return c;
 }
 
-std::int64_t count_parameters(const Torso& t) {
+std::int64_t strided_parameter_count(const Torso& t) {
   std::int64_t n = 0;
   for (const auto& p : t.module.ptr()->parameters()) n += p.numel();
   return n;
@@ -30,19 +30,19 @@ std::int64_t conv(std::int64_t in, std::int64_t out, std::int64_t k) { return in
 }  // namespace
 
 TEST_CASE("impala-shallow torso has the paper's sizes on 84x84x4 frames", "[model][torso]") {
-  Torso t = make_torso(ArraySpec{{84, 84, 4}, DType::kUInt8}, with_torso("impala-shallow"));
+  Torso t = make_torso(ArraySpec{{84, 84, 4}, DType::kUInt8}, strided_config("impala-shallow"));
   CHECK(t.features == 256);
   // 84 -> (84 - 8) / 4 + 1 = 20 -> (20 - 4) / 2 + 1 = 9: 9 x 9 x 32 into fc 256.
-  CHECK(count_parameters(t) == conv(4, 16, 8) + conv(16, 32, 4) + 9 * 9 * 32 * 256 + 256);
-  CHECK(count_parameters(t) == 676144);
+  CHECK(strided_parameter_count(t) == conv(4, 16, 8) + conv(16, 32, 4) + 9 * 9 * 32 * 256 + 256);
+  CHECK(strided_parameter_count(t) == 676144);
 }
 
 TEST_CASE("nature torso has the DQN paper's sizes on 84x84x4 frames", "[model][torso]") {
-  Torso t = make_torso(ArraySpec{{84, 84, 4}, DType::kUInt8}, with_torso("nature"));
+  Torso t = make_torso(ArraySpec{{84, 84, 4}, DType::kUInt8}, strided_config("nature"));
   CHECK(t.features == 512);
   // 84 -> 20 -> 9 -> 7: 7 x 7 x 64 = 3136 into fc 512 (Mnih et al. 2015).
-  CHECK(count_parameters(t) == conv(4, 32, 8) + conv(32, 64, 4) + conv(64, 64, 3) + 3136 * 512 + 512);
-  CHECK(count_parameters(t) == 1684128);  // with an 18-action output layer: the 1,693,362 often quoted
+  CHECK(strided_parameter_count(t) == conv(4, 32, 8) + conv(32, 64, 4) + conv(64, 64, 3) + 3136 * 512 + 512);
+  CHECK(strided_parameter_count(t) == 1684128);  // with an 18-action output layer: the 1,693,362 often quoted
 }
 
 TEST_CASE("strided conv torsos compute their networks checked in double precision", "[model][torso]") {
@@ -54,7 +54,7 @@ TEST_CASE("strided conv torsos compute their networks checked in double precisio
   const std::vector<Layer> layers = name == "nature" ? std::vector<Layer>{{4}, {2}, {1}} : std::vector<Layer>{{4}, {2}};
   torch::manual_seed(9);
   const ArraySpec spec{{36, 40, 3}, DType::kUInt8};
-  Torso t = make_torso(spec, with_torso(name));
+  Torso t = make_torso(spec, strided_config(name));
   auto params = t.module.ptr()->named_parameters();
   {
     torch::NoGradGuard no_grad;  // small random biases, so that a missing ReLU shows
@@ -84,12 +84,12 @@ TEST_CASE("strided conv torsos compute their networks checked in double precisio
 TEST_CASE("strided conv torsos refuse frames smaller than their kernels, naming --model", "[model][torso]") {
   using Catch::Matchers::Contains;
   // The shallow net needs (4 - 1) * 4 + 8 = 20 pixels a side.
-  CHECK_THROWS_WITH(make_torso(ArraySpec{{19, 40, 4}, DType::kUInt8}, with_torso("impala-shallow")),
+  CHECK_THROWS_WITH(make_torso(ArraySpec{{19, 40, 4}, DType::kUInt8}, strided_config("impala-shallow")),
                     Contains("--model") && Contains("H,W >= 20"));
-  CHECK(make_torso(ArraySpec{{20, 20, 4}, DType::kUInt8}, with_torso("impala-shallow")).features == 256);
+  CHECK(make_torso(ArraySpec{{20, 20, 4}, DType::kUInt8}, strided_config("impala-shallow")).features == 256);
   // Nature: ((3 - 1) * 2 + 4 - 1) * 4 + 8 = 36.
-  CHECK_THROWS_WITH(make_torso(ArraySpec{{40, 35, 4}, DType::kUInt8}, with_torso("nature")),
+  CHECK_THROWS_WITH(make_torso(ArraySpec{{40, 35, 4}, DType::kUInt8}, strided_config("nature")),
                     Contains("--model") && Contains("H,W >= 36"));
-  CHECK(make_torso(ArraySpec{{36, 36, 1}, DType::kUInt8}, with_torso("nature")).features == 512);
-  CHECK_THROWS_WITH(make_torso(ArraySpec{{4}, DType::kFloat32}, with_torso("nature")), Contains("--model"));
+  CHECK(make_torso(ArraySpec{{36, 36, 1}, DType::kUInt8}, strided_config("nature")).features == 512);
+  CHECK_THROWS_WITH(make_torso(ArraySpec{{4}, DType::kFloat32}, strided_config("nature")), Contains("--model"));
 }

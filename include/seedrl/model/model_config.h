@@ -26,6 +26,10 @@ struct ModelConfig {
   // their gradients, the optimizer and everything after the torso stay
   // float32). For GPUs with bfloat16 tensor cores.
   std::string precision = "fp32";
+  // default | orthogonal: the weights a fresh V-trace agent starts from.
+  // orthogonal is PPO's Atari initialisation (orthogonal_init.h): torso gain
+  // sqrt(2), policy head 0.01, value head 1, biases zero.
+  std::string weight_init = "default";
 };
 
 }  // namespace seedrl
