@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <system_error>
@@ -48,6 +49,10 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
   spdlog::info("cpus: {}", pipeline.cpus().description);
   spdlog::info("devices: {}", pipeline.placement().describe());
   spdlog::info("blas: {}", describe_blas());
+  if (const char* chosen = std::getenv("OPENBLAS_CORETYPE"); chosen && !openblas_core().empty()) {
+    const std::string warning = blas_core_warning(chosen, cpu_vector_support());
+    if (!warning.empty()) spdlog::warn("blas: {}", warning);
+  }
   const auto& placement = pipeline.placement();
   const auto on_cpu = [](const std::vector<torch::Device>& d) {
     return std::any_of(d.begin(), d.end(), [](const torch::Device& x) { return x.is_cpu(); });

@@ -32,6 +32,27 @@ std::string better_blas_core(const std::string& detected, const CpuVectorSupport
   return "";
 }
 
+std::string blas_core_warning(const std::string& chosen, const CpuVectorSupport& cpu) {
+  if (chosen.empty()) return "";
+  // OpenBLAS's x86-64 cores by the widest vectors their kernels use.
+  static constexpr std::array<const char*, 3> kAvx512{"SkylakeX", "Cooperlake", "SapphireRapids"};
+  static constexpr std::array<const char*, 6> kAvx2{"Haswell",        "Zen",      "SkylakeX", "Cooperlake",
+                                                    "SapphireRapids", "Excavator"};
+  const auto among = [&](const auto& names) {
+    for (const char* name : names)
+      if (chosen == name) return true;
+    return false;
+  };
+  const char* better = nullptr;
+  if (cpu.avx512 && !among(kAvx512))
+    better = "SkylakeX";
+  else if (!cpu.avx512 && cpu.avx2_fma && !among(kAvx2))
+    better = "Haswell";
+  if (!better) return "";
+  return "OPENBLAS_CORETYPE=" + chosen + " keeps OpenBLAS below this CPU's vectors: unset it (or set " + better +
+         ") for faster fully connected layers";
+}
+
 std::string openblas_core() {
   using CoreName = char* (*)();
   const auto get = reinterpret_cast<CoreName>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));

@@ -24,6 +24,20 @@ TEST_CASE("a fallback OpenBLAS core is replaced by the best the CPU runs", "[uti
   CHECK(better_blas_core("", avx512).empty());  // not OpenBLAS
 }
 
+TEST_CASE("an OPENBLAS_CORETYPE below the CPU's vectors is named in a warning, a matching one is not", "[util][blas]") {
+  const CpuVectorSupport avx512{true, true}, avx2{true, false}, neither{false, false};
+  CHECK_THAT(blas_core_warning("Haswell", avx512),
+             Catch::Contains("OPENBLAS_CORETYPE=Haswell") && Catch::Contains("SkylakeX"));
+  CHECK_THAT(blas_core_warning("Prescott", avx512), Catch::Contains("SkylakeX"));
+  CHECK_THAT(blas_core_warning("Sandybridge", avx2), Catch::Contains("Haswell"));
+  CHECK(blas_core_warning("SkylakeX", avx512).empty());
+  CHECK(blas_core_warning("Cooperlake", avx512).empty());
+  CHECK(blas_core_warning("Haswell", avx2).empty());
+  CHECK(blas_core_warning("Zen", avx2).empty());
+  CHECK(blas_core_warning("Prescott", neither).empty());  // nothing better to run
+  CHECK(blas_core_warning("", avx512).empty());
+}
+
 // The kernel's own view of the CPU: the flags line of /proc/cpuinfo.
 TEST_CASE("bfloat16 instructions are detected as /proc/cpuinfo lists them", "[util][blas]") {
   std::ifstream in("/proc/cpuinfo");

@@ -24,6 +24,13 @@ CpuVectorSupport cpu_vector_support();
 // ("SkylakeX", "Haswell"), or "" to keep its choice.
 std::string better_blas_core(const std::string& detected, const CpuVectorSupport& cpu);
 
+// A one-line warning when the user's OPENBLAS_CORETYPE (`chosen`) holds
+// OpenBLAS below what this CPU runs (AVX2 kernels on an AVX-512 CPU, pre-AVX2
+// ones on an AVX2 CPU), naming the better core; "" when it does not. Such a
+// setting is left alone (it may be deliberate), but on a CPU learner it costs
+// every fully connected layer (bench/RESULTS.md: SAC's update).
+std::string blas_core_warning(const std::string& chosen, const CpuVectorSupport& cpu);
+
 // The kernels the loaded OpenBLAS uses, or "" when LibTorch's BLAS is not OpenBLAS.
 std::string openblas_core();
 
