@@ -80,6 +80,10 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
   cmd.add_option("--batch-size", c.learner.batch_size, "Unrolls per learner batch")->check(in_range(1, 1 << 16));
   cmd.add_option("--epochs", c.learner.epochs, "V-trace gradient steps on each batch (later ones corrected by V-trace)")
       ->check(in_range(1, 64));
+  cmd.add_option("--minibatches", c.learner.minibatches,
+                 "V-trace: split each epoch's pass into N minibatches of whole unrolls, shuffled each epoch, one "
+                 "optimizer step each (PPO's minibatches; N divides --batch-size)")
+      ->check(in_range(1, 1 << 16));
   cmd.add_option("--torch-threads", c.torch_threads, "LibTorch intra-op threads")->check(in_range(1, 1024));
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include <torch/torch.h>
 
@@ -102,6 +103,24 @@ double decayed_learning_rate(const LearnerConfig& config, std::int64_t frames) {
   return config.optimizer.learning_rate * (1.0 - progress);
 }
 
+UnrollBatch select_unrolls(const UnrollBatch& batch, const torch::Tensor& index) {
+  // Time-major tensors index their second dimension, per-unroll ones their first.
+  const auto along = [&](const torch::Tensor& t, int64_t dim) {
+    return t.defined() ? t.index_select(dim, index.to(t.device())) : t;
+  };
+  UnrollBatch part;
+  part.obs = along(batch.obs, 1);
+  part.actions = along(batch.actions, 1);
+  part.policy = along(batch.policy, 1);
+  part.rewards = along(batch.rewards, 1);
+  part.flags = along(batch.flags, 1);
+  part.core_h = along(batch.core_h, 0);
+  part.core_c = along(batch.core_c, 0);
+  part.versions = along(batch.versions, 0);
+  part.slots = along(batch.slots, 0);
+  return part;
+}
+
 torch::Tensor vtrace_pass(AgentNet& model, const PolicyDistribution& dist, torch::optim::Optimizer& optimizer,
                           const UnrollBatch& batch, const LearnerConfig& config, torch::Device device,
                           VTraceLosses& losses, double normalizer, const GradientReduction& reduction,
@@ -123,9 +142,26 @@ torch::Tensor vtrace_update(AgentNet& model, const PolicyDistribution& dist, tor
   // next observations once these weights are published).
   if (model->normalizes_obs()) model->update_obs_normalizer(batch.obs.to(device));
   torch::Tensor grad_norm;
+  const int minibatches = std::max(1, config.minibatches);
+  const std::int64_t B = batch.obs.size(1);
+  if (B % minibatches != 0)
+    throw std::invalid_argument("--minibatches: " + std::to_string(minibatches) + " does not divide the learner's " +
+                                std::to_string(B) + " unrolls");
+  const std::int64_t share = B / minibatches;
   for (int epoch = 0; epoch < std::max(1, config.epochs); ++epoch) {
-    if (device_step) device_step->prepare(lr);
-    grad_norm = vtrace_pass(model, dist, optimizer, batch, config, device, losses, normalizer, reduction, device_step);
+    if (minibatches == 1) {
+      if (device_step) device_step->prepare(lr);
+      grad_norm =
+          vtrace_pass(model, dist, optimizer, batch, config, device, losses, normalizer, reduction, device_step);
+      continue;
+    }
+    const auto order = torch::randperm(B, torch::TensorOptions().dtype(torch::kInt64));
+    for (int m = 0; m < minibatches; ++m) {
+      const UnrollBatch part = select_unrolls(batch, order.narrow(0, m * share, share));
+      if (device_step) device_step->prepare(lr);
+      grad_norm = vtrace_pass(model, dist, optimizer, part, config, device, losses, normalizer / minibatches, reduction,
+                              device_step);
+    }
   }
   return grad_norm;
 }

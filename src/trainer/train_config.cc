@@ -80,6 +80,7 @@ std::string to_json(const TrainConfig& c) {
   const auto& l = c.learner;
   j["batch_size"] = l.batch_size;
   j["epochs"] = l.epochs;
+  j["minibatches"] = l.minibatches;
   j["max_frames"] = l.max_frames;
   j["optimizer"] = {{"name", l.optimizer.name},
                     {"learning_rate", l.optimizer.learning_rate},
@@ -206,6 +207,7 @@ static TrainConfig read_config(const std::string& text) {
     auto& l = c.learner;
     l.batch_size = j.at("batch_size");
     l.epochs = j.value("epochs", 1);  // older checkpoints lack it
+    l.minibatches = j.value("minibatches", 1);
     l.max_frames = j.at("max_frames");
     const auto& o = j.at("optimizer");
     l.optimizer.name = o.at("name");

@@ -1,5 +1,6 @@
 #include "seedrl/trainer/vtrace_algorithm.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -18,6 +19,17 @@
 #include "seedrl/trainer/run_monitor.h"
 
 namespace seedrl {
+
+void validate_minibatches(const TrainConfig& c, int learners) {
+  const int n = c.learner.minibatches;
+  if (n <= 1) return;
+  if (c.learner_processes()) throw std::invalid_argument("--minibatches: not with learner processes (--world-size)");
+  const int per_share = n * std::max(1, learners);
+  if (c.learner.batch_size % per_share != 0)
+    throw std::invalid_argument(
+        fmt::format("--minibatches: {} minibatches on each of {} learner device(s) do not divide --batch-size {}", n,
+                    std::max(1, learners), c.learner.batch_size));
+}
 
 UnrollLayout vtrace_unroll_layout(const TrainConfig& config, const EnvSpec& spec) {
   UnrollLayout layout;
@@ -43,6 +55,7 @@ void VTraceAlgorithm::build(const PipelineContext& ctx) {
   // replicas would drift apart.
   if (config_.model.normalize_obs && (ctx.placement.learner.size() > 1 || config_.learner_processes()))
     throw std::invalid_argument("--normalize-obs: not supported with several learner devices (--learner-devices)");
+  validate_minibatches(config_, static_cast<int>(ctx.placement.learner.size()));
   spec_ = ctx.spec;
   store_ = &ctx.store;
   publisher_ = &ctx.publisher;
@@ -50,7 +63,8 @@ void VTraceAlgorithm::build(const PipelineContext& ctx) {
   DataParallelOptions options;
   options.learner_cpus = ctx.cpus.learner;
   options.checksum_every = config_.replica_checksum_every;
-  options.cuda_graphs = config_.learner_cuda_graphs();
+  // The graphed update is one pass over the whole batch: minibatches update eagerly.
+  options.cuda_graphs = config_.learner_cuda_graphs() && config_.learner.minibatches == 1;
   options.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(config_.collective_timeout_s * 1000));
   if (config_.learner_processes()) {
     options.rendezvous = learner_rendezvous(config_, static_cast<int>(ctx.placement.learner.size()));

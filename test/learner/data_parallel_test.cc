@@ -19,6 +19,7 @@
 #include "seedrl/learner/gradient_buckets.h"
 #include "seedrl/learner/replica_group.h"
 #include "seedrl/learner/vtrace_learner.h"
+#include "seedrl/trainer/vtrace_algorithm.h"
 
 using namespace seedrl;
 using seedrl::test::max_relative_difference;
@@ -262,6 +263,86 @@ TEST_CASE("epochs take that many optimizer steps on the same batch", "[learner][
   vtrace_update(c, *dist, *opt_c, b, twice, torch::kCPU, 1e-3, lc);
   CHECK(max_relative_difference(*a, *c) <= 1e-6);
   CHECK(lc.total.item<double>() == Approx(la.total.item<double>()).epsilon(1e-6));
+}
+
+// A minibatch built column by column, independently of select_unrolls.
+UnrollBatch columns_of(const UnrollBatch& b, const std::vector<std::int64_t>& unrolls) {
+  std::vector<torch::Tensor> obs, actions, policy, rewards, flags, versions;
+  for (const std::int64_t i : unrolls) {
+    obs.push_back(b.obs.select(1, i));
+    actions.push_back(b.actions.select(1, i));
+    policy.push_back(b.policy.select(1, i));
+    rewards.push_back(b.rewards.select(1, i));
+    flags.push_back(b.flags.select(1, i));
+    versions.push_back(b.versions[i]);
+  }
+  UnrollBatch part;
+  part.obs = torch::stack(obs, 1);
+  part.actions = torch::stack(actions, 1);
+  part.policy = torch::stack(policy, 1);
+  part.rewards = torch::stack(rewards, 1);
+  part.flags = torch::stack(flags, 1);
+  part.versions = torch::stack(versions);
+  return part;
+}
+
+TEST_CASE("minibatches step once per shuffled share of the unrolls, each loss on its share alone",
+          "[learner][vtrace]") {
+  ReplicaFixture f;
+  LearnerConfig config;
+  config.epochs = 2;
+  config.minibatches = 3;
+  const int B = 6;
+  const UnrollBatch b = f.batch(B, 42);
+  auto dist = make_policy_distribution(f.spec.action);
+  AgentNet a = f.clone(), c = f.clone();
+  auto opt_a = make_optimizer(config.optimizer, a->parameters());
+  auto opt_c = make_optimizer(config.optimizer, c->parameters());
+  VTraceLosses la, lc;
+  torch::manual_seed(5);
+  vtrace_update(a, *dist, *opt_a, b, config, torch::kCPU, 1e-3, la);
+  // The reference: the same shuffles (the same generator state), six plain
+  // passes, each on two unrolls gathered by hand.
+  LearnerConfig one_pass;
+  for (auto& group : opt_c->param_groups()) group.options().set_lr(1e-3);
+  torch::manual_seed(5);
+  for (int epoch = 0; epoch < 2; ++epoch) {
+    const auto order = torch::randperm(B, torch::TensorOptions().dtype(torch::kInt64));
+    for (int m = 0; m < 3; ++m) {
+      const std::vector<std::int64_t> share{order[2 * m].item<std::int64_t>(), order[2 * m + 1].item<std::int64_t>()};
+      const UnrollBatch part = columns_of(b, share);
+      const UnrollBatch selected = select_unrolls(b, order.narrow(0, 2 * m, 2));
+      CHECK(torch::equal(selected.obs, part.obs));
+      CHECK(torch::equal(selected.flags, part.flags));
+      vtrace_pass(c, *dist, *opt_c, part, one_pass, torch::kCPU, lc, 0, {}, nullptr);
+    }
+  }
+  CHECK(max_relative_difference(*a, *c) <= 1e-6);
+  CHECK(la.total.item<double>() == Approx(lc.total.item<double>()).epsilon(1e-6));
+  // A count that does not divide the batch is refused, naming the flag.
+  config.minibatches = 4;
+  CHECK_THROWS_WITH(vtrace_update(a, *dist, *opt_a, b, config, torch::kCPU, 1e-3, la),
+                    Catch::Contains("--minibatches"));
+}
+
+TEST_CASE("the minibatch count is checked against the batch, the learner devices and learner processes",
+          "[learner][vtrace]") {
+  TrainConfig c;
+  c.learner.batch_size = 32;
+  c.learner.minibatches = 4;
+  CHECK_NOTHROW(validate_minibatches(c, 1));
+  CHECK_NOTHROW(validate_minibatches(c, 2));  // 16 unrolls per replica, 4 minibatches of 4
+  c.learner.minibatches = 3;
+  CHECK_THROWS_WITH(validate_minibatches(c, 1), Catch::Contains("--minibatches") && Catch::Contains("32"));
+  c.learner.minibatches = 32;
+  CHECK_THROWS_WITH(validate_minibatches(c, 2), Catch::Contains("--minibatches"));
+  c.learner.minibatches = 2;
+  c.world_size = 2;
+  CHECK_THROWS_WITH(validate_minibatches(c, 1), Catch::Contains("--world-size"));
+  c.world_size = 1;
+  c.learner.minibatches = 1;
+  c.learner.batch_size = 7;
+  CHECK_NOTHROW(validate_minibatches(c, 2));  // one minibatch: nothing to split
 }
 
 TEST_CASE("a replica that drifts stops the run with a clear error", "[learner][data_parallel]") {

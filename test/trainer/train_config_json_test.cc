@@ -19,6 +19,8 @@ TEST_CASE("a checkpoint's config JSON gives back every model option", "[trainer]
   c.model.activation = "tanh";
   c.model.separate_value_net = true;
   c.model.precision = "bf16";
+  c.model.weight_init = "orthogonal";
+  c.learner.minibatches = 4;
   const TrainConfig back = train_config_from_json(to_json(c));
   CHECK(back.env == c.env);
   CHECK(back.model.torso == "impala");
@@ -29,6 +31,8 @@ TEST_CASE("a checkpoint's config JSON gives back every model option", "[trainer]
   CHECK(back.model.activation == "tanh");
   CHECK(back.model.separate_value_net);
   CHECK(back.model.precision == "bf16");
+  CHECK(back.model.weight_init == "orthogonal");
+  CHECK(back.learner.minibatches == 4);
 
   // A checkpoint written before --precision existed computes in float32.
   auto j = nlohmann::json::parse(to_json(c));

@@ -42,6 +42,10 @@ struct LearnerConfig {
   // by the updates already made; V-trace's clipped importance weights correct
   // for that, as they do for policy lag.
   int epochs = 1;
+  // Each epoch's pass split into this many minibatches of whole unrolls,
+  // shuffled every epoch, one optimizer step each (PPO's and APPO's
+  // minibatches): epochs x minibatches steps per batch. Must divide the batch.
+  int minibatches = 1;
   OptimizerConfig optimizer;
   VTraceLossConfig loss;
 };

@@ -25,6 +25,13 @@ class RunCheckpoint;
 // the next unroll), the policy distribution's parameters and the LSTM state.
 UnrollLayout vtrace_unroll_layout(const TrainConfig& config, const EnvSpec& spec);
 
+// --minibatches against the batch and the learner: the batch split over
+// `learners` in-process replicas must split evenly again; learner processes
+// do not split. (The CUDA-graphed learner update, one graph per pass over a
+// whole shard, is left off: minibatches update eagerly.) Throws a one-line
+// error naming the flag.
+void validate_minibatches(const TrainConfig& config, int learners);
+
 class VTraceAlgorithm final : public Algorithm {
  public:
   explicit VTraceAlgorithm(const TrainConfig& config);
