@@ -22,8 +22,7 @@ void validate_replay_flags(const TrainConfig& c, const std::string& algo) {
   if (c.learner.batch_size > r.replay_capacity)
     throw std::invalid_argument("--batch-size: larger than --replay-capacity");
   if (c.model.normalize_obs) throw std::invalid_argument("--normalize-obs: V-trace only (not --algo " + algo + ")");
-  if (c.learner.minibatches != 1)
-    throw std::invalid_argument("--minibatches: V-trace only (not --algo " + algo + ")");
+  if (c.learner.minibatches != 1) throw std::invalid_argument("--minibatches: V-trace only (not --algo " + algo + ")");
   if (c.model.weight_init != "default")
     throw std::invalid_argument("--weight-init: V-trace only (not --algo " + algo + ")");
 }
