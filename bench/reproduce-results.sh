@@ -21,6 +21,7 @@ declare -A target=(
   [r2d2-minatar-breakout]=15 [r2d2-minatar-space_invaders]=100
   [pendulum]=-250 [mujoco-halfcheetah]=3000
   [atari-pong]=18 [r2d2-atari-pong]=15 [atari-breakout]=100 [atari-pong-fast]=18
+  [atari-breakout-fast]=100
   # Football's training return counts 2 for a goal (with all checkpoints) and
   # at most 1 without: 1.95 means at least 95% of episodes scored.
   [football-academy_empty_goal_close]=1.95
