@@ -65,7 +65,8 @@ AgentNetImpl::AgentNetImpl(const EnvSpec& env, const ModelConfig& config, int po
   policy_ = register_module("policy", torch::nn::Linear(features, head_size));
   value_ = register_module("value", torch::nn::Linear(value_features, 1));
   // Small initial policy logits (or means) keep the first policy close to
-  // uniform (or centred).
+  // uniform (or centred): PPO's orthogonal gain of 0.01, or LibTorch's
+  // default layer scaled by 0.01.
   if (config.weight_init == "orthogonal") {
     const double relu_gain = std::sqrt(2.0);
     orthogonal_init(*torso_.ptr(), relu_gain);

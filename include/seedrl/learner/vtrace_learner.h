@@ -71,9 +71,11 @@ struct GradientReduction {
 // observation moments, then `config.epochs` times computes the losses, runs
 // backward between the reduction hooks, clips the global grad norm and steps
 // the optimizer (`config.minibatches` times per epoch, each on a shuffled
-// share of the unrolls, with `normalizer` scaled to that share). Returns the last grad norm before clipping (0 with
-// clipping off) as a 0-dim tensor; `losses` are the last pass's. With `device_step` (built over `optimizer`) the clip
-// and the step run on the device and nothing in the update waits for it.
+// share of the unrolls, with `normalizer` scaled to that share). Returns the
+// last grad norm before clipping (0 with clipping off) as a 0-dim tensor;
+// `losses` are the last pass's. With `device_step` (built over `optimizer`)
+// the clip and the step run on the device and nothing in the update waits
+// for it.
 torch::Tensor vtrace_update(AgentNet& model, const PolicyDistribution& dist, torch::optim::Optimizer& optimizer,
                             const UnrollBatch& batch, const LearnerConfig& config, torch::Device device, double lr,
                             VTraceLosses& losses, double normalizer = 0, const GradientReduction& reduction = {},
