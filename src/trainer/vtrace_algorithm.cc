@@ -24,11 +24,11 @@ void validate_minibatches(const TrainConfig& c, int learners) {
   const int n = c.learner.minibatches;
   if (n <= 1) return;
   if (c.learner_processes()) throw std::invalid_argument("--minibatches: not with learner processes (--world-size)");
-  const int per_share = n * std::max(1, learners);
-  if (c.learner.batch_size % per_share != 0)
+  const int devices = std::max(1, learners);
+  if (c.learner.batch_size % (n * devices) != 0)
     throw std::invalid_argument(
         fmt::format("--minibatches: {} minibatches on each of {} learner device(s) do not divide --batch-size {}", n,
-                    std::max(1, learners), c.learner.batch_size));
+                    devices, c.learner.batch_size));
 }
 
 UnrollLayout vtrace_unroll_layout(const TrainConfig& config, const EnvSpec& spec) {
