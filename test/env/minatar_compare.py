@@ -102,7 +102,11 @@ SCRIPTED = {"breakout": breakout_policy, "freeway": freeway_policy,
             "asterix": asterix_policy}
 
 
-def run_reference(minatar_dir, game, policy, sticky, ramping, episodes, seed):
+def run_reference(minatar_dir, game, policy, sticky, ramping, episodes, seed,
+                  scripted=None):
+    """Episode returns and lengths from the reference; `scripted` maps a
+    game to its controller (this file's SCRIPTED unless given)."""
+    scripted = SCRIPTED if scripted is None else scripted
     sys.path.insert(0, minatar_dir)
     from minatar import Environment
     env = Environment(game, sticky_action_prob=sticky,
@@ -121,7 +125,7 @@ def run_reference(minatar_dir, game, policy, sticky, ramping, episodes, seed):
             elif policy == "noisy" and prng.rand() < 0.25:
                 a = prng.randint(6)
             else:
-                a = SCRIPTED[game](env.state())
+                a = scripted[game](env.state())
             r, done = env.act(a)
             ret += r
             n += 1
@@ -130,10 +134,12 @@ def run_reference(minatar_dir, game, policy, sticky, ramping, episodes, seed):
     return np.array(returns), np.array(lengths)
 
 
-def run_ours(binary, game, policy, sticky, ramping, episodes, seed):
+def run_ours(binary, game, policy, sticky, ramping, episodes, seed,
+             case="[.rollout]"):
+    """The same rollouts from our seedrl_env_tests `case`."""
     env = dict(os.environ,
                SEEDRL_ROLLOUT=f"minatar:{game},{policy},{episodes},{seed},{sticky},{ramping}")
-    out = subprocess.run([binary, "[.rollout]"], env=env, check=True,
+    out = subprocess.run([binary, case], env=env, check=True,
                          capture_output=True, text=True).stdout
     rows = [line.split() for line in out.splitlines() if line.startswith("episode ")]
     if len(rows) != episodes:

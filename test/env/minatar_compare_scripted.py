@@ -24,7 +24,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from minatar_compare import interval, ks, welch  # noqa: E402
+from minatar_compare import interval, ks, run_ours, run_reference, welch  # noqa: E402
 
 CAP = 3000  # both sides cut an episode here (see minatar_scripted_rollout_test.cc)
 
@@ -120,34 +120,6 @@ def space_invaders_policy(s):
 
 
 SCRIPTED = {"seaquest": seaquest_policy, "space_invaders": space_invaders_policy}
-
-
-def run_reference(minatar_dir, game, policy, sticky, ramping, episodes, seed):
-    sys.path.insert(0, minatar_dir)
-    from minatar import Environment
-    env = Environment(game, sticky_action_prob=sticky,
-                      difficulty_ramping=bool(ramping))
-    env.seed(seed)
-    prng = np.random.RandomState(seed + 7919)
-    returns, lengths = [], []
-    for _ in range(episodes):
-        env.reset()
-        ret, n, done = 0.0, 0, False
-        while not done and n < CAP:
-            if policy == "random":
-                a = prng.randint(6)
-            elif policy.startswith("const"):
-                a = int(policy[5:])
-            elif policy == "noisy" and prng.rand() < 0.25:
-                a = prng.randint(6)
-            else:
-                a = SCRIPTED[game](env.state())
-            r, done = env.act(a)
-            ret += r
-            n += 1
-        returns.append(ret)
-        lengths.append(n)
-    return np.array(returns), np.array(lengths)
 
 
 # ---- exact replay: the reference driven by a port of seedrl::Rng ----------
@@ -287,18 +259,6 @@ def golden(minatar_dir, game, policy, sticky, ramping, episodes, seed):
     return total_return, steps, h
 
 
-def run_ours(binary, game, policy, sticky, ramping, episodes, seed):
-    env = dict(os.environ,
-               SEEDRL_ROLLOUT=f"minatar:{game},{policy},{episodes},{seed},{sticky},{ramping}")
-    out = subprocess.run([binary, "[.rollout-scripted]"], env=env, check=True,
-                         capture_output=True, text=True).stdout
-    rows = [line.split() for line in out.splitlines() if line.startswith("episode ")]
-    if len(rows) != episodes:
-        raise RuntimeError(f"expected {episodes} episodes, got {len(rows)}:\n{out}")
-    return (np.array([float(r[2]) for r in rows]),
-            np.array([float(r[3]) for r in rows]))
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -347,8 +307,8 @@ def main():
             continue
         n = args.episodes
         t0 = time.time()
-        ref = run_reference(args.minatar_dir, game, policy, sticky, ramping, n, args.seed)
-        ours = run_ours(args.binary, game, policy, sticky, ramping, n, args.seed)
+        ref = run_reference(args.minatar_dir, game, policy, sticky, ramping, n, args.seed, SCRIPTED)
+        ours = run_ours(args.binary, game, policy, sticky, ramping, n, args.seed, "[.rollout-scripted]")
         name = f"{game}/{policy} p={sticky} ramp={ramping} n={n}"
         for i, metric in enumerate(("return", "length")):
             mr, mo, _, p = welch(ref[i], ours[i])
