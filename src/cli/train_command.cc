@@ -56,6 +56,9 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_option("--ppo-clip", l.loss.ppo_clip,
                   "Policy gradient as PPO's clipped surrogate with this clip on pi/mu (0: off; APPO)")
       ->check(in_range(0.0, 1.0));
+  cmd->add_flag("--ppo-decoupled,!--no-ppo-decoupled", l.loss.ppo_decoupled,
+                "With --ppo-clip: the ratio against the weights before each batch's update, weighted by "
+                "min(--pg-rho-bar, their ratio to the acting policy): stale unrolls still teach (decoupled PPO)");
   cmd->add_flag("--normalize-advantages,!--no-normalize-advantages", l.loss.normalize_advantages,
                 "Scale the policy gradient's advantages to mean 0, std 1 over each batch (as PPO and APPO do)");
   cmd->add_option("--baseline-cost", l.loss.baseline_cost, "Weight of the value loss")->check(non_negative());

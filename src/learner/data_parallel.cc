@@ -120,7 +120,7 @@ torch::Tensor DataParallelLearner::graphed_update(int rank, const UnrollBatch& s
     // One replica: the loss normalises by its own batch (job_.normalizer is
     // 0), so no number that changes per batch is baked into the graph.
     auto norm = vtrace_pass(model, dist, optimizer, b, config_, device, l, /*normalizer=*/0, {}, &device_step);
-    return std::vector<torch::Tensor>{l.total, l.pg, l.baseline, l.entropy, l.mean_rho, norm};
+    return std::vector<torch::Tensor>{l.total, l.pg, l.baseline, l.entropy, l.mean_rho, l.clip_fraction, norm};
   };
   std::vector<torch::Tensor> out;
   for (int epoch = 0; epoch < std::max(1, config_.epochs); ++epoch) {
@@ -132,8 +132,8 @@ torch::Tensor DataParallelLearner::graphed_update(int rank, const UnrollBatch& s
     }
     out = graphs_->run(static_cast<int>(shard.obs.size(1)), in, pass);
   }
-  losses_[rank] = {out[0], out[1], out[2], out[3], out[4]};
-  return out[5];
+  losses_[rank] = {out[0], out[1], out[2], out[3], out[4], out[5]};
+  return out[6];
 }
 
 void DataParallelLearner::verify_replicas() { replicas_->verify(steps_); }
@@ -262,7 +262,8 @@ void DataParallelLearner::update(const UnrollBatch& batch, LearnerStats& stats, 
     // Each replica's losses are its share of the batch's: they add up. One
     // copy to the host per replica, not one wait for the device per number.
     const VTraceLosses& l = losses_[r];
-    auto host = torch::stack({l.total, l.pg, l.baseline, l.entropy, l.mean_rho, grad_norms_[r].to(l.total.options())})
+    auto host = torch::stack({l.total, l.pg, l.baseline, l.entropy, l.mean_rho, l.clip_fraction,
+                              grad_norms_[r].to(l.total.options())})
                     .to(torch::kCPU, torch::kFloat64);
     const double* v = host.data_ptr<double>();
     s.total_loss += v[0];
@@ -270,7 +271,8 @@ void DataParallelLearner::update(const UnrollBatch& batch, LearnerStats& stats, 
     s.baseline_loss += v[2];
     s.entropy += v[3];
     s.mean_rho += v[4];
-    if (r == 0) s.grad_norm = v[5];
+    s.clip_fraction += v[5];
+    if (r == 0) s.grad_norm = v[6];
   }
   if (all_frames >= 0) {
     // This process's losses are its share of all processes' batches: scaled
@@ -281,6 +283,7 @@ void DataParallelLearner::update(const UnrollBatch& batch, LearnerStats& stats, 
     s.baseline_loss *= share;
     s.entropy *= share;
     s.mean_rho *= share;
+    s.clip_fraction *= share;
   }
   s.learning_rate = job_.lr;
   s.policy_lag = static_cast<double>(steps_ - 1) - batch.versions.to(torch::kFloat64).mean().item<double>();

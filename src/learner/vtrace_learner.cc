@@ -78,11 +78,18 @@ VTraceLosses vtrace_losses_from_output(const NetOutput& out, const PolicyDistrib
   auto adv = config.ppo_clip > 0 ? vt.advantages : vt.pg_advantages;
   if (config.normalize_advantages) adv = normalized_advantages(adv, valid);
   if (config.ppo_clip > 0) {
-    auto ratio = (target_logp - behaviour_logp).exp();
+    const bool decoupled = config.ppo_decoupled && batch.proximal.defined();
+    auto anchor_logp =
+        decoupled ? dist.log_prob(batch.proximal.to(device, nb).slice(0, 0, T), actions) : behaviour_logp;
+    auto ratio = (target_logp - anchor_logp).exp();
     auto clipped = ratio.clamp(1 - config.ppo_clip, 1 + config.ppo_clip);
-    l.pg = -(torch::min(ratio * adv, clipped * adv) * valid).sum() / n;
+    auto surrogate = torch::min(ratio * adv, clipped * adv);
+    if (decoupled) surrogate = surrogate * (anchor_logp - behaviour_logp).exp().clamp_max(config.vtrace.pg_rho_bar);
+    l.pg = -(surrogate * valid).sum() / n;
+    l.clip_fraction = (((ratio.detach() - 1).abs() > config.ppo_clip).to(valid.dtype()) * valid).sum() / n;
   } else {
     l.pg = -(adv * target_logp * valid).sum() / n;
+    l.clip_fraction = torch::zeros({}, valid.options());
   }
   l.baseline = 0.5 * ((vt.vs - values).pow(2) * valid).sum() / n;
   l.entropy = (target_entropy * valid).sum() / n;
@@ -118,6 +125,7 @@ UnrollBatch select_unrolls(const UnrollBatch& batch, const torch::Tensor& index)
   part.core_c = along(batch.core_c, 0);
   part.versions = along(batch.versions, 0);
   part.slots = along(batch.slots, 0);
+  part.proximal = along(batch.proximal, 1);
   return part;
 }
 
@@ -133,14 +141,25 @@ torch::Tensor vtrace_pass(AgentNet& model, const PolicyDistribution& dist, torch
   return clip_and_step(optimizer, model->parameters(), config.optimizer, device_step);
 }
 
+torch::Tensor proximal_policy(AgentNet& model, const UnrollBatch& batch, torch::Device device) {
+  torch::NoGradGuard no_grad;
+  const bool nb = device.is_cuda();
+  auto first = (batch.flags.to(device, nb).to(torch::kInt32) & kFirst).ne(0);
+  CoreState state;
+  if (batch.core_h.defined()) state = {batch.core_h.to(device, nb), batch.core_c.to(device, nb)};
+  return model->forward(batch.obs.to(device, nb), first, state).policy.to(torch::kFloat32);
+}
+
 torch::Tensor vtrace_update(AgentNet& model, const PolicyDistribution& dist, torch::optim::Optimizer& optimizer,
-                            const UnrollBatch& batch, const LearnerConfig& config, torch::Device device, double lr,
+                            const UnrollBatch& input, const LearnerConfig& config, torch::Device device, double lr,
                             VTraceLosses& losses, double normalizer, const GradientReduction& reduction,
                             DeviceOptimizerStep* device_step) {
   for (auto& group : optimizer.param_groups()) group.options().set_lr(lr);
   // Moments first, so this batch is seen with them (as inference will see the
   // next observations once these weights are published).
-  if (model->normalizes_obs()) model->update_obs_normalizer(batch.obs.to(device));
+  if (model->normalizes_obs()) model->update_obs_normalizer(input.obs.to(device));
+  UnrollBatch batch = input;  // tensor handles: no data is copied
+  if (config.loss.ppo_clip > 0 && config.loss.ppo_decoupled) batch.proximal = proximal_policy(model, batch, device);
   torch::Tensor grad_norm;
   const int minibatches = std::max(1, config.minibatches);
   const std::int64_t B = batch.obs.size(1);
@@ -219,6 +238,7 @@ void VTraceLearner::update(const UnrollBatch& batch, LearnerStats& stats) {
   stats.baseline_loss = l.baseline.item<double>();
   stats.entropy = l.entropy.item<double>();
   stats.mean_rho = l.mean_rho.item<double>();
+  stats.clip_fraction = l.clip_fraction.item<double>();
   stats.grad_norm = grad_norm;
   stats.learning_rate = lr;
   stats.policy_lag = static_cast<double>(steps_ - 1) - batch.versions.to(torch::kFloat64).mean().item<double>();

@@ -145,6 +145,7 @@ std::string metric_quantity(const std::string& key) {
       {"grad_norm", "gradient norm"},
       {"learning_rate", "learning rate"},
       {"mean_rho", "importance weight"},
+      {"clip_fraction", "share of steps past the PPO clip"},
       {"episodes", "episodes"},
       {"learner_steps", "learner updates"},
       {"inference_timeouts", "part-full batches (total)"},

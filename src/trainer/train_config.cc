@@ -96,6 +96,7 @@ std::string to_json(const TrainConfig& c) {
                {"reward_scale", l.loss.reward_scale},
                {"ppo_clip", l.loss.ppo_clip},
                {"normalize_advantages", l.loss.normalize_advantages},
+               {"ppo_decoupled", l.loss.ppo_decoupled},
                {"pg_rho_bar", l.loss.vtrace.pg_rho_bar},
                {"rho_bar", l.loss.vtrace.rho_bar},
                {"c_bar", l.loss.vtrace.c_bar},
@@ -225,6 +226,7 @@ static TrainConfig read_config(const std::string& text) {
     l.loss.reward_scale = s.value("reward_scale", 1.0);  // older checkpoints lack it
     l.loss.ppo_clip = s.value("ppo_clip", 0.0);
     l.loss.normalize_advantages = s.value("normalize_advantages", false);
+    l.loss.ppo_decoupled = s.value("ppo_decoupled", false);
     l.loss.vtrace.pg_rho_bar = s.value("pg_rho_bar", 1.0);
     l.loss.vtrace.rho_bar = s.at("rho_bar");
     l.loss.vtrace.c_bar = s.at("c_bar");

@@ -56,6 +56,8 @@ void VTraceAlgorithm::build(const PipelineContext& ctx) {
   if (config_.model.normalize_obs && (ctx.placement.learner.size() > 1 || config_.learner_processes()))
     throw std::invalid_argument("--normalize-obs: not supported with several learner devices (--learner-devices)");
   validate_minibatches(config_, static_cast<int>(ctx.placement.learner.size()));
+  if (config_.learner.loss.ppo_decoupled && config_.learner.loss.ppo_clip <= 0)
+    throw std::invalid_argument("--ppo-decoupled: needs --ppo-clip > 0 (it moves the clipped ratio's anchor)");
   spec_ = ctx.spec;
   store_ = &ctx.store;
   publisher_ = &ctx.publisher;
@@ -63,8 +65,10 @@ void VTraceAlgorithm::build(const PipelineContext& ctx) {
   DataParallelOptions options;
   options.learner_cpus = ctx.cpus.learner;
   options.checksum_every = config_.replica_checksum_every;
-  // The graphed update is one pass over the whole batch: minibatches update eagerly.
-  options.cuda_graphs = config_.learner_cuda_graphs() && config_.learner.minibatches == 1;
+  // The graphed update is one pass over the whole batch: minibatches, and the
+  // proximal policy's forward before the passes, update eagerly.
+  options.cuda_graphs = config_.learner_cuda_graphs() && config_.learner.minibatches == 1 &&
+                        !(config_.learner.loss.ppo_clip > 0 && config_.learner.loss.ppo_decoupled);
   options.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(config_.collective_timeout_s * 1000));
   if (config_.learner_processes()) {
     options.rendezvous = learner_rendezvous(config_, static_cast<int>(ctx.placement.learner.size()));
@@ -152,6 +156,7 @@ void VTraceAlgorithm::add_scalars(Scalars& out) {
   Scalars learner_scalars{{"total_loss", s.total_loss}, {"pg_loss", s.pg_loss},     {"baseline_loss", s.baseline_loss},
                           {"entropy", s.entropy},       {"grad_norm", s.grad_norm}, {"learning_rate", s.learning_rate},
                           {"policy_lag", s.policy_lag}, {"mean_rho", s.mean_rho}};
+  if (config_.learner.loss.ppo_clip > 0) learner_scalars["clip_fraction"] = s.clip_fraction;
   if (!stepped)
     for (auto& [key, value] : learner_scalars) value = kNoValue;  // no step yet: no loss, not a loss of 0
   out.merge(learner_scalars);

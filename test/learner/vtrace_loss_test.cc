@@ -4,6 +4,10 @@
 // --ppo-clip, PPO's clipped surrogate -mean(min(r A, clip(r, 1 - c, 1 + c) A))
 // with its gradient's defining property: a transition whose ratio is already
 // past the clip in the direction its advantage pushes contributes no gradient.
+// With --ppo-decoupled the ratio is taken against the proximal policy (the
+// weights before the update) and the surrogate weighted by min(pg_rho_bar,
+// pi_prox/mu): the same double-precision check, and a stale batch that plain
+// PPO cannot learn from moves the policy.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -239,4 +243,106 @@ TEST_CASE("ppo-clip: past the clip in the advantage's direction, no policy gradi
   net->zero_grad();
   vtrace_losses(net, *dist, b, config, torch::kCPU).total.backward();
   CHECK(policy_grad_sum(net) > 0);
+}
+
+TEST_CASE("ppo-decoupled loss equals -mean(min(1, prox/mu) min(rA, clip(r)A)), r = pi/prox", "[learner][vtrace][ppo]") {
+  torch::manual_seed(17);
+  const EnvSpec spec = discrete_env();
+  auto dist = make_policy_distribution(spec.action);
+  AgentNet net(spec, ModelConfig{}, dist->param_size());
+  UnrollBatch b = batch_with(torch::randn({kL, kB, kActions}), torch::randn({kL, kB}));
+  b.proximal = torch::randn({kL, kB, kActions}) * 0.5;
+  VTraceLossConfig config;
+  config.ppo_clip = 0.2;
+  config.ppo_decoupled = true;
+  config.vtrace.pg_rho_bar = 1.0;
+  VTraceLosses l = vtrace_losses(net, *dist, b, config, torch::kCPU);
+
+  const LossReference ref = reference_for(net, b, config);
+  const auto& [logits, values, logp, mu_logp, tr, vt] = ref;
+  const auto T = kL - 1;
+  auto act = b.actions.slice(0, 0, T).to(torch::kLong);
+  const auto prox_logp = b.proximal.to(torch::kFloat64).slice(0, 0, T).log_softmax(-1).gather(-1, act).squeeze(-1);
+  double sum = 0, n = 0, past = 0, weights_capped = 0;
+  for (int t = 0; t < T; ++t)
+    for (int j = 0; j < kB; ++j) {
+      if (tr.valid[t][j].item<float>() == 0) continue;
+      const double r = std::exp(logp[t][j].item<double>() - prox_logp[t][j].item<double>());
+      const double w = std::exp(prox_logp[t][j].item<double>() - mu_logp[t][j].item<double>());
+      const double a = vt.advantages[t][j].item<double>();
+      sum += std::min(1.0, w) * std::min(r * a, std::clamp(r, 0.8, 1.2) * a);
+      past += std::abs(r - 1) > 0.2 ? 1 : 0;
+      weights_capped += w > 1 ? 1 : 0;
+      n += 1;
+    }
+  REQUIRE(n == kB * T - 1);
+  REQUIRE(weights_capped > 0);  // the cap at pg_rho_bar is exercised
+  REQUIRE(past > 0);
+  REQUIRE(past < n);
+  CHECK(l.pg.item<double>() == Approx(-sum / n).epsilon(1e-4));
+  CHECK(l.clip_fraction.item<double>() == Approx(past / n).epsilon(1e-6));
+}
+
+TEST_CASE("ppo-decoupled: a stale batch past plain PPO's clip still moves the policy", "[learner][vtrace][ppo]") {
+  torch::manual_seed(12);
+  const EnvSpec spec = discrete_env();
+  auto dist = make_policy_distribution(spec.action);
+  AgentNet net(spec, ModelConfig{}, dist->param_size());
+  // As above: the behaviour policy put ~0.02 on each action it took (r ~ 16
+  // against mu), and every advantage is positive.
+  UnrollBatch b = batch_with(torch::full({kL, kB, kActions}, 0.f), torch::full({kL, kB}, 50.f));
+  b.policy.scatter_(-1, b.actions.to(torch::kLong), -4.f);
+  VTraceLossConfig config;
+  config.entropy_cost = 0;
+  config.baseline_cost = 0;
+  config.ppo_clip = 0.2;
+  net->zero_grad();
+  VTraceLosses plain = vtrace_losses(net, *dist, b, config, torch::kCPU);
+  plain.total.backward();
+  REQUIRE(policy_grad_sum(net) == 0);
+  CHECK(plain.clip_fraction.item<double>() == 1.0);
+
+  // Anchored at the current weights (the proximal policy before a first
+  // step): r = 1, inside the clip, and the weight min(1, prox/mu) = 1.
+  config.ppo_decoupled = true;
+  b.proximal = proximal_policy(net, b, torch::kCPU);
+  net->zero_grad();
+  VTraceLosses decoupled = vtrace_losses(net, *dist, b, config, torch::kCPU);
+  decoupled.total.backward();
+  CHECK(policy_grad_sum(net) > 0);
+  CHECK(decoupled.clip_fraction.item<double>() == 0);
+
+  // Anchored at the behaviour policy itself, it is plain PPO again.
+  b.proximal = b.policy;
+  net->zero_grad();
+  vtrace_losses(net, *dist, b, config, torch::kCPU).total.backward();
+  CHECK(policy_grad_sum(net) == 0);
+}
+
+TEST_CASE("ppo-decoupled: the update anchors every pass at the weights before its first step",
+          "[learner][vtrace][ppo]") {
+  torch::manual_seed(19);
+  const EnvSpec spec = discrete_env();
+  auto dist = make_policy_distribution(spec.action);
+  UnrollBatch b = batch_with(torch::full({kL, kB, kActions}, 0.f), torch::randn({kL, kB}) * 5);
+  b.policy.scatter_(-1, b.actions.to(torch::kLong), -4.f);  // stale: r ~ 16 against mu
+  LearnerConfig config;
+  config.loss.ppo_clip = 0.2;
+  config.loss.ppo_decoupled = true;
+  const auto clip_fraction_after = [&](int epochs, double lr) {
+    torch::manual_seed(23);
+    AgentNet net(spec, ModelConfig{}, dist->param_size());
+    OptimizerConfig adam;
+    adam.learning_rate = lr;
+    auto optimizer = make_optimizer(adam, net->parameters());
+    config.epochs = epochs;
+    VTraceLosses l;
+    vtrace_update(net, *dist, *optimizer, b, config, torch::kCPU, lr, l);
+    REQUIRE_FALSE(b.proximal.defined());  // the caller's batch is left as it was
+    return l.clip_fraction.item<double>();
+  };
+  // One pass: the anchor is the weights that take it, so no ratio leaves 1.
+  CHECK(clip_fraction_after(1, 0.05) == 0);
+  // A second pass keeps the first pass's anchor: the step moved the policy past the clip.
+  CHECK(clip_fraction_after(2, 0.05) > 0);
 }

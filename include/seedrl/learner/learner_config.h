@@ -27,6 +27,14 @@ struct VTraceLossConfig {
   // the V-trace advantage. It bounds how far --epochs passes over one batch
   // move the policy from the one that acted.
   double ppo_clip = 0.0;
+  // With ppo_clip: the ratio is taken against the proximal policy, the
+  // weights before the batch's first optimizer step, r = pi/pi_prox, and the
+  // surrogate is weighted by min(pg_rho_bar, pi_prox/mu) (Hilton et al. 2021,
+  // "Batch size-invariance for policy optimization": decoupled PPO). Against
+  // mu, an unroll that waited several updates in the queue may already lie
+  // past the clip and teach nothing; against pi_prox every batch starts its
+  // trust region afresh and the weight corrects for the policy that acted.
+  bool ppo_decoupled = false;
   // The policy gradient's advantages scaled to mean 0 and standard deviation 1
   // over the batch's valid steps (PPO's and APPO's default): the entropy cost
   // and the value loss then weigh the same against the policy gradient

@@ -23,6 +23,7 @@ struct LearnerStats {
   double total_loss = 0, pg_loss = 0, baseline_loss = 0, entropy = 0;
   double grad_norm = 0, learning_rate = 0, policy_lag = 0;
   double mean_rho = 0;
+  double clip_fraction = 0;
 };
 
 // The T transitions of an unroll of L = T+1 entries. Transition t goes from
@@ -49,6 +50,9 @@ torch::Tensor normalized_advantages(const torch::Tensor& advantages, const torch
 struct VTraceLosses {
   torch::Tensor total, pg, baseline, entropy;  // scalars (entropy: mean entropy, not the cost)
   torch::Tensor mean_rho;
+  // With --ppo-clip: the share of valid transitions whose ratio lies past the
+  // clip (as PPO's clipfrac); 0 without it.
+  torch::Tensor clip_fraction;
 };
 VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, const UnrollBatch& batch,
                            const VTraceLossConfig& config, torch::Device device, double normalizer = 0);
@@ -68,7 +72,8 @@ struct GradientReduction {
 };
 
 // Trains on one batch: sets the learning rate, folds the batch into the
-// observation moments, then `config.epochs` times computes the losses, runs
+// observation moments, records the proximal policy (--ppo-decoupled), then
+// `config.epochs` times computes the losses, runs
 // backward between the reduction hooks, clips the global grad norm and steps
 // the optimizer (`config.minibatches` times per epoch, each on a shuffled
 // share of the unrolls, with `normalizer` scaled to that share). Returns the
@@ -80,6 +85,10 @@ torch::Tensor vtrace_update(AgentNet& model, const PolicyDistribution& dist, tor
                             const UnrollBatch& batch, const LearnerConfig& config, torch::Device device, double lr,
                             VTraceLosses& losses, double normalizer = 0, const GradientReduction& reduction = {},
                             DeviceOptimizerStep* device_step = nullptr);
+
+// The model's policy parameters on `batch` ([L, B, P] float), without
+// gradients: the proximal policy of --ppo-decoupled.
+torch::Tensor proximal_policy(AgentNet& model, const UnrollBatch& batch, torch::Device device);
 
 // The unrolls `index` ([n] int64) names, in its order: a minibatch.
 UnrollBatch select_unrolls(const UnrollBatch& batch, const torch::Tensor& index);

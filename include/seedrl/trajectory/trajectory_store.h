@@ -48,6 +48,9 @@ struct UnrollBatch {
   torch::Tensor core_h, core_c;  // [B, H] state before entry 0 (undefined without a core)
   torch::Tensor versions;        // [B] int64 policy version that started each unroll
   torch::Tensor slots;           // [B] int64
+  // [L, B, P] the learner's policy before its update on this batch
+  // (--ppo-decoupled); undefined as the store hands the batch out.
+  torch::Tensor proximal;
 };
 
 class TrajectoryStore {
