@@ -38,17 +38,25 @@ torch::Tensor normalized_advantages(const torch::Tensor& advantages, const torch
   return (advantages - mean) / (var.sqrt() + 1e-8);
 }
 
-VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, const UnrollBatch& batch,
-                           const VTraceLossConfig& config, torch::Device device, double normalizer) {
+namespace {
+
+// The model on a batch's unrolls, each starting from its stored core state.
+NetOutput forward_on(AgentNet& model, const UnrollBatch& batch, torch::Device device) {
   const bool nb = device.is_cuda();
-  // The flags go to the device once: the forward and the losses both read them.
-  UnrollBatch b = batch;
-  b.flags = batch.flags.to(device, nb);
-  auto obs = batch.obs.to(device, nb);
-  auto first = (b.flags.to(torch::kInt32) & kFirst).ne(0);
+  auto first = (batch.flags.to(device, nb).to(torch::kInt32) & kFirst).ne(0);
   CoreState state;
   if (batch.core_h.defined()) state = {batch.core_h.to(device, nb), batch.core_c.to(device, nb)};
-  return vtrace_losses_from_output(model->forward(obs, first, state), dist, b, config, device, normalizer);
+  return model->forward(batch.obs.to(device, nb), first, state);
+}
+
+}  // namespace
+
+VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, const UnrollBatch& batch,
+                           const VTraceLossConfig& config, torch::Device device, double normalizer) {
+  // The flags go to the device once: the forward and the losses both read them.
+  UnrollBatch b = batch;
+  b.flags = batch.flags.to(device, device.is_cuda());
+  return vtrace_losses_from_output(forward_on(model, b, device), dist, b, config, device, normalizer);
 }
 
 VTraceLosses vtrace_losses_from_output(const NetOutput& out, const PolicyDistribution& dist, const UnrollBatch& batch,
@@ -143,11 +151,7 @@ torch::Tensor vtrace_pass(AgentNet& model, const PolicyDistribution& dist, torch
 
 torch::Tensor proximal_policy(AgentNet& model, const UnrollBatch& batch, torch::Device device) {
   torch::NoGradGuard no_grad;
-  const bool nb = device.is_cuda();
-  auto first = (batch.flags.to(device, nb).to(torch::kInt32) & kFirst).ne(0);
-  CoreState state;
-  if (batch.core_h.defined()) state = {batch.core_h.to(device, nb), batch.core_c.to(device, nb)};
-  return model->forward(batch.obs.to(device, nb), first, state).policy.to(torch::kFloat32);
+  return forward_on(model, batch, device).policy.to(torch::kFloat32);
 }
 
 torch::Tensor vtrace_update(AgentNet& model, const PolicyDistribution& dist, torch::optim::Optimizer& optimizer,
