@@ -2,6 +2,7 @@
 // twin-critic and actor updates, Polyak averaging, publishing the actor) on
 // MuJoCo-shaped transitions, and the update alone on ready transitions: the
 // learner's share of SAC's cost, which bounds a run (one update per env step).
+// Arguments: the hidden width, --torch-threads, --critic-threads.
 #include <ATen/CPUGeneratorImpl.h>
 #include <benchmark/benchmark.h>
 #include <torch/torch.h>
@@ -56,7 +57,9 @@ void BM_SacLearnerStep(benchmark::State& state) {
   ParamPublisher publisher;
   LearnerConfig config;
   config.batch_size = 256;
-  sac::SacLearner learner(f.spec, f.model, SacConfig{}, config, 1, *f.replay, publisher, torch::Device(torch::kCPU), 1);
+  SacConfig sc;
+  sc.critic_threads = static_cast<int>(state.range(2));
+  sac::SacLearner learner(f.spec, f.model, sc, config, 1, *f.replay, publisher, torch::Device(torch::kCPU), 1);
   sac::SacLearnerStats stats;
   for (auto _ : state) learner.step(stats);
   state.SetItemsProcessed(state.iterations());  // updates
@@ -81,7 +84,9 @@ void BM_SacUpdate(benchmark::State& state) {
   const EnvSpec spec = EnvRegistry::builtin().make("mujoco:halfcheetah", {})->spec();
   ModelConfig model;
   model.hidden = {static_cast<int>(state.range(0)), static_cast<int>(state.range(0))};
-  sac::SacUpdater updater(SacNet(spec, model, 1.0), sac::SacSettings{});
+  sac::SacSettings settings;
+  settings.critic_threads = static_cast<int>(state.range(2));
+  sac::SacUpdater updater(SacNet(spec, model, 1.0), settings);
   const std::int64_t n = 256, obs = spec.observation.shape.front(), dim = spec.action.dim;
   sac::TransitionBatch b{torch::randn({n, obs}), torch::rand({n, dim}) * 2 - 1, torch::randn({n}),
                          torch::zeros({n}),      torch::randn({n, obs}),        torch::full({n}, 0.99)};
@@ -94,17 +99,19 @@ void BM_SacUpdate(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_SacLearnerStep)
-    ->ArgNames({"hidden", "threads"})
-    ->Args({256, 1})
-    ->Args({256, 2})
+    ->ArgNames({"hidden", "threads", "critics"})
+    ->Args({256, 1, 1})
+    ->Args({256, 2, 1})
+    ->Args({256, 1, 2})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_SacUpdate)
-    ->ArgNames({"hidden", "threads"})
-    ->Args({64, 1})
-    ->Args({128, 1})
-    ->Args({256, 1})
-    ->Args({256, 2})
+    ->ArgNames({"hidden", "threads", "critics"})
+    ->Args({64, 1, 1})
+    ->Args({128, 1, 1})
+    ->Args({256, 1, 1})
+    ->Args({256, 2, 1})
+    ->Args({256, 1, 2})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_SacSampleAndTransitions)->ArgNames({"transitions"})->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);

@@ -20,6 +20,10 @@ void add_sac_flags(CLI::App& cmd, TrainConfig& c) {
       ->default_str(s.learn_temperature ? "true" : "false");
   cmd.add_option("--random-steps", s.random_steps, "SAC: env steps at the start acting uniformly over the action box")
       ->check(in_range(std::int64_t{0}, std::int64_t{1} << 40));
+  cmd.add_option("--critic-threads", s.critic_threads,
+                 "SAC: threads of a CPU learner for the twin critics (2: each critic beside the other; each thread "
+                 "uses --torch-threads)")
+      ->check(in_range(1, 2));
 }
 
 void apply_sac_defaults(const CLI::App& cmd, TrainConfig& c) {

@@ -86,6 +86,7 @@ TEST_CASE("SAC: one Adam of three groups steps as three separate Adams do", "[le
   sac::SacSettings settings;
   settings.target_entropy = -2;
   settings.learning_rate = 1e-2;
+  settings.critic_threads = GENERATE(1, 2);
   sac::SacUpdater updater(a, settings);
 
   // The reference: the paper's three Adams, each stepping on its own loss.

@@ -128,14 +128,16 @@ TEST_CASE("SAC: critic target and losses match a double loop, and truncation boo
   CHECK_FALSE(y.requires_grad());
   const auto R = values(reward), T = values(terminal), A = values(q1n), B = values(q2n), L = values(logpn);
   const auto Q1 = values(q1), Q2 = values(q2), Y = values(y);
-  double loss = 0;
+  double loss = 0, q1_half = 0;
   for (int i = 0; i < n; ++i) {
     const double want = R[i] + discount * (1 - T[i]) * (std::min(A[i], B[i]) - 0.37 * L[i]);
     CHECK(Y[i] == Approx(want).epsilon(1e-5).margin(1e-5));
     if (T[i] == 1) CHECK(Y[i] == Approx(R[i]).margin(1e-6));  // an env's end: no bootstrap
     loss += 0.5 * ((Q1[i] - want) * (Q1[i] - want) + (Q2[i] - want) * (Q2[i] - want)) / n;
+    q1_half += 0.5 * (Q1[i] - want) * (Q1[i] - want) / n;
   }
   CHECK(critic_loss(q1, q2, y).item<double>() == Approx(loss).epsilon(1e-5));
+  CHECK(critic_half_loss(q1, y).item<double>() == Approx(q1_half).epsilon(1e-5));
 
   // The actor's loss: alpha log pi - min Q, alpha held fixed.
   double actor = 0;

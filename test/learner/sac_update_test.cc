@@ -100,3 +100,53 @@ TEST_CASE("SAC's target critics start as copies of the critics and take no gradi
   }
   CHECK(net->log_alpha.exp().item<double>() == Approx(0.5));
 }
+
+TEST_CASE("SAC's twin critics side by side make the update they make in turn", "[learner][sac]") {
+  ModelConfig mc;
+  mc.hidden = {32, 32};
+  torch::manual_seed(6);
+  SacNet in_turn(bandit_spec(), mc, 0.7), side_by_side(bandit_spec(), mc, 0.7), again(bandit_spec(), mc, 0.7);
+  {
+    torch::NoGradGuard no_grad;
+    const auto from = in_turn->parameters();
+    for (SacNet* to : {&side_by_side, &again})
+      for (std::size_t i = 0; i < from.size(); ++i) (*to)->parameters()[i].copy_(from[i]);
+  }
+  sac::SacSettings settings;
+  settings.target_entropy = -1.0;
+  settings.learning_rate = 3e-3;
+  sac::SacUpdater one(in_turn, settings);
+  settings.critic_threads = 2;
+  sac::SacUpdater two(side_by_side, settings), two_again(again, settings);
+  at::Generator data = at::detail::createCPUGenerator(12);
+  for (int step = 0; step < 20; ++step) {
+    const sac::TransitionBatch b = bandit_batch(64, data);
+    at::Generator ga = at::detail::createCPUGenerator(500 + step), gb = at::detail::createCPUGenerator(500 + step),
+                  gc = at::detail::createCPUGenerator(500 + step);
+    const sac::SacStats a = one.update(b, ga), c = two.update(b, gb), d = two_again.update(b, gc);
+    CHECK(c.critic_loss == Approx(a.critic_loss).epsilon(1e-5));
+    CHECK(c.actor_loss == Approx(a.actor_loss).epsilon(1e-5).margin(1e-6));
+    CHECK(c.entropy == Approx(a.entropy).epsilon(1e-5));
+    CHECK(d.actor_loss == c.actor_loss);
+  }
+  // The same operations on the same numbers, on two threads: equal to the
+  // update in turn up to float rounding (a kernel beside another may round a
+  // sum differently), and the same bit for bit from one run to the next.
+  const auto pa = in_turn->named_parameters(), pb = side_by_side->named_parameters(), pc = again->named_parameters();
+  for (const auto& item : pa) {
+    INFO(item.key());
+    CHECK(torch::allclose(item.value(), pb[item.key()], 1e-4, 1e-6));
+    CHECK(torch::equal(pb[item.key()], pc[item.key()]));
+    CHECK(item.value().requires_grad() == pb[item.key()].requires_grad());
+  }
+  // Every part moved from where it started.
+  torch::manual_seed(6);
+  SacNet start(bandit_spec(), mc, 0.7);
+  CHECK_FALSE(torch::equal(start->q2->parameters()[0], side_by_side->q2->parameters()[0]));
+  CHECK_FALSE(torch::equal(start->target_q2->parameters()[0], side_by_side->target_q2->parameters()[0]));
+  CHECK_FALSE(torch::equal(start->actor->parameters()[0], side_by_side->actor->parameters()[0]));
+  CHECK_FALSE(torch::equal(start->log_alpha, side_by_side->log_alpha));
+
+  settings.critic_threads = 3;
+  CHECK_THROWS_WITH(sac::SacUpdater(start, settings), Catch::Contains("--critic-threads"));
+}

@@ -8,7 +8,7 @@
 
 namespace seedrl {
 
-// --tau, --init-temperature, --target-entropy, --learn-temperature, --random-steps.
+// --tau, --init-temperature, --target-entropy, --learn-temperature, --random-steps, --critic-threads.
 void add_sac_flags(CLI::App& command, TrainConfig& config);
 // With --algo sac: the learning rate, discount, batch, --hidden, the n-step,
 // the replay's capacity, fill and ratio, and one actor with one env, unless given.

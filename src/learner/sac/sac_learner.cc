@@ -9,8 +9,9 @@ namespace seedrl::sac {
 
 namespace {
 
-SacSettings settings_of(const SacConfig& sac, const LearnerConfig& config, int action_dims) {
+SacSettings settings_of(const SacConfig& sac, const LearnerConfig& config, int action_dims, torch::Device device) {
   SacSettings s;
+  s.critic_threads = device.is_cuda() ? 1 : sac.critic_threads;
   s.tau = sac.tau;
   s.target_entropy = sac.target_entropy_for(action_dims);
   s.learning_rate = config.optimizer.learning_rate;
@@ -29,7 +30,7 @@ SacLearner::SacLearner(const EnvSpec& spec, const ModelConfig& model, const SacC
                        int n_step, r2d2::Replay& replay, ParamPublisher& publisher, torch::Device device,
                        std::uint64_t seed)
     : net_(on_device(SacNet(spec, model, sac.initial_temperature), device)),
-      updater_(net_, settings_of(sac, config, spec.action.dim)),
+      updater_(net_, settings_of(sac, config, spec.action.dim, device)),
       config_(config),
       n_step_(n_step),
       replay_(replay),

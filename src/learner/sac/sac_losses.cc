@@ -14,9 +14,12 @@ torch::Tensor critic_target(const torch::Tensor& reward, const torch::Tensor& te
   return reward + discount * (1.0 - terminal) * soft_value;
 }
 
+torch::Tensor critic_half_loss(const torch::Tensor& q, const torch::Tensor& target) {
+  return 0.5 * (q - target.detach()).pow(2).mean();
+}
+
 torch::Tensor critic_loss(const torch::Tensor& q1, const torch::Tensor& q2, const torch::Tensor& target) {
-  const torch::Tensor y = target.detach();
-  return 0.5 * ((q1 - y).pow(2).mean() + (q2 - y).pow(2).mean());
+  return critic_half_loss(q1, target) + critic_half_loss(q2, target);
 }
 
 torch::Tensor actor_loss(const torch::Tensor& log_prob, const torch::Tensor& q1, const torch::Tensor& q2,

@@ -18,6 +18,9 @@ struct SacConfig {
   // Env steps at the start acting uniformly at random over the action box
   // (SAC's usual warm-up: the replay's first transitions cover the box).
   std::int64_t random_steps = 10000;
+  // A CPU learner's threads for the twin critics: 2 runs each critic's work
+  // beside the other's (learner/sac/sac_update.h); a GPU learner uses 1.
+  int critic_threads = 2;
 
   double target_entropy_for(int action_dims) const {
     return std::isnan(target_entropy) ? -static_cast<double>(action_dims) : target_entropy;

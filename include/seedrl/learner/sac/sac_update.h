@@ -7,14 +7,26 @@
 // groups (critics, actor, temperature), and each phase leaves the other
 // groups without a gradient, which Adam skips, so that a checkpoint saves
 // one optimizer. The losses are learner/sac/sac_losses.h.
+//
+// With `critic_threads` 2 (a CPU learner), each twin critic's work (its target
+// copy, its loss and backward pass, its share of the actor's loss, its Polyak
+// step) runs on a thread of its own beside the other's: a 256-wide MLP's
+// matmuls gain little from intra-op threads, two independent networks gain
+// almost twice. The sampling noise is drawn before the threads split, so both
+// ways compute the same update (up to float rounding), each the same from one
+// run to the next.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <vector>
 
 #include <ATen/core/Generator.h>
 #include <torch/optim/adam.h>
 
+#include "seedrl/learner/replica_threads.h"
 #include "seedrl/model/sac_net.h"
+#include "seedrl/model/squashed_gaussian.h"
 
 namespace seedrl::sac {
 
@@ -23,6 +35,7 @@ struct SacSettings {
   double target_entropy = 0;    // usually -dim (Haarnoja et al.)
   double learning_rate = 3e-4;  // all three optimizers
   bool learn_temperature = true;
+  int critic_threads = 1;  // 1 or 2: the twin critics one after the other, or side by side
 };
 
 // Transitions in the squashed action space (-1, 1)^dim. `terminal`: 1 where
@@ -42,6 +55,7 @@ struct SacStats {
 
 class SacUpdater {
  public:
+  // Throws std::invalid_argument for a critic_threads other than 1 or 2.
   SacUpdater(SacNet net, const SacSettings& settings);
   // `generator`: where the actor's sampling noise comes from.
   SacStats update(const TransitionBatch& batch, at::Generator& generator);
@@ -51,12 +65,35 @@ class SacUpdater {
   const SacSettings& settings() const { return settings_; }
 
  private:
-  // Steps `group` on the gradient of `loss` alone.
-  void step_group(std::size_t group, const torch::Tensor& loss);
+  // An update's parts that split in two: kActors samples the actor at s (lane
+  // 0, with gradient) and at s' (lane 1, without); the others are critic j's
+  // on lane j: its target copy at (s', a'), its half of the critics' loss and
+  // its backward pass, its value of the fresh action with its Polyak step.
+  enum class Phase { kActors, kTargetCritics, kCriticLosses, kActorCritics };
+  struct Lane {
+    SacCritic critic{nullptr}, target{nullptr};
+    std::vector<torch::Tensor> params, target_params;
+    torch::Tensor next_q, q, half_loss, fresh_q;
+  };
+  // Runs `phase` on both lanes: side by side with the second thread, else in turn.
+  void run_phase(Phase phase);
+  void run_lane(int j);
+  void clear_gradients();
+  // Steps `group` on the gradients its parameters hold; the others' are dropped first.
+  void step_group(std::size_t group);
 
   SacNet net_;
   SacSettings settings_;
   std::unique_ptr<torch::optim::Adam> optimizer_;
+  Lane lanes_[2];
+  std::vector<torch::Tensor> critic_params_;
+  std::unique_ptr<ReplicaThreads> threads_;  // lane 1's thread, with critic_threads 2
+  std::function<void(int)> job_;             // run_lane, made once
+  // What the running phase reads and writes; set by update() between phases.
+  Phase phase_ = Phase::kActors;
+  const TransitionBatch* batch_ = nullptr;
+  torch::Tensor fresh_noise_, next_noise_, target_;
+  SquashedSample fresh_, next_;
 };
 
 }  // namespace seedrl::sac
