@@ -127,11 +127,13 @@ LearnerCpus learner_cpus_for(const TrainConfig& config, const Placement& placeme
   const int learner_threads = static_cast<int>(placement.learner.size());
   const bool gpu = std::any_of(placement.learner.begin(), placement.learner.end(),
                                [](const torch::Device& d) { return !d.is_cpu(); });
-  if (config.learner_cpus == "auto" && (config.algo == "r2d2" || gpu)) {
-    // R2D2: replay paces the learner (--replay-ratio), so a reserved CPU only
-    // slows the actors: the learner makes the same updates either way, and
-    // the actors lose a CPU (bench/RESULTS.md). GPU learners: not measured yet.
-    return shared_plan(thread_cpus().size(), gpu ? "a GPU learner" : "r2d2: replay paces the learner");
+  const bool replay_paced = config.algo == "r2d2" || config.algo == "sac";
+  if (config.learner_cpus == "auto" && (replay_paced || gpu)) {
+    // R2D2 and SAC: replay paces the learner (--replay-ratio), so a reserved
+    // CPU only slows the actors: the learner makes the same updates either
+    // way, and the actors lose a CPU (bench/RESULTS.md). GPU learners: not
+    // measured yet.
+    return shared_plan(thread_cpus().size(), gpu ? "a GPU learner" : config.algo + ": replay paces the learner");
   }
   const std::vector<int> cpus = thread_cpus();
   const double step_ns = config.learner_cpus == "auto" ? measure_step_ns(env, config.seed) : 0;

@@ -71,7 +71,7 @@ TEST_CASE("share never reserves and a bad mode names the flag", "[trainer][learn
   CHECK_THROWS_WITH(plan_learner_cpus("pin", {0, 1}, 1, 1, 30), Catch::StartsWith("--learner-cpus:"));
 }
 
-TEST_CASE("auto shares for R2D2 and GPU learners and times the env otherwise", "[trainer][learner_cpus]") {
+TEST_CASE("auto shares for R2D2, SAC and GPU learners and times the env otherwise", "[trainer][learner_cpus]") {
   auto env = EnvRegistry::builtin().make("cartpole", {});
   TrainConfig config;  // --learner-cpus auto, V-trace
   Placement cpu, gpu;
@@ -84,8 +84,12 @@ TEST_CASE("auto shares for R2D2 and GPU learners and times the env otherwise", "
   config.learner_cpus = "reserve";
   if (thread_cpus().size() >= 2) CHECK(learner_cpus_for(config, gpu, *env).reserved());
   config.learner_cpus = "auto";
-  config.algo = "r2d2";
-  CHECK_THAT(learner_cpus_for(config, cpu, *env).description, Catch::Contains("replay paces the learner"));
+  for (const char* algo : {"r2d2", "sac"}) {
+    config.algo = algo;
+    const LearnerCpus paced = learner_cpus_for(config, cpu, *env);
+    CHECK_FALSE(paced.reserved());
+    CHECK_THAT(paced.description, Catch::Contains(std::string(algo) + ": replay paces the learner"));
+  }
   config.algo = "vtrace";
   // CartPole is cheap: reserved wherever half the CPUs stay for the rest,
   // unless other work keeps them busy (as a loaded test machine may).
