@@ -3,6 +3,7 @@
 // run(fn) runs fn(rank) on all ranks at once (so their c10d collectives can
 // meet) and returns when all are done. One rank's exception does not leave
 // the others waiting in a collective forever: c10d's timeout fails them too.
+// SAC's updater runs its twin critics on two such ranks (no collectives).
 #pragma once
 
 #include <condition_variable>

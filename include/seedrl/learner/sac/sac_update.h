@@ -12,7 +12,7 @@
 // copy, its loss and backward pass, its share of the actor's loss, its Polyak
 // step) runs on a thread of its own beside the other's: a 256-wide MLP's
 // matmuls gain little from intra-op threads, two independent networks gain
-// almost twice. The sampling noise is drawn before the threads split, so both
+// more (bench/RESULTS.md). The sampling noise is drawn before the threads split, so both
 // ways compute the same update (up to float rounding), each the same from one
 // run to the next.
 #pragma once
