@@ -29,6 +29,15 @@ std::string clock(double s) {
 ProgressLine::ProgressLine(std::FILE* out) : out_(out), tty_(::isatty(::fileno(out)) != 0) {}
 
 double ProgressLine::smoothed_rate(const Progress& p) {
+  if (last_learner_steps_ == 0 && p.learner_steps > 0 && last_elapsed_s_ >= 0) {
+    // Training has begun: the warm-up's rate is forgotten, and the next window seeds the new one.
+    eta_rate_ = 0;
+    last_elapsed_s_ = p.elapsed_s;
+    last_frames_ = p.frames;
+    last_learner_steps_ = p.learner_steps;
+    return 0;
+  }
+  last_learner_steps_ = p.learner_steps;
   if (last_elapsed_s_ >= 0 && p.elapsed_s > last_elapsed_s_) {
     const double dt = p.elapsed_s - last_elapsed_s_;
     const double rate = static_cast<double>(p.frames - last_frames_) / dt;

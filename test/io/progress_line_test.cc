@@ -1,5 +1,6 @@
 // The progress line: the ETA from a rate smoothed over about a minute (one
-// slow window moves it by its share, not by hours), and return(N of 100)
+// slow window moves it by its share, not by hours) that forgets the replay's
+// warm-up once the learner starts, and return(N of 100)
 // while the episode window fills.
 #include <catch2/catch.hpp>
 
@@ -63,6 +64,37 @@ TEST_CASE("the ETA follows a smoothed rate, not the last window", "[io][progress
   CHECK(eta_seconds(lines[12]) == Approx((1e8 - 60500) / rate).margin(1));
   // The last window alone would have said ten times as long.
   CHECK(eta_seconds(lines[12]) < 0.15 * (1e8 - 60500) / 100);
+  std::fclose(f);
+}
+
+TEST_CASE("the ETA forgets a replay's warm-up once the learner starts", "[io][progress]") {
+  std::FILE* f = std::tmpfile();
+  REQUIRE(f);
+  ProgressLine line(f);
+  Progress p;
+  p.max_frames = 1'000'000;
+  p.return_mean = NAN;
+  // The actors alone fill the replay at 10,000 frames/s for a minute...
+  for (int i = 1; i <= 12; ++i) {
+    p.elapsed_s = 5.0 * i;
+    p.frames = 50'000 * i;
+    line.update(p);
+  }
+  // ...then the learner paces them at 200 frames/s.
+  for (int i = 1; i <= 3; ++i) {
+    p.elapsed_s += 5;
+    p.frames += 1000;
+    p.learner_steps += 1000;
+    line.update(p);
+  }
+  const auto lines = lines_of(f);
+  REQUIRE(lines.size() == 15);
+  CHECK(eta_seconds(lines[11]) == Approx((1e6 - 600'000) / 10'000.0).margin(1));
+  // The window the learner started in mixes both rates: no ETA for it.
+  CHECK(lines[12].find("ETA --:--") != std::string::npos);
+  // From the next window on, the training rate alone.
+  CHECK(eta_seconds(lines[13]) == Approx((1e6 - 602'000) / 200.0).margin(1));
+  CHECK(eta_seconds(lines[14]) == Approx((1e6 - 603'000) / 200.0).margin(1));
   std::fclose(f);
 }
 

@@ -38,10 +38,13 @@ class ProgressLine {
   bool tty_;
   bool dirty_ = false;
   // The ETA's rate: frames/s smoothed over about a minute of updates, so that
-  // one slow or fast window does not swing the ETA by hours.
+  // one slow or fast window does not swing the ETA by hours. Restarted when
+  // the learner takes its first step: a replay's warm-up (actors alone) runs
+  // many times faster than training and says nothing of the time left.
   double eta_rate_ = 0;
   double last_elapsed_s_ = -1;
   std::int64_t last_frames_ = 0;
+  std::int64_t last_learner_steps_ = 0;
 };
 
 }  // namespace seedrl
