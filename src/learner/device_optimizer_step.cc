@@ -18,15 +18,29 @@ namespace {
 
 using StateMap = OptimizerStateMap;
 
+// The parameter group that holds every one of `params`: its options are the step's.
+const torch::optim::OptimizerParamGroup& group_of(torch::optim::Optimizer& optimizer,
+                                                  const std::vector<torch::Tensor>& params) {
+  for (const auto& group : optimizer.param_groups()) {
+    const auto holds = [&](const torch::Tensor& p) {
+      for (const auto& q : group.params())
+        if (q.unsafeGetTensorImpl() == p.unsafeGetTensorImpl()) return true;
+      return false;
+    };
+    bool all = true;
+    for (const auto& p : params) all = all && holds(p);
+    if (all) return group;
+  }
+  throw std::invalid_argument("DeviceOptimizerStep: the parameters are not all in one of the optimizer's groups");
+}
+
 }  // namespace
 
 DeviceOptimizerStep::DeviceOptimizerStep(torch::optim::Optimizer& optimizer, const OptimizerConfig& config,
                                          std::vector<torch::Tensor> params)
     : optimizer_(optimizer), config_(config), adam_(config.name == "adam") {
   if (params.empty()) throw std::invalid_argument("DeviceOptimizerStep: no parameters");
-  if (optimizer_.param_groups().size() != 1)
-    throw std::invalid_argument("DeviceOptimizerStep: one parameter group expected");
-  const auto& options = optimizer_.param_groups().front().options();
+  const auto& options = group_of(optimizer_, params).options();
   if (adam_) {
     const auto* o = dynamic_cast<const torch::optim::AdamOptions*>(&options);
     if (!o || o->weight_decay() != 0 || o->amsgrad())

@@ -1,11 +1,13 @@
 // DeviceOptimizerStep against LibTorch's own Adam and RMSprop with
 // clip_grad_norm_ (the step it claims to be), against a double-precision Adam
 // loop, and inside a V-trace update; its state must stay LibTorch's, so that
-// LibTorch's step can take over from it (as after a checkpoint).
+// LibTorch's step can take over from it (as after a checkpoint); steps of one
+// optimizer's disjoint groups run on two threads as its own step would.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <sstream>
+#include <thread>
 
 #include <torch/torch.h>
 
@@ -183,6 +185,42 @@ TEST_CASE("DeviceOptimizerStep refuses options it does not implement", "[learner
   CHECK_THROWS_AS(DeviceOptimizerStep(centred, config, params), std::invalid_argument);
   auto adam = make_optimizer(OptimizerConfig{}, params);
   CHECK_THROWS_AS(DeviceOptimizerStep(*adam, config, params), std::invalid_argument);  // rmsprop config, Adam object
+}
+
+TEST_CASE("DeviceOptimizerSteps of one Adam's groups step side by side as its own step does", "[learner][optimizer]") {
+  // Groups {0, 1} and {2} of one Adam, each stepped by a DeviceOptimizerStep
+  // of its own on a thread of its own (prepared on this one), against
+  // LibTorch's step of a twin Adam over both groups.
+  const auto two_groups = [](std::vector<torch::Tensor>& p) {
+    std::vector<torch::optim::OptimizerParamGroup> groups;
+    groups.emplace_back(std::vector<torch::Tensor>{p[0], p[1]}, std::make_unique<torch::optim::AdamOptions>(1e-2));
+    groups.emplace_back(std::vector<torch::Tensor>{p[2]}, std::make_unique<torch::optim::AdamOptions>(1e-2));
+    return std::make_unique<torch::optim::Adam>(std::move(groups), torch::optim::AdamOptions(1e-2));
+  };
+  auto ref = make_params();
+  auto dev = make_params();
+  auto ref_opt = two_groups(ref);
+  auto dev_opt = two_groups(dev);
+  OptimizerConfig config;
+  config.max_grad_norm = 0;
+  DeviceOptimizerStep first(*dev_opt, config, {dev[0], dev[1]});
+  DeviceOptimizerStep second(*dev_opt, config, {dev[2]});
+  for (int k = 0; k < 20; ++k) {
+    set_grads(ref, k);
+    set_grads(dev, k);
+    ref_opt->step();
+    first.prepare(1e-2);
+    second.prepare(1e-2);
+    std::thread other([&] { second.step(); });
+    first.step();
+    other.join();
+  }
+  CHECK(max_rel_diff(dev, ref) < 1e-6);
+  CHECK(dev_opt->state().size() == 3);  // LibTorch's state, one entry per parameter
+  // A step's parameters must lie in one group.
+  CHECK_THROWS_AS(DeviceOptimizerStep(*dev_opt, config, {dev[1], dev[2]}), std::invalid_argument);
+  CHECK_THROWS_AS(DeviceOptimizerStep(*dev_opt, config, {torch::zeros({2}, torch::requires_grad())}),
+                  std::invalid_argument);
 }
 
 TEST_CASE("a V-trace update with the device optimizer step equals LibTorch's", "[learner][optimizer]") {

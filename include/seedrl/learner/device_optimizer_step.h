@@ -26,9 +26,12 @@ namespace seedrl {
 class DeviceOptimizerStep {
  public:
   // `optimizer`: the torch::optim::Adam or RMSprop that make_optimizer built
-  // from `config` over `params` (one device). Throws std::invalid_argument
-  // for another optimizer or options this step does not implement
-  // (weight decay, AMSGrad, centred RMSprop).
+  // from `config` over `params` (one device), or an optimizer one of whose
+  // parameter groups holds `params` (steps of disjoint parameters may then
+  // run on threads side by side, once prepared on one). Throws
+  // std::invalid_argument for another optimizer, parameters in no one group
+  // or options this step does not implement (weight decay, AMSGrad,
+  // centred RMSprop).
   DeviceOptimizerStep(torch::optim::Optimizer& optimizer, const OptimizerConfig& config,
                       std::vector<torch::Tensor> params);
 

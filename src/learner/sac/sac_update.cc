@@ -38,12 +38,22 @@ class FrozenParameters {
   const std::vector<torch::Tensor>& params_;
 };
 
+OptimizerConfig adam_config() {
+  OptimizerConfig c;
+  c.name = "adam";
+  c.max_grad_norm = 0;  // SAC clips nothing
+  return c;
+}
+
 }  // namespace
 
 SacUpdater::SacUpdater(SacNet net, const SacSettings& settings) : net_(std::move(net)), settings_(settings) {
   if (settings_.critic_threads != 1 && settings_.critic_threads != 2)
     throw std::invalid_argument("--critic-threads: " + std::to_string(settings_.critic_threads) + " is not 1 or 2");
-  const torch::optim::AdamOptions options(settings_.learning_rate);
+  const OptimizerConfig config = adam_config();
+  const torch::optim::AdamOptions options = torch::optim::AdamOptions(settings_.learning_rate)
+                                                .betas({config.adam_beta1, config.adam_beta2})
+                                                .eps(config.adam_eps);
   std::vector<torch::optim::OptimizerParamGroup> groups;
   groups.emplace_back(net_->critic_parameters(), std::make_unique<torch::optim::AdamOptions>(options));
   groups.emplace_back(net_->actor->parameters(), std::make_unique<torch::optim::AdamOptions>(options));
@@ -58,11 +68,17 @@ SacUpdater::SacUpdater(SacNet net, const SacSettings& settings) : net_(std::move
   for (Lane& lane : lanes_) {
     lane.params = lane.critic->parameters();
     lane.target_params = lane.target->parameters();
+    lane.adam = std::make_unique<DeviceOptimizerStep>(*optimizer_, config, lane.params);
   }
+  actor_adam_ = std::make_unique<DeviceOptimizerStep>(*optimizer_, config, net_->actor->parameters());
+  temperature_adam_ =
+      std::make_unique<DeviceOptimizerStep>(*optimizer_, config, std::vector<torch::Tensor>{net_->log_alpha});
   critic_params_ = net_->critic_parameters();
   job_ = [this](int j) { run_lane(j); };
   if (settings_.critic_threads == 2) threads_ = std::make_unique<ReplicaThreads>(2);
 }
+
+SacUpdater::~SacUpdater() = default;
 
 void SacUpdater::run_phase(Phase phase) {
   phase_ = phase;
@@ -95,28 +111,27 @@ void SacUpdater::run_lane(int j) {
       lane.q = lane.critic->forward(b.obs, b.action);
       lane.half_loss = critic_half_loss(lane.q, target_);
       lane.half_loss.backward();
+      lane.adam->step();
+      // The critic is final for this update; the actor's step does not read the targets.
+      polyak_update(lane.params, lane.target_params, settings_.tau);
       break;
     case Phase::kActorCritics:
-      lane.fresh_q = lane.critic->forward(b.obs, fresh_.action);
-      // The critics are final for this update; the actor's step does not read the targets.
-      polyak_update(lane.params, lane.target_params, settings_.tau);
+      // The fresh action enters the critic as a leaf of its own: the actor's
+      // backward pass is then taken in two parts, this critic's on its lane.
+      lane.fresh_action = fresh_.action.detach().requires_grad_(true);
+      lane.fresh_q = lane.critic->forward(b.obs, lane.fresh_action);
+      break;
+    case Phase::kActionGradients:
+      lane.action_grad = torch::autograd::grad({lane.fresh_q}, {lane.fresh_action}, {lane.fresh_q_grad})[0];
       break;
   }
 }
 
 void SacUpdater::clear_gradients() {
-  // Undefined gradients (not zeros, which Adam would still step on), so that
-  // a step moves only the parameters its loss reached.
+  // Undefined gradients (not zeros), so that each part's backward pass makes
+  // its own and a step reads only what its loss wrote.
   for (auto& g : optimizer_->param_groups())
     for (auto& p : g.params()) p.mutable_grad() = torch::Tensor();
-}
-
-void SacUpdater::step_group(std::size_t group) {
-  auto& groups = optimizer_->param_groups();
-  for (std::size_t i = 0; i < groups.size(); ++i)
-    if (i != group)
-      for (auto& p : groups[i].params()) p.mutable_grad() = torch::Tensor();
-  optimizer_->step();
 }
 
 SacStats SacUpdater::update(const TransitionBatch& b, at::Generator& generator) {
@@ -127,6 +142,12 @@ SacStats SacUpdater::update(const TransitionBatch& b, at::Generator& generator) 
   fresh_noise_ = standard_normal_like(b.action, generator);
   next_noise_ = standard_normal_like(b.action, generator);
   batch_ = &b;
+  // The steps' counts and state, here on one thread: the lanes' steps then
+  // touch only their own critic's entries of the optimizer's state.
+  for (Lane& lane : lanes_) lane.adam->prepare(settings_.learning_rate);
+  actor_adam_->prepare(settings_.learning_rate);
+  if (settings_.learn_temperature) temperature_adam_->prepare(settings_.learning_rate);
+  clear_gradients();
 
   // The actor's fresh samples (for the temperature and the actor's loss) and
   // its next actions (for the critics' target).
@@ -134,29 +155,35 @@ SacStats SacUpdater::update(const TransitionBatch& b, at::Generator& generator) 
   stats.entropy = -fresh_.log_prob.mean().item<double>();
   if (settings_.learn_temperature) {
     const torch::Tensor loss = temperature_loss(net_->log_alpha, fresh_.log_prob, settings_.target_entropy);
-    clear_gradients();
     loss.backward();
-    step_group(2);
+    temperature_adam_->step();
     stats.temperature_loss = loss.item<double>();
   }
 
-  // Critics towards the soft Bellman target.
+  // Critics towards the soft Bellman target, each stepped and its target
+  // copy moved on its lane.
   run_phase(Phase::kTargetCritics);
   target_ = critic_target(b.reward, b.terminal, b.discount, lanes_[0].next_q, lanes_[1].next_q, next_.log_prob, alpha);
-  clear_gradients();
   run_phase(Phase::kCriticLosses);
-  step_group(0);
   stats.critic_loss = lanes_[0].half_loss.item<double>() + lanes_[1].half_loss.item<double>();
   stats.q_mean = lanes_[0].q.mean().item<double>();
 
-  // The actor through the updated critics, which it does not train.
+  // The actor through the updated critics, which it does not train: the
+  // loss's gradient to each critic's value, then (on the critic's lane) to
+  // the fresh action, then (here) through the action and the log-probability
+  // into the actor.
   {
     const FrozenParameters frozen(critic_params_);
     run_phase(Phase::kActorCritics);
-    const torch::Tensor a_loss = actor_loss(fresh_.log_prob, lanes_[0].fresh_q, lanes_[1].fresh_q, alpha);
-    clear_gradients();
-    a_loss.backward();
-    step_group(1);
+    torch::Tensor q[2];
+    for (int j = 0; j < 2; ++j) q[j] = lanes_[j].fresh_q.detach().requires_grad_(true);
+    const torch::Tensor a_loss = actor_loss(fresh_.log_prob, q[0], q[1], alpha);
+    const auto q_grads = torch::autograd::grad({a_loss}, {q[0], q[1]}, {}, /*retain_graph=*/true);
+    for (int j = 0; j < 2; ++j) lanes_[j].fresh_q_grad = q_grads[j];
+    run_phase(Phase::kActionGradients);
+    const torch::Tensor action_grad = lanes_[0].action_grad + lanes_[1].action_grad;
+    (a_loss + (fresh_.action * action_grad).sum()).backward();
+    actor_adam_->step();
     stats.actor_loss = a_loss.item<double>();
   }
 
@@ -165,7 +192,9 @@ SacStats SacUpdater::update(const TransitionBatch& b, at::Generator& generator) 
   fresh_ = {};
   next_ = {};
   fresh_noise_ = next_noise_ = target_ = torch::Tensor();
-  for (Lane& lane : lanes_) lane.next_q = lane.q = lane.half_loss = lane.fresh_q = torch::Tensor();
+  for (Lane& lane : lanes_)
+    lane.next_q = lane.q = lane.half_loss = lane.fresh_q = lane.fresh_action = lane.fresh_q_grad = lane.action_grad =
+        torch::Tensor();
   return stats;
 }
 

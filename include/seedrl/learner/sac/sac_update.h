@@ -4,17 +4,18 @@
 // Bellman target of the target critics, then the actor through the
 // reparameterised sample, then the targets by Polyak averaging. Each part has
 // its own Adam state, as in the paper: one Adam holds the three as parameter
-// groups (critics, actor, temperature), and each phase leaves the other
-// groups without a gradient, which Adam skips, so that a checkpoint saves
-// one optimizer. The losses are learner/sac/sac_losses.h.
+// groups (critics, actor, temperature), so that a checkpoint saves one
+// optimizer, and each part's step (learner/device_optimizer_step.h) moves
+// only its own parameters. The losses are learner/sac/sac_losses.h.
 //
-// With `critic_threads` 2 (a CPU learner), each twin critic's work (its target
-// copy, its loss and backward pass, its share of the actor's loss, its Polyak
-// step) runs on a thread of its own beside the other's: a 256-wide MLP's
-// matmuls gain little from intra-op threads, two independent networks gain
-// more (bench/RESULTS.md). The sampling noise is drawn before the threads split, so both
-// ways compute the same update (up to float rounding), each the same from one
-// run to the next.
+// With `critic_threads` 2 (a CPU learner), each twin critic's work runs on a
+// thread of its own beside the other's: its target copy, its loss, backward
+// pass and Adam step, its Polyak step, its value of the actor's fresh action
+// and that value's gradient to the action. A 256-wide MLP's matmuls gain
+// little from intra-op threads, two independent networks gain more
+// (bench/RESULTS.md). The sampling noise is drawn before the threads split,
+// so both ways compute the same update (up to float rounding), each the same
+// from one run to the next.
 #pragma once
 
 #include <functional>
@@ -24,6 +25,7 @@
 #include <ATen/core/Generator.h>
 #include <torch/optim/adam.h>
 
+#include "seedrl/learner/device_optimizer_step.h"
 #include "seedrl/learner/replica_threads.h"
 #include "seedrl/model/sac_net.h"
 #include "seedrl/model/squashed_gaussian.h"
@@ -57,6 +59,7 @@ class SacUpdater {
  public:
   // Throws std::invalid_argument for a critic_threads other than 1 or 2.
   SacUpdater(SacNet net, const SacSettings& settings);
+  ~SacUpdater();
   // `generator`: where the actor's sampling noise comes from.
   SacStats update(const TransitionBatch& batch, at::Generator& generator);
   // Parameter groups 0 critics, 1 actor, 2 log(alpha).
@@ -67,24 +70,25 @@ class SacUpdater {
  private:
   // An update's parts that split in two: kActors samples the actor at s (lane
   // 0, with gradient) and at s' (lane 1, without); the others are critic j's
-  // on lane j: its target copy at (s', a'), its half of the critics' loss and
-  // its backward pass, its value of the fresh action with its Polyak step.
-  enum class Phase { kActors, kTargetCritics, kCriticLosses, kActorCritics };
+  // on lane j: its target copy at (s', a'); its half of the critics' loss, its
+  // backward pass and Adam step and its Polyak step; its value of the fresh
+  // action (a leaf of the lane's own); that value's gradient to the action.
+  enum class Phase { kActors, kTargetCritics, kCriticLosses, kActorCritics, kActionGradients };
   struct Lane {
     SacCritic critic{nullptr}, target{nullptr};
     std::vector<torch::Tensor> params, target_params;
-    torch::Tensor next_q, q, half_loss, fresh_q;
+    std::unique_ptr<DeviceOptimizerStep> adam;  // this critic's parameters' Adam step
+    torch::Tensor next_q, q, half_loss, fresh_action, fresh_q, fresh_q_grad, action_grad;
   };
   // Runs `phase` on both lanes: side by side with the second thread, else in turn.
   void run_phase(Phase phase);
   void run_lane(int j);
   void clear_gradients();
-  // Steps `group` on the gradients its parameters hold; the others' are dropped first.
-  void step_group(std::size_t group);
 
   SacNet net_;
   SacSettings settings_;
   std::unique_ptr<torch::optim::Adam> optimizer_;
+  std::unique_ptr<DeviceOptimizerStep> actor_adam_, temperature_adam_;
   Lane lanes_[2];
   std::vector<torch::Tensor> critic_params_;
   std::unique_ptr<ReplicaThreads> threads_;  // lane 1's thread, with critic_threads 2
