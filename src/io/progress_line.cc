@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include <fmt/format.h>
@@ -53,7 +55,9 @@ double ProgressLine::smoothed_rate(const Progress& p) {
 
 void ProgressLine::update(const Progress& p) {
   const double rate = smoothed_rate(p);
-  const double eta = rate > 0 && p.max_frames > 0 ? static_cast<double>(p.max_frames - p.frames) / rate : -1;
+  // The actors finish their last batch of steps past max_frames: nothing is left then, not an unknown.
+  const double left = static_cast<double>(std::max<std::int64_t>(p.max_frames - p.frames, 0));
+  const double eta = rate > 0 && p.max_frames > 0 ? left / rate : -1;
   const std::string window = p.return_count < p.window && std::isfinite(p.return_mean)
                                  ? fmt::format("{} of {}", p.return_count, p.window)
                                  : fmt::format("{}", p.window);

@@ -119,3 +119,22 @@ TEST_CASE("return(N of 100) while the window fills, return(100) once full", "[io
   CHECK_THAT(lines[2], Catch::Contains("return(100) -20.5"));
   std::fclose(f);
 }
+
+TEST_CASE("the ETA is zero once the frames pass max_frames", "[io][progress]") {
+  std::FILE* f = std::tmpfile();
+  REQUIRE(f);
+  ProgressLine line(f);
+  Progress p;
+  p.max_frames = 10'000;
+  p.return_mean = NAN;
+  for (int i = 1; i <= 3; ++i) {
+    p.elapsed_s = 5.0 * i;
+    p.frames = 4'000 * i;  // the last update is 2,000 frames past the end
+    line.update(p);
+  }
+  const auto lines = lines_of(f);
+  REQUIRE(lines.size() == 3);
+  CHECK(eta_seconds(lines[1]) == Approx(2'000 / 800.0).margin(1));
+  CHECK(lines[2].find("ETA 0:00") != std::string::npos);
+  std::fclose(f);
+}
