@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -34,16 +35,36 @@ double eta_seconds(const std::string& line) {
   return n == 3 ? a * 3600.0 + b * 60 + c : a * 60.0 + b;
 }
 
+// A progress line writing to a temporary file (closed on every way out), and
+// the numbers given to it: no episode has ended yet.
+struct LineToFile {
+  std::FILE* f = open();
+  ProgressLine line{f};
+  Progress p;
+  explicit LineToFile(std::int64_t max_frames) {
+    p.max_frames = max_frames;
+    p.return_mean = NAN;
+  }
+  ~LineToFile() { std::fclose(f); }
+  LineToFile(const LineToFile&) = delete;
+  LineToFile& operator=(const LineToFile&) = delete;
+  std::vector<std::string> lines() { return lines_of(f); }
+
+ private:
+  static std::FILE* open() {
+    std::FILE* f = std::tmpfile();
+    REQUIRE(f);
+    return f;
+  }
+};
+
 }  // namespace
 
 TEST_CASE("the ETA follows a smoothed rate, not the last window", "[io][progress]") {
-  std::FILE* f = std::tmpfile();
-  REQUIRE(f);
-  ProgressLine line(f);
+  LineToFile out(100'000'000);
+  ProgressLine& line = out.line;
+  Progress& p = out.p;
   REQUIRE_FALSE(line.interactive());
-  Progress p;
-  p.max_frames = 100'000'000;
-  p.return_mean = NAN;
   // 1,000 frames/s for a minute, then one 5 s window at 100 frames/s.
   for (int i = 1; i <= 12; ++i) {
     p.elapsed_s = 5.0 * i;
@@ -55,7 +76,7 @@ TEST_CASE("the ETA follows a smoothed rate, not the last window", "[io][progress
   p.frames += 500;
   p.fps = 100;
   line.update(p);
-  const auto lines = lines_of(f);
+  const auto lines = out.lines();
   REQUIRE(lines.size() == 13);
   CHECK(eta_seconds(lines[11]) == Approx((1e8 - 60000) / 1000.0).margin(1));
   // The closed form of one exponential-smoothing step with dt = 5 s.
@@ -64,16 +85,12 @@ TEST_CASE("the ETA follows a smoothed rate, not the last window", "[io][progress
   CHECK(eta_seconds(lines[12]) == Approx((1e8 - 60500) / rate).margin(1));
   // The last window alone would have said ten times as long.
   CHECK(eta_seconds(lines[12]) < 0.15 * (1e8 - 60500) / 100);
-  std::fclose(f);
 }
 
 TEST_CASE("the ETA forgets a replay's warm-up once the learner starts", "[io][progress]") {
-  std::FILE* f = std::tmpfile();
-  REQUIRE(f);
-  ProgressLine line(f);
-  Progress p;
-  p.max_frames = 1'000'000;
-  p.return_mean = NAN;
+  LineToFile out(1'000'000);
+  ProgressLine& line = out.line;
+  Progress& p = out.p;
   // The actors alone fill the replay at 10,000 frames/s for a minute...
   for (int i = 1; i <= 12; ++i) {
     p.elapsed_s = 5.0 * i;
@@ -87,7 +104,7 @@ TEST_CASE("the ETA forgets a replay's warm-up once the learner starts", "[io][pr
     p.learner_steps += 1000;
     line.update(p);
   }
-  const auto lines = lines_of(f);
+  const auto lines = out.lines();
   REQUIRE(lines.size() == 15);
   CHECK(eta_seconds(lines[11]) == Approx((1e6 - 600'000) / 10'000.0).margin(1));
   // The window the learner started in mixes both rates: no ETA for it.
@@ -95,46 +112,37 @@ TEST_CASE("the ETA forgets a replay's warm-up once the learner starts", "[io][pr
   // From the next window on, the training rate alone.
   CHECK(eta_seconds(lines[13]) == Approx((1e6 - 602'000) / 200.0).margin(1));
   CHECK(eta_seconds(lines[14]) == Approx((1e6 - 603'000) / 200.0).margin(1));
-  std::fclose(f);
 }
 
 TEST_CASE("return(N of 100) while the window fills, return(100) once full", "[io][progress]") {
-  std::FILE* f = std::tmpfile();
-  REQUIRE(f);
-  ProgressLine line(f);
-  Progress p;
-  p.max_frames = 1000;
-  p.elapsed_s = 1;
-  p.return_mean = NAN;  // no episode yet: "-"
+  LineToFile out(1000);
+  ProgressLine& line = out.line;
+  Progress& p = out.p;
+  p.elapsed_s = 1;  // no episode yet: "-"
   line.update(p);
   p.return_mean = -20.5;
   p.return_count = 37;
   line.update(p);
   p.return_count = 100;
   line.update(p);
-  const auto lines = lines_of(f);
+  const auto lines = out.lines();
   REQUIRE(lines.size() == 3);
   CHECK_THAT(lines[0], Catch::Contains("return(100) -"));
   CHECK_THAT(lines[1], Catch::Contains("return(37 of 100) -20.5"));
   CHECK_THAT(lines[2], Catch::Contains("return(100) -20.5"));
-  std::fclose(f);
 }
 
 TEST_CASE("the ETA is zero once the frames pass max_frames", "[io][progress]") {
-  std::FILE* f = std::tmpfile();
-  REQUIRE(f);
-  ProgressLine line(f);
-  Progress p;
-  p.max_frames = 10'000;
-  p.return_mean = NAN;
+  LineToFile out(10'000);
+  ProgressLine& line = out.line;
+  Progress& p = out.p;
   for (int i = 1; i <= 3; ++i) {
     p.elapsed_s = 5.0 * i;
     p.frames = 4'000 * i;  // the last update is 2,000 frames past the end
     line.update(p);
   }
-  const auto lines = lines_of(f);
+  const auto lines = out.lines();
   REQUIRE(lines.size() == 3);
   CHECK(eta_seconds(lines[1]) == Approx(2'000 / 800.0).margin(1));
   CHECK(lines[2].find("ETA 0:00") != std::string::npos);
-  std::fclose(f);
 }
