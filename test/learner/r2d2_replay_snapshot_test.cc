@@ -34,7 +34,7 @@ using seedrl::test::temp_dir;
 
 namespace {
 
-UnrollLayout layout_for(DType dtype, int length = 5, int core = 3) {
+UnrollLayout snapshot_layout(DType dtype, int length = 5, int core = 3) {
   UnrollLayout l;
   l.observation.shape = {2, 3};
   l.observation.dtype = dtype;
@@ -45,7 +45,7 @@ UnrollLayout layout_for(DType dtype, int length = 5, int core = 3) {
   return l;
 }
 
-ReplayConfig config(std::int64_t capacity) {
+ReplayConfig snapshot_config(std::int64_t capacity) {
   ReplayConfig c;
   c.capacity = capacity;
   c.min_fill = 1;
@@ -55,7 +55,7 @@ ReplayConfig config(std::int64_t capacity) {
 }
 
 // A one-sequence time-major batch whose fields all differ with `id`.
-UnrollBatch sequence(const UnrollLayout& l, int id) {
+UnrollBatch snapshot_sequence(const UnrollLayout& l, int id) {
   UnrollBatch b;
   const auto dt = l.observation.dtype == DType::kUInt8 ? torch::kUInt8 : torch::kFloat32;
   b.obs = (torch::arange(l.length * 6).reshape({l.length, 1, 2, 3}) + id).remainder(251).to(dt);
@@ -73,7 +73,7 @@ UnrollBatch sequence(const UnrollLayout& l, int id) {
 
 // `n` sequences with distinct priorities (the ring wraps when n > capacity).
 void fill(Replay& r, int n) {
-  for (int i = 0; i < n; ++i) REQUIRE(r.insert(sequence(r.layout(), i), 0, 0.25 + 0.5 * (i % 5)));
+  for (int i = 0; i < n; ++i) REQUIRE(r.insert(snapshot_sequence(r.layout(), i), 0, 0.25 + 0.5 * (i % 5)));
 }
 
 std::vector<std::uint8_t> records(const Replay& r) {
@@ -96,7 +96,7 @@ void write_bytes(const std::string& path, const std::vector<char>& b) {
 // The error loading `path` into a fresh replay of `layout` and `capacity`
 // gives; checks it is one line naming the file and the replay stayed empty.
 std::string load_error(const std::string& path, const UnrollLayout& layout, std::int64_t capacity) {
-  Replay r(layout, config(capacity));
+  Replay r(layout, snapshot_config(capacity));
   std::string what;
   try {
     load_replay_snapshot(r, path);
@@ -126,9 +126,9 @@ void fix_body_crc(std::vector<char>& file, std::size_t body) {
 TEST_CASE("a replay snapshot round trip keeps sequences, priorities and sampling", "[r2d2][replay][snapshot]") {
   for (const DType dtype : {DType::kFloat32, DType::kUInt8}) {
     for (const int core : {0, 3}) {
-      const auto l = layout_for(dtype, 5, core);
+      const auto l = snapshot_layout(dtype, 5, core);
       const std::string path = temp_dir("replay_snapshot_round") + "/replay.bin";
-      Replay saved(l, config(8));
+      Replay saved(l, snapshot_config(8));
       fill(saved, 11);  // wrapped: the cursor is mid-ring
       const ReplaySnapshotInfo info = save_replay_snapshot(saved, path, 42);
       CHECK(info.sequences == 8);
@@ -136,7 +136,7 @@ TEST_CASE("a replay snapshot round trip keeps sequences, priorities and sampling
       CHECK(info.bytes == std::filesystem::file_size(path));
       CHECK_FALSE(std::filesystem::exists(path + ".tmp"));
 
-      Replay loaded(l, config(8));
+      Replay loaded(l, snapshot_config(8));
       const ReplaySnapshotInfo back = load_replay_snapshot(loaded, path);
       CHECK(back.sequences == 8);
       CHECK(back.learner_steps == 42);
@@ -164,7 +164,7 @@ TEST_CASE("a replay snapshot round trip keeps sequences, priorities and sampling
         loaded.update_priorities(b, p);
       }
       // Both go on inserting at the same ring position with the same priority.
-      const UnrollBatch next = sequence(l, 50);
+      const UnrollBatch next = snapshot_sequence(l, 50);
       REQUIRE(saved.insert(next, 0));
       REQUIRE(loaded.insert(next, 0));
       CHECK(records(loaded) == records(saved));
@@ -173,33 +173,33 @@ TEST_CASE("a replay snapshot round trip keeps sequences, priorities and sampling
 }
 
 TEST_CASE("a partly filled replay's snapshot holds only its sequences", "[r2d2][replay][snapshot]") {
-  const auto l = layout_for(DType::kUInt8);
+  const auto l = snapshot_layout(DType::kUInt8);
   const std::string path = temp_dir("replay_snapshot_partial") + "/replay.bin";
-  Replay saved(l, config(16));
+  Replay saved(l, snapshot_config(16));
   fill(saved, 3);
   save_replay_snapshot(saved, path, 0);
-  Replay loaded(l, config(16));
+  Replay loaded(l, snapshot_config(16));
   load_replay_snapshot(loaded, path);
   CHECK(loaded.size() == 3);
   CHECK(loaded.cursor().next == 3);
   CHECK(records(loaded) == records(saved));
   // And an empty one restores an empty replay.
-  Replay empty(l, config(16));
+  Replay empty(l, snapshot_config(16));
   save_replay_snapshot(empty, path, 0);
-  Replay loaded_empty(l, config(16));
+  Replay loaded_empty(l, snapshot_config(16));
   CHECK(load_replay_snapshot(loaded_empty, path).sequences == 0);
   CHECK(loaded_empty.size() == 0);
 }
 
 TEST_CASE("a restored replay keeps the learner within this run's replay ratio", "[r2d2][replay][snapshot]") {
-  const auto l = layout_for(DType::kFloat32);
+  const auto l = snapshot_layout(DType::kFloat32);
   const std::string path = temp_dir("replay_snapshot_ratio") + "/replay.bin";
-  Replay saved(l, config(8));
+  Replay saved(l, snapshot_config(8));
   fill(saved, 8);
   ReplaySample s;
   for (int k = 0; k < 5; ++k) REQUIRE(saved.sample(2, s));  // no limiter: 10 samples
   save_replay_snapshot(saved, path, 0);
-  auto limited = config(8);
+  auto limited = snapshot_config(8);
   limited.replay_ratio = 1;
   limited.min_fill = 4;
   Replay loaded(l, limited);
@@ -209,10 +209,10 @@ TEST_CASE("a restored replay keeps the learner within this run's replay ratio", 
 }
 
 TEST_CASE("a damaged or mismatched replay snapshot is refused with one line", "[r2d2][replay][snapshot]") {
-  const auto l = layout_for(DType::kFloat32);
+  const auto l = snapshot_layout(DType::kFloat32);
   const std::string dir = temp_dir("replay_snapshot_damaged");
   const std::string good = dir + "/good.bin", path = dir + "/replay.bin";
-  Replay saved(l, config(8));
+  Replay saved(l, snapshot_config(8));
   fill(saved, 6);
   save_replay_snapshot(saved, good, 3);
   const std::vector<char> file = bytes_of(good);
@@ -264,9 +264,9 @@ TEST_CASE("a damaged or mismatched replay snapshot is refused with one line", "[
     CHECK_THAT(load_error(path, l, 8), Catch::Contains("not a seedrl replay snapshot"));
   }
   SECTION("another geometry: sequence length, LSTM, observations, capacity") {
-    CHECK_THAT(load_error(good, layout_for(DType::kFloat32, 6), 8), Catch::Contains("sequences of 5"));
-    CHECK_THAT(load_error(good, layout_for(DType::kFloat32, 5, 4), 8), Catch::Contains("--lstm-size"));
-    CHECK_THAT(load_error(good, layout_for(DType::kUInt8), 8), Catch::Contains("observations"));
+    CHECK_THAT(load_error(good, snapshot_layout(DType::kFloat32, 6), 8), Catch::Contains("sequences of 5"));
+    CHECK_THAT(load_error(good, snapshot_layout(DType::kFloat32, 5, 4), 8), Catch::Contains("--lstm-size"));
+    CHECK_THAT(load_error(good, snapshot_layout(DType::kUInt8), 8), Catch::Contains("observations"));
     CHECK_THAT(load_error(good, l, 16), Catch::Contains("--replay-capacity"));
   }
   SECTION("a cursor that does not fit the sequences, behind correct checksums") {
@@ -285,10 +285,10 @@ TEST_CASE("a damaged or mismatched replay snapshot is refused with one line", "[
 }
 
 TEST_CASE("a replay snapshot that cannot be written leaves no .tmp and the previous file", "[r2d2][replay][snapshot]") {
-  const auto l = layout_for(DType::kFloat32);
+  const auto l = snapshot_layout(DType::kFloat32);
   const std::string dir = temp_dir("replay_snapshot_full");
   const std::string path = dir + "/replay.bin";
-  Replay replay(l, config(8));
+  Replay replay(l, snapshot_config(8));
   fill(replay, 3);
   save_replay_snapshot(replay, path, 1);
   const std::vector<char> before = bytes_of(path);
@@ -305,7 +305,7 @@ TEST_CASE("a replay snapshot that cannot be written leaves no .tmp and the previ
   CHECK(what.find('\n') == std::string::npos);
   CHECK_FALSE(std::filesystem::exists(std::filesystem::symlink_status(path + ".tmp")));
   CHECK(bytes_of(path) == before);
-  Replay loaded(l, config(8));
+  Replay loaded(l, snapshot_config(8));
   CHECK(load_replay_snapshot(loaded, path).sequences == 3);
 
   SECTION("the run's save writes the checkpoint all the same, then fails") {
@@ -324,29 +324,29 @@ TEST_CASE("a replay snapshot that cannot be written leaves no .tmp and the previ
 
 TEST_CASE("resume takes a replay as new as the checkpoint or newer, and skips an older one",
           "[r2d2][replay][snapshot]") {
-  const auto l = layout_for(DType::kFloat32);
+  const auto l = snapshot_layout(DType::kFloat32);
   const std::string dir = temp_dir("replay_snapshot_steps");
   TrainConfig tc;
   tc.logdir = dir;
   tc.r2d2.min_replay = 1;
-  Replay saved(l, config(8));
+  Replay saved(l, snapshot_config(8));
   fill(saved, 5);
   ReplayCheckpoint(tc, saved).save(100, [] {});
   REQUIRE(std::filesystem::exists(replay_snapshot_path(dir)));
 
-  Replay same(l, config(8));
+  Replay same(l, snapshot_config(8));
   CHECK(ReplayCheckpoint(tc, same).resume(true, 100) == 5);
   CHECK(same.size() == 5);
-  Replay newer(l, config(8));  // killed between replay.bin's rename and checkpoint.pt's
+  Replay newer(l, snapshot_config(8));  // killed between replay.bin's rename and checkpoint.pt's
   CHECK(ReplayCheckpoint(tc, newer).resume(true, 90) == 5);
-  Replay older(l, config(8));  // the checkpoint was saved again without it
+  Replay older(l, snapshot_config(8));  // the checkpoint was saved again without it
   CHECK(ReplayCheckpoint(tc, older).resume(true, 120) == 0);
   CHECK(older.size() == 0);
-  Replay fresh(l, config(8));  // no checkpoint was loaded
+  Replay fresh(l, snapshot_config(8));  // no checkpoint was loaded
   CHECK(ReplayCheckpoint(tc, fresh).resume(false, 0) == 0);
   TrainConfig off = tc;
   off.checkpoint_replay = false;
-  Replay without(l, config(8));
+  Replay without(l, snapshot_config(8));
   CHECK(ReplayCheckpoint(off, without).resume(true, 100) == 0);
   bool saved_checkpoint = false;
   ReplayCheckpoint(off, saved).save(200, [&] { saved_checkpoint = true; });
@@ -357,7 +357,7 @@ TEST_CASE("resume takes a replay as new as the checkpoint or newer, and skips an
   auto f = bytes_of(replay_snapshot_path(dir));
   f[f.size() - 9] ^= 0x10;
   write_bytes(replay_snapshot_path(dir), f);
-  Replay damaged(l, config(8));
+  Replay damaged(l, snapshot_config(8));
   CHECK_THROWS_WITH(ReplayCheckpoint(tc, damaged).resume(true, 100),
                     Catch::StartsWith("--resume: replay snapshot " + replay_snapshot_path(dir)) &&
                         Catch::Contains("--no-checkpoint-replay") && !Catch::Contains("\n"));
