@@ -28,7 +28,8 @@ ModelConfig mlp_of(const ModelConfig& config) {
 
 }  // namespace
 
-SacActorImpl::SacActorImpl(const EnvSpec& env, const ModelConfig& config) : dim_(env.action.dim) {
+SacActorImpl::SacActorImpl(const EnvSpec& env, const ModelConfig& config)
+    : dim_(env.action.dim), tanh_(config.activation == "tanh") {
   Torso t = make_torso(env.observation, mlp_of(config));
   torso_ = t.module;
   register_module("torso", torso_.ptr());
@@ -40,7 +41,7 @@ GaussianParams SacActorImpl::forward(const torch::Tensor& obs) {
   return {out.narrow(-1, 0, dim_), out.narrow(-1, dim_, dim_)};
 }
 
-SacCriticImpl::SacCriticImpl(const EnvSpec& env, const ModelConfig& config) {
+SacCriticImpl::SacCriticImpl(const EnvSpec& env, const ModelConfig& config) : tanh_(config.activation == "tanh") {
   ArraySpec input;
   input.shape = {static_cast<std::int64_t>(env.observation.numel()) + env.action.dim};
   Torso t = make_torso(input, mlp_of(config));

@@ -24,11 +24,15 @@ class SacActorImpl : public torch::nn::Module {
  public:
   SacActorImpl(const EnvSpec& env, const ModelConfig& config);
   GaussianParams forward(const torch::Tensor& obs);  // obs [N, ...obs]
+  // parameters() are the Linear layers' weights and biases in order (the
+  // head's output: the means, then the log-stds), this activation between them.
+  bool tanh_activation() const { return tanh_; }
 
  private:
   torch::nn::AnyModule torso_;
   torch::nn::Linear head_{nullptr};
   int dim_;
+  bool tanh_;
 };
 TORCH_MODULE(SacActor);
 
@@ -36,10 +40,14 @@ class SacCriticImpl : public torch::nn::Module {
  public:
   SacCriticImpl(const EnvSpec& env, const ModelConfig& config);
   torch::Tensor forward(const torch::Tensor& obs, const torch::Tensor& action);  // -> [N]
+  // The input is [flattened obs, action]; parameters() are the Linear layers'
+  // weights and biases in order, this activation between them.
+  bool tanh_activation() const { return tanh_; }
 
  private:
   torch::nn::AnyModule torso_;
   torch::nn::Linear head_{nullptr};
+  bool tanh_;
 };
 TORCH_MODULE(SacCritic);
 

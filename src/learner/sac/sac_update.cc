@@ -17,26 +17,24 @@ torch::Tensor standard_normal_like(const torch::Tensor& like, at::Generator& gen
   return torch::randn(like.sizes(), generator, like.options().device(generator.device())).to(like.device());
 }
 
-SquashedSample sample_policy(SacActor& actor, const torch::Tensor& obs, const torch::Tensor& noise) {
-  const GaussianParams p = actor->forward(obs);
-  return squashed_sample(p.mean, p.log_std, noise);
+// The sample of the Gaussian the actor's output [N, 2 dim] gives: the means, then the log-stds.
+SquashedSample sample_of(const torch::Tensor& out, const torch::Tensor& noise) {
+  const std::int64_t dim = out.size(1) / 2;
+  return squashed_sample(out.narrow(1, 0, dim), out.narrow(1, dim, dim), noise);
 }
 
-// The critics take no gradient from the actor's loss; restored on every way out.
-class FrozenParameters {
- public:
-  explicit FrozenParameters(const std::vector<torch::Tensor>& params) : params_(params) {
-    for (const auto& p : params_) p.set_requires_grad(false);
-  }
-  ~FrozenParameters() {
-    for (const auto& p : params_) p.set_requires_grad(true);
-  }
-  FrozenParameters(const FrozenParameters&) = delete;
-  FrozenParameters& operator=(const FrozenParameters&) = delete;
+torch::Tensor actor_input(const torch::Tensor& obs) { return obs.flatten(1).to(torch::kFloat32); }
 
- private:
-  const std::vector<torch::Tensor>& params_;
-};
+// A critic's input rows [flattened obs, action], written into `rows` (made
+// once per batch size).
+void critic_input(torch::Tensor& rows, const torch::Tensor& obs, const torch::Tensor& action) {
+  const torch::Tensor o = obs.flatten(1);
+  const std::int64_t n = o.size(0), width = o.size(1) + action.size(1);
+  if (!rows.defined() || rows.size(0) != n || rows.size(1) != width)
+    rows = torch::empty({n, width}, o.options().dtype(torch::kFloat32));
+  rows.narrow(1, 0, o.size(1)).copy_(o);
+  rows.narrow(1, o.size(1), action.size(1)).copy_(action);
+}
 
 OptimizerConfig adam_config() {
   OptimizerConfig c;
@@ -69,11 +67,14 @@ SacUpdater::SacUpdater(SacNet net, const SacSettings& settings) : net_(std::move
     lane.params = lane.critic->parameters();
     lane.target_params = lane.target->parameters();
     lane.adam = std::make_unique<DeviceOptimizerStep>(*optimizer_, config, lane.params);
+    lane.pass = std::make_unique<MlpPass>(lane.params, lane.critic->tanh_activation());
+    lane.target_pass = std::make_unique<MlpPass>(lane.target_params, lane.target->tanh_activation());
   }
   actor_adam_ = std::make_unique<DeviceOptimizerStep>(*optimizer_, config, net_->actor->parameters());
+  actor_pass_ = std::make_unique<MlpPass>(net_->actor->parameters(), net_->actor->tanh_activation());
+  next_actor_pass_ = std::make_unique<MlpPass>(net_->actor->parameters(), net_->actor->tanh_activation());
   temperature_adam_ =
       std::make_unique<DeviceOptimizerStep>(*optimizer_, config, std::vector<torch::Tensor>{net_->log_alpha});
-  critic_params_ = net_->critic_parameters();
   job_ = [this](int j) { run_lane(j); };
   if (settings_.critic_threads == 2) threads_ = std::make_unique<ReplicaThreads>(2);
 }
@@ -96,33 +97,39 @@ void SacUpdater::run_lane(int j) {
   switch (phase_) {
     case Phase::kActors:
       if (j == 0) {
-        fresh_ = sample_policy(net_->actor, b.obs, fresh_noise_);
+        actor_out_ = actor_pass_->forward(actor_input(b.obs)).detach().requires_grad_(true);
+        fresh_ = sample_of(actor_out_, fresh_noise_);
       } else {
         torch::NoGradGuard no_grad;
-        next_ = sample_policy(net_->actor, b.next_obs, next_noise_);
+        next_ = sample_of(next_actor_pass_->forward(actor_input(b.next_obs)), next_noise_);
       }
       break;
-    case Phase::kTargetCritics: {
-      torch::NoGradGuard no_grad;
-      lane.next_q = lane.target->forward(b.next_obs, next_.action);
+    case Phase::kTargetCritics:
+      critic_input(lane.target_input, b.next_obs, next_.action);
+      lane.next_q = lane.target_pass->forward(lane.target_input).squeeze(-1);
       break;
-    }
-    case Phase::kCriticLosses:
-      lane.q = lane.critic->forward(b.obs, b.action);
-      lane.half_loss = critic_half_loss(lane.q, target_);
-      lane.half_loss.backward();
+    case Phase::kCriticLosses: {
+      critic_input(lane.input, b.obs, b.action);
+      const torch::Tensor q = lane.pass->forward(lane.input).squeeze(-1);
+      torch::NoGradGuard no_grad;
+      lane.half_loss = critic_half_loss(q, target_);
+      lane.q_mean = q.mean();
+      // d/dq of 0.5 * mean((q - y)^2).
+      lane.pass->backward(((q - target_) / static_cast<double>(q.size(0))).unsqueeze(1), true);
       lane.adam->step();
       // The critic is final for this update; the actor's step does not read the targets.
       polyak_update(lane.params, lane.target_params, settings_.tau);
       break;
+    }
     case Phase::kActorCritics:
-      // The fresh action enters the critic as a leaf of its own: the actor's
-      // backward pass is then taken in two parts, this critic's on its lane.
-      lane.fresh_action = fresh_.action.detach().requires_grad_(true);
-      lane.fresh_q = lane.critic->forward(b.obs, lane.fresh_action);
+      // The actor's backward pass is taken in two parts: this critic's, to
+      // the fresh action, on its lane; the rest from there, into the actor.
+      critic_input(lane.input, b.obs, fresh_.action.detach());
+      lane.fresh_q = lane.pass->forward(lane.input).squeeze(-1);
       break;
     case Phase::kActionGradients:
-      lane.action_grad = torch::autograd::grad({lane.fresh_q}, {lane.fresh_action}, {lane.fresh_q_grad})[0];
+      lane.action_grad = lane.pass->backward(lane.fresh_q_grad.unsqueeze(1), false,
+                                             lane.input.size(1) - fresh_.action.size(1), fresh_.action.size(1));
       break;
   }
 }
@@ -166,14 +173,13 @@ SacStats SacUpdater::update(const TransitionBatch& b, at::Generator& generator) 
   target_ = critic_target(b.reward, b.terminal, b.discount, lanes_[0].next_q, lanes_[1].next_q, next_.log_prob, alpha);
   run_phase(Phase::kCriticLosses);
   stats.critic_loss = lanes_[0].half_loss.item<double>() + lanes_[1].half_loss.item<double>();
-  stats.q_mean = lanes_[0].q.mean().item<double>();
+  stats.q_mean = lanes_[0].q_mean.item<double>();
 
   // The actor through the updated critics, which it does not train: the
   // loss's gradient to each critic's value, then (on the critic's lane) to
   // the fresh action, then (here) through the action and the log-probability
   // into the actor.
   {
-    const FrozenParameters frozen(critic_params_);
     run_phase(Phase::kActorCritics);
     torch::Tensor q[2];
     for (int j = 0; j < 2; ++j) q[j] = lanes_[j].fresh_q.detach().requires_grad_(true);
@@ -182,7 +188,8 @@ SacStats SacUpdater::update(const TransitionBatch& b, at::Generator& generator) 
     for (int j = 0; j < 2; ++j) lanes_[j].fresh_q_grad = q_grads[j];
     run_phase(Phase::kActionGradients);
     const torch::Tensor action_grad = lanes_[0].action_grad + lanes_[1].action_grad;
-    (a_loss + (fresh_.action * action_grad).sum()).backward();
+    const torch::Tensor whole = a_loss + (fresh_.action * action_grad).sum();
+    actor_pass_->backward(torch::autograd::grad({whole}, {actor_out_})[0], true);
     actor_adam_->step();
     stats.actor_loss = a_loss.item<double>();
   }
@@ -191,10 +198,9 @@ SacStats SacUpdater::update(const TransitionBatch& b, at::Generator& generator) 
   batch_ = nullptr;
   fresh_ = {};
   next_ = {};
-  fresh_noise_ = next_noise_ = target_ = torch::Tensor();
+  fresh_noise_ = next_noise_ = target_ = actor_out_ = torch::Tensor();
   for (Lane& lane : lanes_)
-    lane.next_q = lane.q = lane.half_loss = lane.fresh_q = lane.fresh_action = lane.fresh_q_grad = lane.action_grad =
-        torch::Tensor();
+    lane.next_q = lane.q_mean = lane.half_loss = lane.fresh_q = lane.fresh_q_grad = lane.action_grad = torch::Tensor();
   return stats;
 }
 

@@ -8,6 +8,12 @@
 // optimizer, and each part's step (learner/device_optimizer_step.h) moves
 // only its own parameters. The losses are learner/sac/sac_losses.h.
 //
+// The networks' passes are written out by hand (learner/mlp_pass.h) rather
+// than recorded by autograd, which keeps only the small steps between them:
+// the squashed Gaussian and the losses. The actor's loss reaches the critics
+// only through the gradient to the fresh action, and the actor only through
+// the gradient to its output, so no graph joins the networks.
+//
 // With `critic_threads` 2 (a CPU learner), each twin critic's work runs on a
 // thread of its own beside the other's: its target copy, its loss, backward
 // pass and Adam step, its Polyak step, its value of the actor's fresh action
@@ -26,6 +32,7 @@
 #include <torch/optim/adam.h>
 
 #include "seedrl/learner/device_optimizer_step.h"
+#include "seedrl/learner/mlp_pass.h"
 #include "seedrl/learner/replica_threads.h"
 #include "seedrl/model/sac_net.h"
 #include "seedrl/model/squashed_gaussian.h"
@@ -72,13 +79,15 @@ class SacUpdater {
   // 0, with gradient) and at s' (lane 1, without); the others are critic j's
   // on lane j: its target copy at (s', a'); its half of the critics' loss, its
   // backward pass and Adam step and its Polyak step; its value of the fresh
-  // action (a leaf of the lane's own); that value's gradient to the action.
+  // action; that value's gradient to the action.
   enum class Phase { kActors, kTargetCritics, kCriticLosses, kActorCritics, kActionGradients };
   struct Lane {
     SacCritic critic{nullptr}, target{nullptr};
     std::vector<torch::Tensor> params, target_params;
-    std::unique_ptr<DeviceOptimizerStep> adam;  // this critic's parameters' Adam step
-    torch::Tensor next_q, q, half_loss, fresh_action, fresh_q, fresh_q_grad, action_grad;
+    std::unique_ptr<DeviceOptimizerStep> adam;   // this critic's parameters' Adam step
+    std::unique_ptr<MlpPass> pass, target_pass;  // the critic's and its target's passes
+    torch::Tensor input, target_input;           // [obs, action] rows the passes read
+    torch::Tensor next_q, q_mean, half_loss, fresh_q, fresh_q_grad, action_grad;
   };
   // Runs `phase` on both lanes: side by side with the second thread, else in turn.
   void run_phase(Phase phase);
@@ -89,14 +98,15 @@ class SacUpdater {
   SacSettings settings_;
   std::unique_ptr<torch::optim::Adam> optimizer_;
   std::unique_ptr<DeviceOptimizerStep> actor_adam_, temperature_adam_;
+  std::unique_ptr<MlpPass> actor_pass_, next_actor_pass_;  // the actor at s (lane 0), at s' (lane 1)
   Lane lanes_[2];
-  std::vector<torch::Tensor> critic_params_;
   std::unique_ptr<ReplicaThreads> threads_;  // lane 1's thread, with critic_threads 2
   std::function<void(int)> job_;             // run_lane, made once
   // What the running phase reads and writes; set by update() between phases.
   Phase phase_ = Phase::kActors;
   const TransitionBatch* batch_ = nullptr;
   torch::Tensor fresh_noise_, next_noise_, target_;
+  torch::Tensor actor_out_;  // the actor's output at s: the leaf its autograd steps start from
   SquashedSample fresh_, next_;
 };
 
