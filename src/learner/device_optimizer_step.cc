@@ -2,6 +2,8 @@
 
 #include "seedrl/util/optimizer_state_key.h"
 
+#include "fused_adam.h"
+
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -139,6 +141,21 @@ bool DeviceOptimizerStep::prepare(double lr) {
   return moved;
 }
 
+bool DeviceOptimizerStep::fused_adam(std::size_t i, const torch::Tensor& grad) {
+  if (cuda_) return false;
+  auto& p = slots_[i].param;
+  auto& st = static_cast<torch::optim::AdamParamState&>(*slots_[i].state);
+  const auto plain = [&](const torch::Tensor& t) {
+    return t.device().is_cpu() && t.scalar_type() == torch::kFloat32 && t.is_contiguous() && t.numel() == p.numel();
+  };
+  if (!plain(p) || !plain(grad) || !plain(st.exp_avg()) || !plain(st.exp_avg_sq())) return false;
+  const float* row = scalars_.data_ptr<float>() + 2 * static_cast<std::int64_t>(i);
+  const AdamScalars s{config_.adam_beta1, config_.adam_beta2, config_.adam_eps, row[0], row[1]};
+  fused_adam_step(p.data_ptr<float>(), grad.data_ptr<float>(), st.exp_avg().data_ptr<float>(),
+                  st.exp_avg_sq().data_ptr<float>(), p.numel(), s);
+  return true;
+}
+
 torch::Tensor DeviceOptimizerStep::step() {
   torch::NoGradGuard no_grad;
   std::vector<torch::Tensor> grads;
@@ -163,6 +180,7 @@ torch::Tensor DeviceOptimizerStep::step() {
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     auto& p = slots_[i].param;
     const auto& g = grads[i];
+    if (adam_ && fused_adam(i, g)) continue;
     auto row = scalars_[static_cast<std::int64_t>(i)];
     if (adam_) {
       auto& st = static_cast<torch::optim::AdamParamState&>(*slots_[i].state);

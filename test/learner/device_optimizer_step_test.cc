@@ -40,6 +40,17 @@ double max_rel_diff(const std::vector<torch::Tensor>& a, const std::vector<torch
   return worst;
 }
 
+// The largest difference of each tensor against its typical size: float
+// rounding that differs between two orders of the same arithmetic (a fused
+// loop and tensor ops) and grows over updates, without a near-zero element's
+// relative difference counting as an error.
+double max_scaled_diff(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b) {
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    worst = std::max(worst, (a[i] - b[i]).abs().max().item<double>() / (b[i].abs().mean().item<double>() + 1e-12));
+  return worst;
+}
+
 }  // namespace
 
 TEST_CASE("DeviceOptimizerStep steps as LibTorch's optimizer with clip_grad_norm_ does", "[learner][optimizer]") {
@@ -88,6 +99,8 @@ TEST_CASE("DeviceOptimizerStep's Adam matches a double-precision Adam", "[learne
   config.max_grad_norm = 0;
   config.adam_eps = 1e-8;
   auto params = make_params();
+  // And a size that leaves a remainder after any vector width (the CPU step's loop).
+  params.push_back(torch::randn({37}).requires_grad_());
   std::vector<torch::Tensor> p64, m, v;
   for (auto& p : params) {
     p64.push_back(p.detach().to(torch::kFloat64).clone());
@@ -257,7 +270,9 @@ TEST_CASE("a V-trace update with the device optimizer step equals LibTorch's", "
     CHECK(nb == Approx(na).epsilon(1e-5));
     CHECK(lb.total.item<double>() == Approx(la.total.item<double>()).epsilon(1e-5));
   }
-  CHECK(max_rel_diff(b->parameters(), a->parameters()) < 1e-4);
+  // On the CPU the step is a fused loop (learner/fused_adam.h): the same
+  // arithmetic as LibTorch's ops, rounded in another order.
+  CHECK(max_scaled_diff(b->parameters(), a->parameters()) < 1e-4);
   // And the parameters moved: the comparison is not of two untouched models.
   AgentNet fresh = make();
   CHECK(max_rel_diff(a->parameters(), fresh->parameters()) > 1e-3);

@@ -55,6 +55,9 @@ class DeviceOptimizerStep {
     torch::optim::OptimizerParamState* state = nullptr;  // bound by prepare()
   };
   void bind_states();
+  // On the CPU, Adam's step of parameter i in one pass (learner/fused_adam.h)
+  // when its tensors are plain float32; false (nothing done) otherwise.
+  bool fused_adam(std::size_t i, const torch::Tensor& grad);
   bool storage_moved();
 
   torch::optim::Optimizer& optimizer_;
