@@ -138,6 +138,10 @@ TEST_CASE("SAC: critic target and losses match a double loop, and truncation boo
   }
   CHECK(critic_loss(q1, q2, y).item<double>() == Approx(loss).epsilon(1e-5));
   CHECK(critic_half_loss(q1, y).item<double>() == Approx(q1_half).epsilon(1e-5));
+  // The hand-written gradient is autograd's of the half loss.
+  const auto q1_leaf = q1.clone().requires_grad_(true);
+  critic_half_loss(q1_leaf, y).backward();
+  CHECK(torch::allclose(critic_half_loss_grad(q1, y), q1_leaf.grad(), 1e-6, 1e-8));
 
   // The actor's loss: alpha log pi - min Q, alpha held fixed.
   double actor = 0;

@@ -18,6 +18,11 @@ torch::Tensor critic_half_loss(const torch::Tensor& q, const torch::Tensor& targ
   return 0.5 * (q - target.detach()).pow(2).mean();
 }
 
+torch::Tensor critic_half_loss_grad(const torch::Tensor& q, const torch::Tensor& target) {
+  torch::NoGradGuard no_grad;
+  return (q - target) / static_cast<double>(q.numel());
+}
+
 torch::Tensor critic_loss(const torch::Tensor& q1, const torch::Tensor& q2, const torch::Tensor& target) {
   return critic_half_loss(q1, target) + critic_half_loss(q2, target);
 }

@@ -114,8 +114,7 @@ void SacUpdater::run_lane(int j) {
       torch::NoGradGuard no_grad;
       lane.half_loss = critic_half_loss(q, target_);
       lane.q_mean = q.mean();
-      // d/dq of 0.5 * mean((q - y)^2).
-      lane.pass->backward(((q - target_) / static_cast<double>(q.size(0))).unsqueeze(1), true);
+      lane.pass->backward(critic_half_loss_grad(q, target_).unsqueeze(1), true);
       lane.adam->step();
       // The critic is final for this update; the actor's step does not read the targets.
       polyak_update(lane.params, lane.target_params, settings_.tau);

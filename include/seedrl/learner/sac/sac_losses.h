@@ -26,6 +26,8 @@ torch::Tensor critic_target(const torch::Tensor& reward, const torch::Tensor& te
 // One critic's half of the loss, 1/2 mean (Q_j(s, a) - y)^2: each critic's
 // gradient comes from its own half, so the two can be taken apart.
 torch::Tensor critic_half_loss(const torch::Tensor& q, const torch::Tensor& target);
+// Its gradient to q, (q - y) / N, for a critic whose backward pass is taken by hand.
+torch::Tensor critic_half_loss_grad(const torch::Tensor& q, const torch::Tensor& target);
 torch::Tensor critic_loss(const torch::Tensor& q1, const torch::Tensor& q2, const torch::Tensor& target);
 
 torch::Tensor actor_loss(const torch::Tensor& log_prob, const torch::Tensor& q1, const torch::Tensor& q2,
