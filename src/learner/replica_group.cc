@@ -76,15 +76,17 @@ class C10dComm final : public RankComm {
   c10::intrusive_ptr<PG> pg_;
 };
 
-// `gloo_host`: the address Gloo binds and its peers reach ("" : this host's name).
+// Gloo binds `gloo_interface`'s address when one is named, else `gloo_host`
+// ("": what this host's name resolves to).
 std::unique_ptr<RankComm> make_comm(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
                                     const torch::Device& device, std::chrono::milliseconds timeout,
-                                    const std::string& gloo_host) {
+                                    const std::string& gloo_host, const std::string& gloo_interface) {
   if (device.is_cpu()) {
 #ifdef SEEDRL_HAVE_GLOO
     auto opts = c10d::ProcessGroupGloo::Options::create(timeout);
-    opts->devices.push_back(gloo_host.empty() ? c10d::ProcessGroupGloo::createDefaultDevice()
-                                              : c10d::ProcessGroupGloo::createDeviceForHostname(gloo_host));
+    opts->devices.push_back(!gloo_interface.empty() ? c10d::ProcessGroupGloo::createDeviceForInterface(gloo_interface)
+                            : gloo_host.empty()     ? c10d::ProcessGroupGloo::createDefaultDevice()
+                                                    : c10d::ProcessGroupGloo::createDeviceForHostname(gloo_host));
     opts->threads = 2;
     return std::make_unique<C10dComm<c10d::ProcessGroupGloo>>(
         c10::make_intrusive<c10d::ProcessGroupGloo>(store, rank, size, opts));
@@ -116,7 +118,7 @@ struct ReplicaGroup::Impl {
   // Builds every local rank's process group, each on its own thread (c10d's
   // rendezvous blocks until all ranks have joined).
   void connect(const std::vector<torch::Device>& devices, std::chrono::milliseconds timeout, int first_rank,
-               const std::string& gloo_host) {
+               const std::string& gloo_host, const std::string& gloo_interface = "") {
     const int n = static_cast<int>(devices.size());
     comms.resize(n);
     std::vector<std::exception_ptr> errors(n);
@@ -124,8 +126,8 @@ struct ReplicaGroup::Impl {
     for (int r = 0; r < n; ++r) {
       threads.emplace_back([&, r] {
         try {
-          comms[r] =
-              make_comm(stores[stores.size() == 1 ? 0 : r], first_rank + r, world_size, devices[r], timeout, gloo_host);
+          comms[r] = make_comm(stores[stores.size() == 1 ? 0 : r], first_rank + r, world_size, devices[r], timeout,
+                               gloo_host, gloo_interface);
         } catch (...) {
           errors[r] = std::current_exception();
         }
@@ -209,7 +211,7 @@ ReplicaGroup::ReplicaGroup(const std::vector<torch::Device>& devices, std::chron
                              " failed: " + e.what());
   }
   try {
-    impl_->connect(devices, timeout, rdv.first_rank, rdv.gloo_host);
+    impl_->connect(devices, timeout, rdv.first_rank, rdv.gloo_host, rdv.gloo_interface);
     // Every rank says where it runs, so that a rank that loses another can name it.
     char name[256] = {};
     gethostname(name, sizeof name - 1);

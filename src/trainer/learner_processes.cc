@@ -1,10 +1,12 @@
 #include "seedrl/trainer/learner_processes.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
 
 #include "seedrl/net/protocol.h"
+#include "seedrl/net/route_address.h"
 #include "seedrl/util/rng.h"
 
 namespace seedrl {
@@ -48,8 +50,19 @@ Rendezvous learner_rendezvous(const TrainConfig& config, int local_replicas) {
   r.master_port = config.master_port;
   r.world_size = config.world_size * local_replicas;
   r.first_rank = config.rank * local_replicas;
-  // Gloo on loopback when the store is: a one-host group needs no host name that resolves.
-  if (net::is_loopback_host(config.master_addr)) r.gloo_host = "127.0.0.1";
+  // Gloo on loopback when the store is: a one-host group needs no host name
+  // that resolves. Else on the interface the user names as for PyTorch
+  // (GLOO_SOCKET_IFNAME), or on this host's address towards the store's: a
+  // host name may resolve to loopback (Debian's 127.0.1.1), which no peer on
+  // another host can reach.
+  if (net::is_loopback_host(config.master_addr)) {
+    r.gloo_host = "127.0.0.1";
+  } else if (const char* iface = std::getenv("GLOO_SOCKET_IFNAME"); iface != nullptr && *iface != '\0') {
+    r.gloo_interface = iface;
+  } else {
+    r.gloo_host =
+        net::local_address_towards(config.master_addr, static_cast<std::uint16_t>(config.master_port), "--master-addr");
+  }
   if (!config.token_file.empty()) r.token = net::read_token_file(config.token_file, "--token-file");
   return r;
 }

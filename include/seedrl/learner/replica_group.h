@@ -22,9 +22,10 @@ namespace seedrl {
 struct Rendezvous {
   std::string master_addr = "127.0.0.1";
   int master_port = 29500;
-  int world_size = 1;     // ranks over every process
-  int first_rank = 0;     // this process's first global rank; its replicas are the next ones
-  std::string gloo_host;  // the address Gloo binds and peers reach (empty: this host's name)
+  int world_size = 1;          // ranks over every process
+  int first_rank = 0;          // this process's first global rank; its replicas are the next ones
+  std::string gloo_host;       // the address Gloo binds and peers reach (empty: this host's name)
+  std::string gloo_interface;  // else the address of this network interface (GLOO_SOCKET_IFNAME)
   // Prefixes every key the group writes to the store: a process without the
   // same token never meets the group's ranks (it waits alone, then times out).
   std::string token;
