@@ -32,6 +32,8 @@
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
+#include <spdlog/spdlog.h>
+
 #include "seedrl/util/error_text.h"
 
 namespace seedrl {
@@ -211,7 +213,18 @@ ReplicaGroup::ReplicaGroup(const std::vector<torch::Device>& devices, std::chron
                              " failed: " + e.what());
   }
   try {
-    impl_->connect(devices, timeout, rdv.first_rank, rdv.gloo_host, rdv.gloo_interface);
+    const std::string seen_key = "store-address";
+    if (rdv.first_rank > 0 && !rdv.store_seen_at.empty())
+      impl_->stores[0]->set(seen_key, std::vector<std::uint8_t>(rdv.store_seen_at.begin(), rdv.store_seen_at.end()));
+    std::string gloo_host = rdv.gloo_host;
+    if (rdv.gloo_host_from_peers) {
+      const std::vector<std::uint8_t> v = impl_->stores[0]->get(seen_key);
+      gloo_host.assign(v.begin(), v.end());
+    }
+    if (rdv.world_size > n && devices.front().is_cpu())
+      spdlog::info("learner processes: rank {}'s Gloo listens on {}", rdv.first_rank,
+                   rdv.gloo_interface.empty() ? gloo_host : "interface " + rdv.gloo_interface);
+    impl_->connect(devices, timeout, rdv.first_rank, gloo_host, rdv.gloo_interface);
     // Every rank says where it runs, so that a rank that loses another can name it.
     char name[256] = {};
     gethostname(name, sizeof name - 1);

@@ -60,8 +60,11 @@ Rendezvous learner_rendezvous(const TrainConfig& config, int local_replicas) {
   } else if (const char* iface = std::getenv("GLOO_SOCKET_IFNAME"); iface != nullptr && *iface != '\0') {
     r.gloo_interface = iface;
   } else {
-    r.gloo_host =
-        net::local_address_towards(config.master_addr, static_cast<std::uint16_t>(config.master_port), "--master-addr");
+    const auto port = static_cast<std::uint16_t>(config.master_port);
+    r.gloo_host = net::local_address_towards(config.master_addr, port, "--master-addr");
+    // Rank 0 whose own name for its host leads to loopback listens where the others found it.
+    if (config.rank == 0 && net::is_loopback_host(r.gloo_host)) r.gloo_host_from_peers = true;
+    if (config.rank > 0) r.store_seen_at = net::resolve_address(config.master_addr, port, "--master-addr");
   }
   if (!config.token_file.empty()) r.token = net::read_token_file(config.token_file, "--token-file");
   return r;

@@ -72,11 +72,8 @@ void VTraceAlgorithm::build(const PipelineContext& ctx) {
   options.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(config_.collective_timeout_s * 1000));
   if (config_.learner_processes()) {
     options.rendezvous = learner_rendezvous(config_, static_cast<int>(ctx.placement.learner.size()));
-    const Rendezvous& r = *options.rendezvous;
-    const std::string gloo = r.gloo_interface.empty() ? r.gloo_host : "interface " + r.gloo_interface;
-    spdlog::info("learner processes: rank {} of {} meets the group at {}:{}{}", config_.rank, config_.world_size,
-                 r.master_addr, r.master_port,
-                 ctx.placement.learner.front().is_cpu() ? "; Gloo listens on " + gloo : std::string());
+    spdlog::info("learner processes: rank {} of {} meets the group at {}:{}", config_.rank, config_.world_size,
+                 config_.master_addr, config_.master_port);
     options.tally = ctx.tally;
   }
   const EnvSpec& spec = *spec_;

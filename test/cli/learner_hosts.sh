@@ -1,9 +1,11 @@
 #!/bin/bash
 # Learner processes on two hosts. Two network namespaces joined by a virtual
 # Ethernet link stand for two machines: each has its own interfaces, its own
-# loopback, its own host name and /etc/hosts, set as Debian sets them (the
-# name resolves to 127.0.1.1, which no other host can reach). Rank 0 runs on
-# host A, rank 1 on host B with --master-addr set to A's address.
+# loopback, its own host name and /etc/hosts, set as Debian sets them (a
+# host's own name resolves to 127.0.1.1, which no other host can reach) plus
+# the other host's name, as a cluster's DNS would give it. Rank 0 runs on
+# host-a, rank 1 on host-b, both with --master-addr host-a (as Slurm's
+# first node name): on host-a that name leads to loopback.
 #  1. The group learns CartPole to 475 with identical weights on both ranks,
 #     Gloo listening on each host's own address towards A.
 #  2. The link is cut mid-run: both ranks end within the collective timeout
@@ -57,9 +59,10 @@ head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$work/token"
 
 # on_host NS NAME LOG ARGS...: seedrl ARGS on that host, in the background (pid in $last).
 on_host() {
-  local ns=$1 name=$2 log=$3
+  local ns=$1 name=$2 log=$3 other
   shift 3
-  printf '127.0.0.1 localhost\n127.0.1.1 %s\n' "$name" > "$work/hosts-$name"
+  if [ "$name" = host-a ]; then other="$net.2 host-b"; else other="$net.1 host-a"; fi
+  printf '127.0.0.1 localhost\n127.0.1.1 %s\n%s\n' "$name" "$other" > "$work/hosts-$name"
   ip netns exec "$ns" unshare --uts --mount sh -c \
     'mount --bind "$1" /etc/hosts && hostname "$2" && shift 2 && exec "$@"' _ \
     "$work/hosts-$name" "$name" "$bin" "$@" > "$log" 2>&1 &
@@ -71,7 +74,7 @@ group() {
   local run=$1 name=$2
   shift 2
   local common=(train --config "$src/configs/cartpole.toml" --actors 4 --envs-per-actor 16 --world-size 2
-    --master-addr "$net.1" --master-port 29500 --token-file "$work/token" --logdir "$work/$run"
+    --master-addr host-a --master-port 29500 --token-file "$work/token" --logdir "$work/$run"
     --report-every-s 0 --replica-checksum-every 10 "$@")
   on_host "$a" host-a "$work/$name.rank0.log" "${common[@]}" --rank 0
   p0=$last

@@ -8,6 +8,7 @@
 #include "seedrl/net/route_address.h"
 
 using seedrl::net::local_address_towards;
+using seedrl::net::resolve_address;
 
 TEST_CASE("local_address_towards: loopback is reached from loopback", "[net][route]") {
   CHECK(local_address_towards("127.0.0.1", 29500, "--master-addr") == "127.0.0.1");
@@ -20,5 +21,12 @@ TEST_CASE("local_address_towards: loopback is reached from loopback", "[net][rou
 TEST_CASE("local_address_towards: a name that does not resolve is named with the flag", "[net][route]") {
   // .invalid never resolves (RFC 2606).
   CHECK_THROWS_WITH(local_address_towards("no-such-host.invalid", 29500, "--master-addr"),
+                    Catch::StartsWith("--master-addr: no-such-host.invalid does not resolve"));
+}
+
+TEST_CASE("resolve_address: a literal is itself, a name that does not resolve is named", "[net][route]") {
+  CHECK(resolve_address("127.0.0.1", 29500, "--master-addr") == "127.0.0.1");
+  CHECK(resolve_address("10.1.2.3", 29500, "--master-addr") == "10.1.2.3");
+  CHECK_THROWS_WITH(resolve_address("no-such-host.invalid", 29500, "--master-addr"),
                     Catch::StartsWith("--master-addr: no-such-host.invalid does not resolve"));
 }

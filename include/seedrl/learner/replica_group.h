@@ -26,6 +26,12 @@ struct Rendezvous {
   int first_rank = 0;          // this process's first global rank; its replicas are the next ones
   std::string gloo_host;       // the address Gloo binds and peers reach (empty: this host's name)
   std::string gloo_interface;  // else the address of this network interface (GLOO_SOCKET_IFNAME)
+  // Rank 0 only: Gloo binds where the other ranks reached the store (they
+  // tell it through the store), for when master_addr names this host but
+  // resolves to loopback here (Debian maps a host's own name to 127.0.1.1).
+  bool gloo_host_from_peers = false;
+  // Ranks > 0: master_addr as this host resolved it, told to rank 0.
+  std::string store_seen_at;
   // Prefixes every key the group writes to the store: a process without the
   // same token never meets the group's ranks (it waits alone, then times out).
   std::string token;
