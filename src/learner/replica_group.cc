@@ -3,7 +3,10 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <fstream>
 #include <stdexcept>
@@ -34,6 +37,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "formation_watch.h"
 #include "seedrl/util/error_text.h"
 
 namespace seedrl {
@@ -119,8 +123,11 @@ struct ReplicaGroup::Impl {
 
   // Builds every local rank's process group, each on its own thread (c10d's
   // rendezvous blocks until all ranks have joined).
+  // A rank that fails tells `watch`, when there is one (a group over
+  // processes), and ends with `cannot_meet`'s line.
   void connect(const std::vector<torch::Device>& devices, std::chrono::milliseconds timeout, int first_rank,
-               const std::string& gloo_host, const std::string& gloo_interface = "") {
+               const std::string& gloo_host, const std::string& gloo_interface = "", FormationWatch* watch = nullptr,
+               const std::function<std::string(int, const std::string&)>& cannot_meet = {}) {
     const int n = static_cast<int>(devices.size());
     comms.resize(n);
     std::vector<std::exception_ptr> errors(n);
@@ -130,8 +137,12 @@ struct ReplicaGroup::Impl {
         try {
           comms[r] = make_comm(stores[stores.size() == 1 ? 0 : r], first_rank + r, world_size, devices[r], timeout,
                                gloo_host, gloo_interface);
+        } catch (const std::exception& e) {
+          errors[r] = std::current_exception();
+          if (watch) watch->report(first_rank + r, error_text(e), cannot_meet(first_rank + r, error_text(e)));
         } catch (...) {
           errors[r] = std::current_exception();
+          if (watch) watch->report(first_rank + r, "an unknown error", cannot_meet(first_rank + r, "an unknown error"));
         }
       });
     }
@@ -197,17 +208,36 @@ ReplicaGroup::ReplicaGroup(const std::vector<torch::Device>& devices, std::chron
   impl_->world_size = rdv.world_size;
   // One store client per local rank (a TCPStore's connection is not shared
   // between threads); the process holding global rank 0 also serves it.
+  const std::string store_name = rdv.master_addr + ":" + std::to_string(rdv.master_port);
+  auto store_client = [&](bool serve) -> c10::intrusive_ptr<c10d::Store> {
+    c10d::TCPStoreOptions opts;
+    opts.port = static_cast<std::uint16_t>(rdv.master_port);
+    opts.isServer = serve;
+    opts.numWorkers = rdv.world_size;
+    opts.waitWorkers = false;
+    opts.timeout = timeout;
+    return c10::make_intrusive<c10d::PrefixStore>("seedrl/" + rdv.token,
+                                                  c10::make_intrusive<c10d::TCPStore>(rdv.master_addr, opts));
+  };
+  auto cannot_meet = [&](int rank, const std::string& why) {
+    return "learner processes: rank " + std::to_string(rank) + " could not meet the other learner processes at " +
+           store_name + " within " + std::to_string(timeout.count() / 1000) + " s (all " +
+           std::to_string(rdv.world_size) + " started, with the same --token-file?): " + why;
+  };
+  std::unique_ptr<FormationWatch> watch;
   try {
-    for (int r = 0; r < n; ++r) {
-      c10d::TCPStoreOptions opts;
-      opts.port = static_cast<std::uint16_t>(rdv.master_port);
-      opts.isServer = rdv.first_rank == 0 && r == 0;
-      opts.numWorkers = rdv.world_size;
-      opts.waitWorkers = false;
-      opts.timeout = timeout;
-      c10::intrusive_ptr<c10d::Store> store = c10::make_intrusive<c10d::TCPStore>(rdv.master_addr, opts);
-      impl_->stores.push_back(c10::make_intrusive<c10d::PrefixStore>("seedrl/" + rdv.token, store));
-    }
+    for (int r = 0; r < n; ++r) impl_->stores.push_back(store_client(rdv.first_rank == 0 && r == 0));
+    FormationWatch::End end = rdv.on_formation_failure;
+    if (!end)
+      end = [](const std::string& line) {
+        spdlog::error("{}", line);
+        spdlog::default_logger()->flush();
+        std::fflush(nullptr);
+        std::_Exit(1);
+      };
+    watch = std::make_unique<FormationWatch>(store_client(false), rdv.first_rank, n, rdv.world_size,
+                                             std::min(timeout, std::chrono::milliseconds(10000)), store_name,
+                                             std::move(end));
   } catch (const std::exception& e) {
     throw std::runtime_error("rendezvous at " + rdv.master_addr + ":" + std::to_string(rdv.master_port) +
                              " failed: " + e.what());
@@ -224,7 +254,8 @@ ReplicaGroup::ReplicaGroup(const std::vector<torch::Device>& devices, std::chron
     if (rdv.world_size > n && devices.front().is_cpu())
       spdlog::info("learner processes: rank {}'s Gloo listens on {}", rdv.first_rank,
                    rdv.gloo_interface.empty() ? gloo_host : "interface " + rdv.gloo_interface);
-    impl_->connect(devices, timeout, rdv.first_rank, gloo_host, rdv.gloo_interface);
+    impl_->connect(devices, timeout, rdv.first_rank, gloo_host, rdv.gloo_interface, watch.get(), cannot_meet);
+    watch.reset();  // formed: nothing left to watch
     // Every rank says where it runs, so that a rank that loses another can name it.
     char name[256] = {};
     gethostname(name, sizeof name - 1);
@@ -240,12 +271,7 @@ ReplicaGroup::ReplicaGroup(const std::vector<torch::Device>& devices, std::chron
       impl_->pids.push_back(space == std::string::npos ? 0 : std::stol(s.substr(space + 1)));
     }
   } catch (const std::exception& e) {
-    const std::string why = error_text(e);
-    throw std::runtime_error("learner processes: rank " + std::to_string(rdv.first_rank) +
-                             " could not meet the other learner processes at " + rdv.master_addr + ":" +
-                             std::to_string(rdv.master_port) + " within " + std::to_string(timeout.count() / 1000) +
-                             " s (all " + std::to_string(rdv.world_size) +
-                             " started, with the same --token-file?): " + why);
+    throw std::runtime_error(cannot_meet(rdv.first_rank, error_text(e)));
   }
 }
 

@@ -57,14 +57,18 @@ Rendezvous learner_rendezvous(const TrainConfig& config, int local_replicas) {
   // another host can reach.
   if (net::is_loopback_host(config.master_addr)) {
     r.gloo_host = "127.0.0.1";
-  } else if (const char* iface = std::getenv("GLOO_SOCKET_IFNAME"); iface != nullptr && *iface != '\0') {
-    r.gloo_interface = iface;
   } else {
     const auto port = static_cast<std::uint16_t>(config.master_port);
-    r.gloo_host = net::local_address_towards(config.master_addr, port, "--master-addr");
-    // Rank 0 whose own name for its host leads to loopback listens where the others found it.
-    if (config.rank == 0 && net::is_loopback_host(r.gloo_host)) r.gloo_host_from_peers = true;
+    // Every rank > 0 tells rank 0 where it found the store, whichever address
+    // its own Gloo takes: rank 0 may need it though this rank names an interface.
     if (config.rank > 0) r.store_seen_at = net::resolve_address(config.master_addr, port, "--master-addr");
+    if (const char* iface = std::getenv("GLOO_SOCKET_IFNAME"); iface != nullptr && *iface != '\0') {
+      r.gloo_interface = iface;
+    } else {
+      r.gloo_host = net::local_address_towards(config.master_addr, port, "--master-addr");
+      // Rank 0 whose own name for its host leads to loopback listens where the others found it.
+      if (config.rank == 0 && net::is_loopback_host(r.gloo_host)) r.gloo_host_from_peers = true;
+    }
   }
   if (!config.token_file.empty()) r.token = net::read_token_file(config.token_file, "--token-file");
   return r;

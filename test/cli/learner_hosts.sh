@@ -10,7 +10,9 @@
 #     Gloo listening on each host's own address towards A.
 #  2. The link is cut mid-run: both ranks end within the collective timeout
 #     with the line that says a rank was lost, and the last checkpoint stays.
-#  3. The link back up, --resume restarts the group from that checkpoint.
+#  3. The link back up, --resume restarts the group from that checkpoint,
+#     host B's Gloo on the interface GLOO_SOCKET_IFNAME names.
+#  4. Host B names an interface it lacks: rank 0 ends with rank 1's reason.
 # Skipped (77) where namespaces cannot be made (not root, no `ip`, a
 # container without CAP_NET_ADMIN). Deadlines here only catch hangs.
 #   test/cli/learner_hosts.sh BUILD_DIR
@@ -57,6 +59,8 @@ ip -n "$a" link set "${tag}x" up
 ip -n "$b" link set "${tag}y" up
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$work/token"
 
+# Extra environment for one host's seedrl (NAME=VALUE words), by host name.
+declare -A host_env=()
 # on_host NS NAME LOG ARGS...: seedrl ARGS on that host, in the background (pid in $last).
 on_host() {
   local ns=$1 name=$2 log=$3 other
@@ -65,7 +69,7 @@ on_host() {
   printf '127.0.0.1 localhost\n127.0.1.1 %s\n%s\n' "$name" "$other" > "$work/hosts-$name"
   ip netns exec "$ns" unshare --uts --mount sh -c \
     'mount --bind "$1" /etc/hosts && hostname "$2" && shift 2 && exec "$@"' _ \
-    "$work/hosts-$name" "$name" "$bin" "$@" > "$log" 2>&1 &
+    "$work/hosts-$name" "$name" env ${host_env[$name]:-} "$bin" "$@" > "$log" 2>&1 &
   last=$!
   pids+=("$last")
 }
@@ -123,14 +127,30 @@ for r in 0 1; do
 done
 echo "ok: a cut link ended both ranks with the lost-rank line, $((SECONDS - cut_at)) s after the cut (timeout 10 s)"
 
-# 3. The link back, the group resumes from rank 0's checkpoint.
+# 3. The link back, the group resumes from rank 0's checkpoint; host B names
+# its interface for Gloo, as GLOO_SOCKET_IFNAME does for PyTorch.
 ip -n "$b" link set "${tag}y" up
+host_env[host-b]=GLOO_SOCKET_IFNAME=${tag}y
 group run2 resume --resume --target-return 475 --stop-at-target --max-frames 1000000000
 wait_both 600
 [ "$s0" = 0 ] && [ "$s1" = 0 ] || fail "resume: exit statuses $s0 and $s1"
 for r in 0 1; do
   grep -q "resumed from $work/run2/checkpoint.pt" "$work/resume.rank$r.log" || fail "rank $r did not resume"
 done
+grep -q "Gloo listens on interface ${tag}y\$" "$work/resume.rank1.log" || fail "rank 1 does not listen on its interface"
 c0=$(checksum "$work/resume.rank0.log") c1=$(checksum "$work/resume.rank1.log")
 [ -n "$c0" ] && [ "$c0" = "$c1" ] || fail "resumed checksums differ: '$c0' vs '$c1'"
 echo "ok: the group resumed across the hosts, $c0"
+
+# 4. Host B names an interface it does not have: its Gloo cannot start. Rank
+# 0, blocked inside Gloo's connect, ends with rank 1's reason at once rather
+# than after several collective timeouts.
+host_env[host-b]=GLOO_SOCKET_IFNAME=${tag}none
+group run4 noiface --max-frames 1000000000 --collective-timeout-s 120
+wait_both 600
+[ "$s0" = 1 ] && [ "$s1" = 1 ] || fail "missing interface: exit statuses $s0 and $s1, not 1 and 1"
+grep -q "rank 1 could not meet the other learner processes at host-a:29500 .*${tag}none" "$work/noiface.rank1.log" ||
+  fail "rank 1 does not say why it could not join"
+grep -q "rank 0 stops: rank 1 (on host-b) could not join the group: .*${tag}none" "$work/noiface.rank0.log" ||
+  fail "rank 0 does not end with rank 1's reason"
+echo "ok: a rank that could not join ended the other with its reason"

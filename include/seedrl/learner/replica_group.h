@@ -35,6 +35,10 @@ struct Rendezvous {
   // Prefixes every key the group writes to the store: a process without the
   // same token never meets the group's ranks (it waits alone, then times out).
   std::string token;
+  // What ends this process when a rank cannot join the group while it forms
+  // (the whole one-line reason given). Empty: log it and exit with status 1,
+  // since the other local ranks may be blocked inside Gloo's connect.
+  std::function<void(const std::string&)> on_formation_failure;
 };
 
 class ReplicaGroup {
