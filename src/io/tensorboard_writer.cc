@@ -1,7 +1,5 @@
 #include "seedrl/io/tensorboard_writer.h"
 
-#include <unistd.h>
-
 #include <bit>
 #include <chrono>
 #include <filesystem>
@@ -10,6 +8,7 @@
 #include <utility>
 
 #include "seedrl/io/crc32c.h"
+#include "seedrl/util/host_name.h"
 
 namespace seedrl {
 namespace {
@@ -58,12 +57,6 @@ void start_event(std::string& out, double wall_time, std::int64_t step) {
   put_varint(out, static_cast<std::uint64_t>(step));  // int64: two's complement, 10 bytes if < 0
 }
 
-std::string hostname() {
-  char buf[256] = {};
-  if (gethostname(buf, sizeof(buf) - 1) != 0 || buf[0] == '\0') return "localhost";
-  return buf;
-}
-
 double now_seconds() {
   using namespace std::chrono;
   return duration<double>(system_clock::now().time_since_epoch()).count();
@@ -79,7 +72,7 @@ TensorBoardWriter::TensorBoardWriter(const std::string& logdir) {
   }
   const double now = now_seconds();
   path_ = (std::filesystem::path(logdir) /
-           ("events.out.tfevents." + std::to_string(static_cast<std::int64_t>(now)) + "." + hostname()))
+           ("events.out.tfevents." + std::to_string(static_cast<std::int64_t>(now)) + "." + host_name()))
               .string();
   out_ = std::make_unique<OutputFile>(path_, OutputFile::Mode::kTruncate);
 

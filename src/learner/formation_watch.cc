@@ -1,11 +1,10 @@
 #include "formation_watch.h"
 
-#include <unistd.h>
-
 #include <exception>
 #include <vector>
 
 #include "seedrl/util/error_text.h"
+#include "seedrl/util/host_name.h"
 
 namespace seedrl {
 
@@ -41,12 +40,10 @@ void FormationWatch::report(int rank, const std::string& why, const std::string&
     end_(line);  // another local rank reported first; this one only ends
     return;
   }
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
   try {
     std::lock_guard<std::mutex> lock(store_mutex_);
     store_->set(kFailedKey,
-                bytes("rank " + std::to_string(rank) + " (on " + host + ") could not join the group: " + why));
+                bytes("rank " + std::to_string(rank) + " (on " + host_name() + ") could not join the group: " + why));
   } catch (const std::exception&) {
     // The store is unreachable too: the others will see it go or time out.
   }

@@ -39,6 +39,7 @@
 
 #include "formation_watch.h"
 #include "seedrl/util/error_text.h"
+#include "seedrl/util/host_name.h"
 
 namespace seedrl {
 
@@ -257,9 +258,7 @@ ReplicaGroup::ReplicaGroup(const std::vector<torch::Device>& devices, std::chron
     impl_->connect(devices, timeout, rdv.first_rank, gloo_host, rdv.gloo_interface, watch.get(), cannot_meet);
     watch.reset();  // formed: nothing left to watch
     // Every rank says where it runs, so that a rank that loses another can name it.
-    char name[256] = {};
-    gethostname(name, sizeof name - 1);
-    const std::string me = std::string(name) + " " + std::to_string(static_cast<long>(getpid()));
+    const std::string me = host_name() + " " + std::to_string(static_cast<long>(getpid()));
     for (int r = 0; r < n; ++r)
       impl_->stores[0]->set("member/" + std::to_string(rdv.first_rank + r),
                             std::vector<std::uint8_t>(me.begin(), me.end()));
@@ -282,8 +281,7 @@ int ReplicaGroup::world_size() const { return impl_->world_size; }
 std::string ReplicaGroup::backend() const { return impl_->backend; }
 
 std::string ReplicaGroup::gone_ranks() const {
-  char name[256] = {};
-  gethostname(name, sizeof name - 1);
+  const std::string name = host_name();
   std::string out;
   for (std::size_t g = 0; g < impl_->pids.size(); ++g) {
     const long pid = impl_->pids[g];
