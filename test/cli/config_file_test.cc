@@ -232,7 +232,7 @@ TEST_CASE("an unknown config key is refused with the closest flag", "[cli][confi
 }
 
 TEST_CASE("every shipped config is read by train without error", "[cli]") {
-  const auto configs = std::filesystem::path(SEEDRL_SOURCE_DIR) / "configs";
+  const auto configs = std::filesystem::path(seedrl::test::source_dir()) / "configs";
   int n = 0;
   for (const auto& entry : std::filesystem::directory_iterator(configs)) {
     if (entry.path().extension() != ".toml") continue;

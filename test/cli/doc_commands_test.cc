@@ -17,6 +17,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "run_binary.h"
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/config_file.h"
 
@@ -24,7 +25,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kSource = SEEDRL_SOURCE_DIR;
+const fs::path kSource = seedrl::test::source_dir();
 
 struct DocCommand {
   std::string where;               // file:line

@@ -34,7 +34,7 @@ std::vector<std::string> rank_args(const std::string& logdir, int rank, int worl
                                    std::vector<std::string> extra = {}) {
   std::vector<std::string> a{"train",
                              "--config",
-                             std::string(SEEDRL_SOURCE_DIR) + "/configs/cartpole.toml",
+                             seedrl::test::source_dir() + "/configs/cartpole.toml",
                              "--actors",
                              "4",
                              "--envs-per-actor",

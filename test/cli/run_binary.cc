@@ -173,4 +173,6 @@ std::vector<std::string> with(std::vector<std::string> args, const std::vector<s
   return args;
 }
 
+std::string source_dir() { return SEEDRL_SOURCE_DIR; }
+
 }  // namespace seedrl::test

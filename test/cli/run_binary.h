@@ -49,4 +49,8 @@ std::string read_file(const std::string& path);
 // `args` followed by `more`: a test's base command line with its own flags.
 std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more);
 
+// The source tree's root (configs/, docs/, test scripts): only run_binary.cc
+// is compiled with its path, as with the binary's.
+std::string source_dir();
+
 }  // namespace seedrl::test

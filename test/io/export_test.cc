@@ -77,7 +77,7 @@ void check_against_pytorch(const std::string& python, const std::string& name, T
   for (std::int64_t i = 0; i < flat.numel(); ++i) inputs["obs"].push_back(flat[i].item<double>());
   std::ofstream(dir + "/inputs.json") << inputs.dump();
 
-  const std::string script = std::string(SEEDRL_SOURCE_DIR) + "/test/io/export_check.py";
+  const std::string script = seedrl::test::source_dir() + "/test/io/export_check.py";
   const std::string command = "'" + python + "' '" + script + "' '" + weights + "' '" + dir + "/inputs.json' '" + dir +
                               "/outputs.json' > '" + dir + "/python.txt' 2>&1";
   const int status = std::system(command.c_str());
