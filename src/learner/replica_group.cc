@@ -83,23 +83,54 @@ class C10dComm final : public RankComm {
   c10::intrusive_ptr<PG> pg_;
 };
 
+// Replicas that share a GPU talk through Gloo, which this class feeds host
+// copies of their CUDA tensors (NCCL takes one rank per GPU).
+class HostStagedComm final : public RankComm {
+ public:
+  explicit HostStagedComm(std::unique_ptr<RankComm> host) : host_(std::move(host)) {}
+  ReplicaGroup::Wait allreduce_sum(torch::Tensor t) override {
+    torch::Tensor staged = t.to(torch::kCPU);
+    auto wait = host_->allreduce_sum(staged);
+    return [wait, t, staged]() mutable {
+      wait();
+      t.copy_(staged);
+    };
+  }
+  void broadcast(torch::Tensor t, int root) override {
+    torch::Tensor staged = t.to(torch::kCPU);
+    host_->broadcast(staged, root);
+    t.copy_(staged);
+  }
+  std::vector<torch::Tensor> allgather(torch::Tensor t, int size) override {
+    auto out = host_->allgather(t.to(torch::kCPU), size);
+    for (auto& o : out) o = o.to(t.device());
+    return out;
+  }
+
+ private:
+  std::unique_ptr<RankComm> host_;
+};
+
 // Gloo binds `gloo_interface`'s address when one is named, else `gloo_host`
 // ("": what this host's name resolves to).
 std::unique_ptr<RankComm> make_comm(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
-                                    const torch::Device& device, std::chrono::milliseconds timeout,
-                                    const std::string& gloo_host, const std::string& gloo_interface) {
-  if (device.is_cpu()) {
+                                    const torch::Device& device, const std::string& backend,
+                                    std::chrono::milliseconds timeout, const std::string& gloo_host,
+                                    const std::string& gloo_interface) {
+  if (backend == "gloo") {
 #ifdef SEEDRL_HAVE_GLOO
     auto opts = c10d::ProcessGroupGloo::Options::create(timeout);
     opts->devices.push_back(!gloo_interface.empty() ? c10d::ProcessGroupGloo::createDeviceForInterface(gloo_interface)
                             : gloo_host.empty()     ? c10d::ProcessGroupGloo::createDefaultDevice()
                                                     : c10d::ProcessGroupGloo::createDeviceForHostname(gloo_host));
     opts->threads = 2;
-    return std::make_unique<C10dComm<c10d::ProcessGroupGloo>>(
+    std::unique_ptr<RankComm> gloo = std::make_unique<C10dComm<c10d::ProcessGroupGloo>>(
         c10::make_intrusive<c10d::ProcessGroupGloo>(store, rank, size, opts));
+    if (device.is_cuda()) return std::make_unique<HostStagedComm>(std::move(gloo));
+    return gloo;
 #endif
   }
-  if (device.is_cuda()) {
+  if (backend == "nccl") {
 #ifdef SEEDRL_HAVE_NCCL
     auto opts = c10d::ProcessGroupNCCL::Options::create();
     opts->timeout = timeout;
@@ -108,7 +139,7 @@ std::unique_ptr<RankComm> make_comm(const c10::intrusive_ptr<c10d::Store>& store
 #endif
   }
   throw std::runtime_error("--learner-devices: this build has no c10d backend for " + device.str() +
-                           " replicas (Gloo serves cpu, NCCL serves cuda)");
+                           " replicas (Gloo serves cpu and replicas sharing a GPU, NCCL serves cuda)");
 }
 
 }  // namespace
@@ -131,13 +162,14 @@ struct ReplicaGroup::Impl {
                const std::function<std::string(int, const std::string&)>& cannot_meet = {}) {
     const int n = static_cast<int>(devices.size());
     comms.resize(n);
+    const std::string& backend = this->backend;
     std::vector<std::exception_ptr> errors(n);
     std::vector<std::thread> threads;
     for (int r = 0; r < n; ++r) {
       threads.emplace_back([&, r] {
         try {
-          comms[r] = make_comm(stores[stores.size() == 1 ? 0 : r], first_rank + r, world_size, devices[r], timeout,
-                               gloo_host, gloo_interface);
+          comms[r] = make_comm(stores[stores.size() == 1 ? 0 : r], first_rank + r, world_size, devices[r], backend,
+                               timeout, gloo_host, gloo_interface);
         } catch (const std::exception& e) {
           errors[r] = std::current_exception();
           if (watch) watch->report(first_rank + r, error_text(e), cannot_meet(first_rank + r, error_text(e)));
@@ -157,10 +189,11 @@ namespace {
 
 void check_backends(const std::vector<torch::Device>& devices) {
   if (devices.empty()) throw std::invalid_argument("ReplicaGroup: no devices");
+  const std::string backend = replica_backend(devices);
   for (const auto& d : devices)
-    if (!ReplicaGroup::supports(d))
+    if (!ReplicaGroup::supports(d) || (backend == "gloo" && !ReplicaGroup::supports(torch::kCPU)))
       throw std::runtime_error("--learner-devices: this build has no c10d backend for " + d.str() +
-                               " replicas (Gloo serves cpu, NCCL serves cuda)");
+                               " replicas (Gloo serves cpu and replicas sharing a GPU, NCCL serves cuda)");
 }
 
 // Whether process `pid` of this host still runs (an exited one not yet reaped is a zombie: gone).
@@ -175,6 +208,15 @@ bool running(pid_t pid) {
 
 }  // namespace
 
+std::string replica_backend(const std::vector<torch::Device>& devices) {
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    if (!devices[i].is_cuda()) return "gloo";
+    for (std::size_t j = i + 1; j < devices.size(); ++j)
+      if (devices[i] == devices[j]) return "gloo";
+  }
+  return "nccl";
+}
+
 bool ReplicaGroup::supports(const torch::Device& device) {
 #ifdef SEEDRL_HAVE_GLOO
   if (device.is_cpu()) return true;
@@ -188,7 +230,12 @@ bool ReplicaGroup::supports(const torch::Device& device) {
 ReplicaGroup::ReplicaGroup(const std::vector<torch::Device>& devices, std::chrono::milliseconds timeout)
     : impl_(std::make_unique<Impl>()) {
   check_backends(devices);
-  impl_->backend = devices.front().is_cuda() ? "nccl" : "gloo";
+  impl_->backend = replica_backend(devices);
+  if (impl_->backend == "gloo" && devices.front().is_cuda())
+    spdlog::warn(
+        "--learner-devices: {} replicas share {}: NCCL takes one rank per GPU, so their gradients meet "
+        "through Gloo in host memory. This runs the multi-replica code path; it adds no throughput",
+        devices.size(), devices.front().str());
   impl_->world_size = static_cast<int>(devices.size());
   impl_->stores.push_back(c10::make_intrusive<c10d::HashStore>());
   // Ranks are threads of this process: loopback is all they need.
@@ -205,7 +252,11 @@ ReplicaGroup::ReplicaGroup(const std::vector<torch::Device>& devices, std::chron
                                 " replica(s) does not fit a world of " + std::to_string(rdv.world_size));
   if (rdv.master_port < 1 || rdv.master_port > 65535)
     throw std::invalid_argument("master port " + std::to_string(rdv.master_port) + " is not a TCP port");
-  impl_->backend = devices.front().is_cuda() ? "nccl" : "gloo";
+  impl_->backend = replica_backend(devices);
+  // Another process cannot know that this one chose Gloo for a shared GPU.
+  if (impl_->backend == "gloo" && devices.front().is_cuda())
+    throw std::invalid_argument("--learner-devices: " + devices.front().str() +
+                                " is listed twice; learner processes give each GPU one rank (NCCL)");
   impl_->world_size = rdv.world_size;
   // One store client per local rank (a TCPStore's connection is not shared
   // between threads); the process holding global rank 0 also serves it.

@@ -59,8 +59,9 @@ std::vector<torch::Device> remaining(const std::vector<torch::Device>& all, cons
   return rest;
 }
 
-// No GPU twice on one side: a second batcher or replica on the same GPU
-// would only compete with the first.
+// No GPU twice for inference: a second batcher on the same GPU would only
+// compete with the first. (Learner replicas may share one, through Gloo: the
+// multi-replica code path on a one-GPU machine.)
 void check_no_gpu_twice(const std::vector<torch::Device>& side, const std::string& flag) {
   for (std::size_t i = 0; i < side.size(); ++i)
     for (std::size_t j = i + 1; j < side.size(); ++j)
@@ -135,7 +136,6 @@ Placement resolve_placement(const std::string& devices, const std::string& infer
     throw std::invalid_argument("--learner-devices: '" + join(p.learner) +
                                 "' mixes cpu and cuda; learner replicas share one backend (Gloo on CPU, NCCL on GPU)");
   check_no_gpu_twice(p.inference, "--inference-devices");
-  check_no_gpu_twice(p.learner, "--learner-devices");
   return p;
 }
 

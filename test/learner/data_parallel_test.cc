@@ -416,6 +416,71 @@ TEST_CASE("the data-parallel learner on GPUs trains like one CPU learner", "[.gp
   CHECK(max_relative_difference(*on_cpu, *single.model()) <= 1e-3);
 }
 
+TEST_CASE("replicas pick NCCL for distinct GPUs and Gloo for CPUs or a shared GPU", "[learner][data_parallel]") {
+  const torch::Device cpu(torch::kCPU), g0(torch::kCUDA, 0), g1(torch::kCUDA, 1);
+  CHECK(replica_backend({cpu}) == "gloo");
+  CHECK(replica_backend({cpu, cpu}) == "gloo");
+  CHECK(replica_backend({g0}) == "nccl");
+  CHECK(replica_backend({g0, g1}) == "nccl");
+  CHECK(replica_backend({g0, g0}) == "gloo");
+  CHECK(replica_backend({g0, g1, g0}) == "gloo");
+}
+
+// Hidden (bench/cuda/run-on-gpu.sh): two replicas on the one GPU, whose
+// collectives go through Gloo on host copies, against one CPU learner; and
+// each collective between the two ranks directly.
+TEST_CASE("two learner replicas sharing one GPU meet through Gloo and train like one CPU learner",
+          "[.gpu][learner][data_parallel][gloo]") {
+  REQUIRE(torch::cuda::is_available());
+  const torch::Device gpu(torch::kCUDA, 0);
+  {
+    ReplicaGroup group({gpu, gpu}, std::chrono::seconds(60));
+    CHECK(group.backend() == "gloo");
+    const auto opts = torch::TensorOptions().device(gpu);
+    std::vector<torch::Tensor> x{torch::arange(1000, opts).to(torch::kFloat32), torch::full({1000}, 2.0f, opts)};
+    std::vector<std::vector<torch::Tensor>> gathered(2);
+    std::vector<torch::Tensor> cast(2);
+    std::vector<std::thread> ranks;
+    for (int r = 0; r < 2; ++r)
+      ranks.emplace_back([&, r] {
+        group.allreduce_sum(r, x[r])();
+        gathered[r] = group.allgather(r, x[r] + static_cast<float>(r));
+        cast[r] = torch::full({3}, static_cast<float>(r + 5), opts);
+        group.broadcast(r, cast[r], 1);
+      });
+    for (auto& t : ranks) t.join();
+    const torch::Tensor sum = torch::arange(1000, opts).to(torch::kFloat32) + 2.0f;
+    for (int r = 0; r < 2; ++r) {
+      CHECK(x[r].device() == gpu);
+      CHECK(torch::equal(x[r], sum));
+      REQUIRE(gathered[r].size() == 2);
+      CHECK(torch::equal(gathered[r][1], sum + 1.0f));
+      CHECK(torch::equal(cast[r].cpu(), torch::full({3}, 6.0f)));
+    }
+  }
+  ReplicaFixture f;
+  LearnerConfig config;
+  config.batch_size = 8;
+  config.max_frames = 10'000;
+  config.optimizer.learning_rate = 1e-3;
+  DataParallelOptions options;
+  options.checksum_every = 1;
+  VTraceLearner single(f.clone(), f.spec.action, config, *f.store, f.publisher, torch::kCPU);
+  DataParallelLearner dp([&] { return f.clone(); }, f.spec.action, config, *f.store, f.publisher, {gpu, gpu}, options);
+  REQUIRE(dp.replicas() == 2);
+  for (int k = 0; k < 3; ++k) {
+    const UnrollBatch b = f.batch(config.batch_size, 700 + k);
+    LearnerStats s1, s2;
+    single.update(b, s1);
+    dp.update(b, s2);
+    CHECK(s2.total_loss == Approx(s1.total_loss).epsilon(1e-3));
+  }
+  REQUIRE_NOTHROW(dp.verify_replicas());
+  AgentNet on_cpu = f.clone();
+  copy_parameters(*dp.model(), *on_cpu);
+  CHECK(max_relative_difference(*on_cpu, *single.model()) <= 1e-3);
+}
+
 // Hidden (bench/cuda/run-on-gpu.sh): the NCCL code path on a one-GPU machine.
 // A single-rank NCCL group runs every collective the replicas use, and the
 // gradient buckets over it, on cuda:0 (NCCL refuses two ranks on one GPU).

@@ -2,7 +2,8 @@
 // are threads of this process: one c10d process group per rank, all meeting
 // through one in-memory c10d::HashStore. CPU replicas talk through Gloo (over
 // loopback TCP), CUDA replicas through NCCL where this LibTorch was built with
-// it. Collectives are c10d's; this class only hides c10d's headers and the
+// it; replicas that share one GPU through Gloo on host copies (NCCL takes one
+// rank per GPU). Collectives are c10d's; this class only hides c10d's headers and the
 // 1.13 / 2.x differences (ProcessGroup vs Backend) from the rest of the code.
 #pragma once
 
@@ -40,6 +41,10 @@ struct Rendezvous {
   // since the other local ranks may be blocked inside Gloo's connect.
   std::function<void(const std::string&)> on_formation_failure;
 };
+
+// The backend of replicas on `devices` (one process's): "nccl" for distinct
+// GPUs, "gloo" for CPUs or a GPU listed twice.
+std::string replica_backend(const std::vector<torch::Device>& devices);
 
 class ReplicaGroup {
  public:
