@@ -37,6 +37,13 @@ if [[ $STEP == build || $STEP == all ]]; then
       && ALE_ARGS=(-DALE_ROOT="$PWD/.device/ale-install" -DSEEDRL_ATARI_ROMS="$PWD/.device/ale/roms") \
       || { log "ALE build failed"; tail -20 "$OUT/ale.log"; }
   fi
+  # An installed seedrl (the cli/install test) finds libgif where the system looks.
+  for so in "$PREFIX"/usr/lib/x86_64-linux-gnu/libgif.so.7*; do
+    [[ -e $so && ! -e /usr/lib/x86_64-linux-gnu/$(basename "$so") ]] && cp -a "$so" /usr/lib/x86_64-linux-gnu/
+  done
+  # The charts `seedrl report` and the dashboard inline (libjs-dygraphs).
+  DYGRAPHS_JS=$PREFIX/usr/share/javascript/dygraphs/dygraph.min.js
+  [[ -f $DYGRAPHS_JS ]] && ALE_ARGS+=(-DSEEDRL_DYGRAPHS_JS="$DYGRAPHS_JS")
   # NCCL's header comes with PyTorch's nvidia-nccl wheel.
   export NCCL_ROOT=${NCCL_ROOT:-$(python3 -c 'import nvidia.nccl as n; print(list(n.__path__)[0])' 2>/dev/null)}
   TORCH_PREFIX=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')

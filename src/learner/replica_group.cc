@@ -209,10 +209,17 @@ bool running(pid_t pid) {
 }  // namespace
 
 std::string replica_backend(const std::vector<torch::Device>& devices) {
-  for (std::size_t i = 0; i < devices.size(); ++i) {
-    if (!devices[i].is_cuda()) return "gloo";
-    for (std::size_t j = i + 1; j < devices.size(); ++j)
-      if (devices[i] == devices[j]) return "gloo";
+  std::vector<std::string> places;
+  for (const auto& d : devices) places.push_back(d.str());
+  return group_backend(places);
+}
+
+std::string group_backend(const std::vector<std::string>& places) {
+  for (std::size_t i = 0; i < places.size(); ++i) {
+    const auto space = places[i].rfind(' ');
+    if (places[i].compare(space == std::string::npos ? 0 : space + 1, std::string::npos, "cpu") == 0) return "gloo";
+    for (std::size_t j = i + 1; j < places.size(); ++j)
+      if (places[i] == places[j]) return "gloo";
   }
   return "nccl";
 }
@@ -252,11 +259,6 @@ ReplicaGroup::ReplicaGroup(const std::vector<torch::Device>& devices, std::chron
                                 " replica(s) does not fit a world of " + std::to_string(rdv.world_size));
   if (rdv.master_port < 1 || rdv.master_port > 65535)
     throw std::invalid_argument("master port " + std::to_string(rdv.master_port) + " is not a TCP port");
-  impl_->backend = replica_backend(devices);
-  // Another process cannot know that this one chose Gloo for a shared GPU.
-  if (impl_->backend == "gloo" && devices.front().is_cuda())
-    throw std::invalid_argument("--learner-devices: " + devices.front().str() +
-                                " is listed twice; learner processes give each GPU one rank (NCCL)");
   impl_->world_size = rdv.world_size;
   // One store client per local rank (a TCPStore's connection is not shared
   // between threads); the process holding global rank 0 also serves it.
@@ -303,7 +305,27 @@ ReplicaGroup::ReplicaGroup(const std::vector<torch::Device>& devices, std::chron
       const std::vector<std::uint8_t> v = impl_->stores[0]->get(seen_key);
       gloo_host.assign(v.begin(), v.end());
     }
-    if (rdv.world_size > n && devices.front().is_cpu())
+    // Every rank says where it learns, so that all pick one backend: NCCL
+    // only where no GPU of a host holds two ranks (processes on a one-GPU
+    // machine each default to cuda:0).
+    const std::string host = host_name();
+    for (int r = 0; r < n; ++r) {
+      const std::string place = host + " " + devices[r].str();
+      impl_->stores[0]->set("device/" + std::to_string(rdv.first_rank + r),
+                            std::vector<std::uint8_t>(place.begin(), place.end()));
+    }
+    std::vector<std::string> places;
+    for (int g = 0; g < rdv.world_size; ++g) {
+      const std::vector<std::uint8_t> v = impl_->stores[0]->get("device/" + std::to_string(g));
+      places.emplace_back(v.begin(), v.end());
+    }
+    impl_->backend = group_backend(places);
+    if (impl_->backend == "gloo" && devices.front().is_cuda() && rdv.first_rank == 0)
+      spdlog::warn(
+          "learner processes: two ranks learn on one GPU of one host: NCCL takes one rank per GPU, so the "
+          "group's gradients meet through Gloo in host memory (give each process its own --learner-devices "
+          "for NCCL)");
+    if (rdv.world_size > n && impl_->backend == "gloo")
       spdlog::info("learner processes: rank {}'s Gloo listens on {}", rdv.first_rank,
                    rdv.gloo_interface.empty() ? gloo_host : "interface " + rdv.gloo_interface);
     impl_->connect(devices, timeout, rdv.first_rank, gloo_host, rdv.gloo_interface, watch.get(), cannot_meet);

@@ -139,9 +139,9 @@ TEST_CASE("play --record on an Atari game writes ALE's 210x160 screens", "[cli][
 TEST_CASE("train --env atari:pong with --model auto on a CPU learner takes the shallow net, and eval builds it too",
           "[cli][atari][train]") {
   const std::string dir = temp_dir("atari_auto_torso");
-  RunResult r =
-      run_seedrl({"train", "--env", "atari:pong", "--rom-dir", kRoms, "--max-frames", "300", "--actors", "2",
-                  "--envs-per-actor", "1", "--batch-size", "2", "--max-episode-frames", "400", "--logdir", dir});
+  RunResult r = run_seedrl({"train", "--env", "atari:pong", "--rom-dir", kRoms, "--max-frames", "300", "--actors", "2",
+                            "--envs-per-actor", "1", "--batch-size", "2", "--max-episode-frames", "400", "--device",
+                            "cpu", "--logdir", dir});
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("--model auto: impala-shallow for atari:pong on a CPU learner"));

@@ -416,7 +416,8 @@ TEST_CASE("the data-parallel learner on GPUs trains like one CPU learner", "[.gp
   CHECK(max_relative_difference(*on_cpu, *single.model()) <= 1e-3);
 }
 
-TEST_CASE("replicas pick NCCL for distinct GPUs and Gloo for CPUs or a shared GPU", "[learner][data_parallel]") {
+TEST_CASE("replicas pick NCCL for distinct GPUs and Gloo for CPUs or a GPU shared within a host",
+          "[learner][data_parallel]") {
   const torch::Device cpu(torch::kCPU), g0(torch::kCUDA, 0), g1(torch::kCUDA, 1);
   CHECK(replica_backend({cpu}) == "gloo");
   CHECK(replica_backend({cpu, cpu}) == "gloo");
@@ -424,6 +425,12 @@ TEST_CASE("replicas pick NCCL for distinct GPUs and Gloo for CPUs or a shared GP
   CHECK(replica_backend({g0, g1}) == "nccl");
   CHECK(replica_backend({g0, g0}) == "gloo");
   CHECK(replica_backend({g0, g1, g0}) == "gloo");
+  // Over processes: a GPU is shared only by ranks of one host.
+  CHECK(group_backend({"a cuda:0", "b cuda:0"}) == "nccl");
+  CHECK(group_backend({"a cuda:0", "a cuda:1", "b cuda:0"}) == "nccl");
+  CHECK(group_backend({"a cuda:0", "b cuda:1", "a cuda:0"}) == "gloo");
+  CHECK(group_backend({"a cpu", "b cpu"}) == "gloo");
+  CHECK(group_backend({"node cpu"}) == "gloo");
 }
 
 // Hidden (bench/cuda/run-on-gpu.sh): two replicas on the one GPU, whose

@@ -45,6 +45,10 @@ struct Rendezvous {
 // The backend of replicas on `devices` (one process's): "nccl" for distinct
 // GPUs, "gloo" for CPUs or a GPU listed twice.
 std::string replica_backend(const std::vector<torch::Device>& devices);
+// The same over every rank of a group of processes, each rank's place given
+// as "<host> <device>" (e.g. "node7 cuda:0"): Gloo where any rank is on CPU
+// or two share a place, else NCCL. Every process computes it alike.
+std::string group_backend(const std::vector<std::string>& places);
 
 class ReplicaGroup {
  public:
