@@ -385,35 +385,45 @@ TEST_CASE("a checkpoint loaded into replica 0 reaches every replica", "[learner]
   REQUIRE_NOTHROW(dp.verify_replicas());
 }
 
-// Hidden: bench/cuda/run-on-gpu.sh runs it on a GPU machine. Replicas on
-// every visible GPU (NCCL with two or more, one CUDA learner otherwise)
-// against one CPU learner; CPU and GPU kernels round differently, hence the
-// looser bound.
-TEST_CASE("the data-parallel learner on GPUs trains like one CPU learner", "[.gpu][learner][data_parallel]") {
-  REQUIRE(torch::cuda::is_available());
+namespace {
+
+// Three updates of replicas on `gpus` against one CPU learner on the same
+// batches; CPU and GPU kernels round differently, hence the loose bounds.
+void trains_like_one_cpu_learner(const std::vector<torch::Device>& gpus, int first_seed) {
   ReplicaFixture f;
   LearnerConfig config;
   config.batch_size = 8;
   config.max_frames = 10'000;
   config.optimizer.learning_rate = 1e-3;
-  std::vector<torch::Device> gpus;
-  for (int i = 0; i < std::min<int>(2, static_cast<int>(torch::cuda::device_count())); ++i)
-    gpus.emplace_back(torch::kCUDA, static_cast<c10::DeviceIndex>(i));
   DataParallelOptions options;
-  options.checksum_every = 1;  // NCCL replicas stay bit-identical
+  options.checksum_every = 1;  // the replicas stay bit-identical
   VTraceLearner single(f.clone(), f.spec.action, config, *f.store, f.publisher, torch::kCPU);
   DataParallelLearner dp([&] { return f.clone(); }, f.spec.action, config, *f.store, f.publisher, gpus, options);
   INFO(dp.replicas() << " GPU replica(s)");
+  REQUIRE(dp.replicas() == static_cast<int>(gpus.size()));
   for (int k = 0; k < 3; ++k) {
-    const UnrollBatch b = f.batch(config.batch_size, 500 + k);
+    const UnrollBatch b = f.batch(config.batch_size, first_seed + k);
     LearnerStats s1, s2;
     single.update(b, s1);
     dp.update(b, s2);
     CHECK(s2.total_loss == Approx(s1.total_loss).epsilon(1e-3));
   }
+  REQUIRE_NOTHROW(dp.verify_replicas());
   AgentNet on_cpu = f.clone();
   copy_parameters(*dp.model(), *on_cpu);
   CHECK(max_relative_difference(*on_cpu, *single.model()) <= 1e-3);
+}
+
+}  // namespace
+
+// Hidden: bench/cuda/run-on-gpu.sh runs it on a GPU machine. Replicas on
+// every visible GPU (NCCL with two or more, one CUDA learner otherwise).
+TEST_CASE("the data-parallel learner on GPUs trains like one CPU learner", "[.gpu][learner][data_parallel]") {
+  REQUIRE(torch::cuda::is_available());
+  std::vector<torch::Device> gpus;
+  for (int i = 0; i < std::min<int>(2, static_cast<int>(torch::cuda::device_count())); ++i)
+    gpus.emplace_back(torch::kCUDA, static_cast<c10::DeviceIndex>(i));
+  trains_like_one_cpu_learner(gpus, 500);
 }
 
 TEST_CASE("replicas pick NCCL for distinct GPUs and Gloo for CPUs or a GPU shared within a host",
@@ -465,27 +475,7 @@ TEST_CASE("two learner replicas sharing one GPU meet through Gloo and train like
       CHECK(torch::equal(cast[r].cpu(), torch::full({3}, 6.0f)));
     }
   }
-  ReplicaFixture f;
-  LearnerConfig config;
-  config.batch_size = 8;
-  config.max_frames = 10'000;
-  config.optimizer.learning_rate = 1e-3;
-  DataParallelOptions options;
-  options.checksum_every = 1;
-  VTraceLearner single(f.clone(), f.spec.action, config, *f.store, f.publisher, torch::kCPU);
-  DataParallelLearner dp([&] { return f.clone(); }, f.spec.action, config, *f.store, f.publisher, {gpu, gpu}, options);
-  REQUIRE(dp.replicas() == 2);
-  for (int k = 0; k < 3; ++k) {
-    const UnrollBatch b = f.batch(config.batch_size, 700 + k);
-    LearnerStats s1, s2;
-    single.update(b, s1);
-    dp.update(b, s2);
-    CHECK(s2.total_loss == Approx(s1.total_loss).epsilon(1e-3));
-  }
-  REQUIRE_NOTHROW(dp.verify_replicas());
-  AgentNet on_cpu = f.clone();
-  copy_parameters(*dp.model(), *on_cpu);
-  CHECK(max_relative_difference(*on_cpu, *single.model()) <= 1e-3);
+  trains_like_one_cpu_learner({gpu, gpu}, 700);
 }
 
 // Hidden (bench/cuda/run-on-gpu.sh): the NCCL code path on a one-GPU machine.
