@@ -11,6 +11,8 @@
 # end to end with SEEDRL_INFERENCE_THREADS (default 4) inference threads on the
 # shallow net, then the whole CTest suite for what is left (carry the CPU
 # build's CTestCostData.txt as .device/CTestCostData.txt: longest first).
+#   bash bench/cuda/gpu-session.sh next
+# : what session 68's figures point at next (see the plan's comment).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 START=$(date +%s)
@@ -31,6 +33,19 @@ if [[ $PLAN == suite ]]; then
   SEEDRL_GPU_TEST_TIMEOUT=150 bash $R gpu-tests
   SEEDRL_TRAIN_SECONDS=30 bash $R replicas-train
   SEEDRL_INFERENCE_THREADS=${SEEDRL_INFERENCE_THREADS:-4} SEEDRL_PONG_E2E=shallow bash $R pong-e2e
+  SEEDRL_TEST_TIMEOUT=$(($(left) - 15)) bash $R ctest
+elif [[ $PLAN == next ]]; then
+  # After session 68: the whole suite again (its fixes were checked on CPU
+  # only), then MinAtar Breakout with more envs per batch (end to end it was
+  # bound by the round trip, not by a busy stage: actors 99.8% waiting,
+  # inference threads 41% idle), then Pong's deep ResNet with larger batches.
+  SEEDRL_TARGETS="seedrl seedrl_tests seedrl_env_tests" bash $R build || exit 1
+  cp "$OUT/steps.log" "$OUT/logs.tar.gz" "$BACK/" 2>/dev/null
+  SEEDRL_GPU_TEST_TIMEOUT=150 bash $R gpu-tests
+  SEEDRL_BENCH_ONLY="minatar-envs --env minatar:breakout --model minatar --actors 512 --envs-per-actor 32 --inference-batch 8192 --inference-threads 4 --batch-size 512 --torch-threads 4 --sweep envs-per-actor=32,48,64" \
+    bash $R bench
+  SEEDRL_BENCH_ONLY="pong-deep-b128 --env atari:pong --model impala --actors 256 --envs-per-actor 8 --inference-batch 1024 --inference-threads 2 --batch-size 128 --torch-threads 4 --sweep actors=256" \
+    bash $R bench
   SEEDRL_TEST_TIMEOUT=$(($(left) - 15)) bash $R ctest
 elif [[ $PLAN == first ]]; then
   SEEDRL_TARGETS="seedrl seedrl_tests" bash $R build || exit 1
