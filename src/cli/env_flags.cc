@@ -48,6 +48,9 @@ void add_env_option_flags(CLI::App& cmd, EnvOptions& o) {
   add_machine_env_flags(cmd, o);
   cmd.add_option("--frame-skip", o.frame_skip, "Atari emulator frames per step, max-pooled over the last two")
       ->check(in_range(1, 1000));
+  cmd.add_option("--screen-size", o.screen_size,
+                 "Atari: the grayscale observation's side in pixels (210x160 resized by area averaging)")
+      ->check(in_range(8, 160));
   cmd.add_option("--noop-max", o.noop_max, "Atari: 1 to this many no-op frames at reset (0: none)")
       ->check(in_range(0, 100000));
   cmd.add_option("--max-episode-frames", o.max_episode_frames,

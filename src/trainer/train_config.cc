@@ -43,6 +43,7 @@ std::string to_json(const TrainConfig& c) {
   j["sticky_action_prob"] = c.env_options.sticky_action_prob;
   j["difficulty_ramping"] = c.env_options.difficulty_ramping;
   j["frame_skip"] = c.env_options.frame_skip;
+  j["screen_size"] = c.env_options.screen_size;
   j["noop_max"] = c.env_options.noop_max;
   j["max_episode_frames"] = c.env_options.max_episode_frames;
   j["terminal_on_life_loss"] = c.env_options.terminal_on_life_loss;
@@ -168,6 +169,7 @@ static TrainConfig read_config(const std::string& text) {
     c.env_options.sticky_action_prob = j.value("sticky_action_prob", c.env_options.sticky_action_prob);
     c.env_options.difficulty_ramping = j.value("difficulty_ramping", c.env_options.difficulty_ramping);
     c.env_options.frame_skip = j.value("frame_skip", c.env_options.frame_skip);
+    c.env_options.screen_size = j.value("screen_size", c.env_options.screen_size);
     c.env_options.noop_max = j.value("noop_max", c.env_options.noop_max);
     c.env_options.max_episode_frames = j.value("max_episode_frames", c.env_options.max_episode_frames);
     c.env_options.terminal_on_life_loss = j.value("terminal_on_life_loss", c.env_options.terminal_on_life_loss);

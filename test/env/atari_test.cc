@@ -80,9 +80,14 @@ constexpr int kObs = AtariEnv::kScreenSize * AtariEnv::kScreenSize;
 
 TEST_CASE("atari: the observation is ALE's grayscale, max-pooled over two frames, area-resized", "[env][atari]") {
   atari::AtariConfig c = config("pong");
+  // SEED RL's 84x84, and a smaller frame (--screen-size) for a cheaper network.
+  const int side = GENERATE(84, 42);
+  c.screen_size = side;
+  const int pixels = side * side;
   AtariEnv env(c);
+  REQUIRE(env.spec().observation.shape == std::vector<std::int64_t>{side, side, 1});
   Reference ref(c.rom_path);
-  std::vector<std::uint8_t> obs(kObs);
+  std::vector<std::uint8_t> obs(pixels);
   env.reset(3, obs.data());
   Rng rng(5);
   int exact = 0, total = 0, scored = 0;
@@ -99,13 +104,13 @@ TEST_CASE("atari: the observation is ALE's grayscale, max-pooled over two frames
       if (k == 3) f3 = ref.gray();
     }
     for (std::size_t i = 0; i < f2.size(); ++i) f2[i] = std::max(f2[i], f3[i]);
-    const auto want = test::area_resize_reference(f2, 210, 160, 84, 84);
+    const auto want = test::area_resize_reference(f2, 210, 160, side, side);
 
     const StepResult r = env.step(Action{a}, obs.data());
     REQUIRE(env.ale().cloneState().serialize() == ref.state());  // the same four frames
     REQUIRE(r.reward == static_cast<float>(reward));             // summed over them
     scored += reward != 0;
-    for (int p = 0; p < kObs; ++p) {
+    for (int p = 0; p < pixels; ++p) {
       REQUIRE(std::abs(obs[p] - want[p]) <= 1.0);
       exact += obs[p] == std::lround(want[p]);
       ++total;

@@ -23,6 +23,7 @@ struct EnvOptions {
   // Atari (ALE), see docs/atari.md.
   std::string rom_dir;              // empty: $SEEDRL_ATARI_ROMS, else the ROMs found at configure time
   int frame_skip = 4;               // emulator frames per step, max-pooled over the last two
+  int screen_size = 84;             // the square grayscale observation's side in pixels
   int noop_max = 30;                // 1..noop_max no-op frames at reset (0: none)
   int max_episode_frames = 108000;  // emulator frames, then truncation (0: none)
   bool terminal_on_life_loss = false;

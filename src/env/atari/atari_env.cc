@@ -23,6 +23,7 @@ AtariConfig atari_config(const std::string& game, const EnvOptions& o) {
   c.game = game;
   c.rom_path = rom_path(game, o);
   c.frame_skip = o.frame_skip;
+  c.screen_size = o.screen_size;
   c.noop_max = o.noop_max;
   c.max_episode_frames = o.max_episode_frames;
   c.sticky_action_prob = o.sticky_action_prob < 0 ? 0.0 : o.sticky_action_prob;
@@ -30,6 +31,9 @@ AtariConfig atari_config(const std::string& game, const EnvOptions& o) {
   c.minimal_action_set = o.minimal_action_set;
   c.accept_unknown_rom = o.accept_unknown_rom;
   if (c.frame_skip < 1) throw std::invalid_argument("--frame-skip must be at least 1");
+  // Area averaging only shrinks: at most Atari's 160 columns.
+  if (c.screen_size < 8 || c.screen_size > 160)
+    throw std::invalid_argument("--screen-size must be between 8 and 160 (got " + std::to_string(c.screen_size) + ")");
   if (c.noop_max < 0) throw std::invalid_argument("--noop-max must not be negative");
   if (c.max_episode_frames < 0) throw std::invalid_argument("--max-episode-frames must not be negative");
   if (c.sticky_action_prob > 1) throw std::invalid_argument("--sticky-action-prob must be at most 1");
@@ -102,7 +106,7 @@ EnvSpec atari_spec(const AtariConfig& config) {
   const std::vector<int> actions = game_actions(config, rom->getMinimalActionSet());
   EnvSpec spec;
   spec.name = "atari:" + config.game;
-  spec.observation = ArraySpec{{AtariEnv::kScreenSize, AtariEnv::kScreenSize, 1}, DType::kUInt8};
+  spec.observation = ArraySpec{{config.screen_size, config.screen_size, 1}, DType::kUInt8};
   spec.action = ActionSpec::discrete(static_cast<int>(actions.size()));
   // ALE's names ("PLAYER_A_UPFIRE") without the player: Gymnasium's meanings.
   for (const int a : actions) {
@@ -129,7 +133,7 @@ AtariEnv::AtariEnv(const AtariConfig& config) : config_(config) {
 
   const int h = static_cast<int>(ale_->getScreen().height()), w = static_cast<int>(ale_->getScreen().width());
   previous_.resize(static_cast<std::size_t>(h) * w);
-  resize_ = std::make_unique<AreaResize>(h, w, kScreenSize, kScreenSize);
+  resize_ = std::make_unique<AreaResize>(h, w, config_.screen_size, config_.screen_size);
   // ALE's grayscale palette as a table: getScreenGrayscale applies the same
   // one to every pixel, here fused into the max-pool and resize. (Screens
   // hold even indices; ALE's look-up of index 255 would read past its table.)

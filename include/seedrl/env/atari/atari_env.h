@@ -4,8 +4,9 @@
 // - every step repeats the action for `frame_skip` emulator frames, sums
 //   their rewards, and shows the pixel-wise maximum of the last two frames;
 // - grayscale from ALE's own grayscale palette (getScreenGrayscale's),
-//   resized to 84x84 by area averaging (AreaResize): uint8[84,84,1] (the
-//   registry stacks 4); palette look-up, max-pool and resize in one pass;
+//   resized to 84x84 (or `screen_size` square) by area averaging (AreaResize):
+//   uint8[84,84,1] (the registry stacks 4); palette look-up, max-pool and
+//   resize in one pass;
 // - the full action set (18), in ALE's order, or with `minimal_action_set`
 //   the game's own (ALE's getMinimalActionSet, Gymnasium's default: Pong's 6,
 //   Breakout's 4), in ALE's order of that set;
@@ -48,6 +49,7 @@ struct AtariConfig {
   std::string game;      // ALE's name, e.g. "pong"
   std::string rom_path;  // its ROM file
   int frame_skip = 4;
+  int screen_size = 84;  // the observation's side: 210x160 resized to screen_size x screen_size
   int noop_max = 30;
   int max_episode_frames = 108000;
   double sticky_action_prob = 0;
@@ -69,7 +71,7 @@ EnvSpec atari_spec(const AtariConfig& config);
 
 class AtariEnv final : public Env, public RgbRenderable {
  public:
-  static constexpr int kScreenSize = 84;
+  static constexpr int kScreenSize = 84;  // the default side (AtariConfig::screen_size)
   static constexpr int kNumActions = 18;  // the full set; spec().action.num_actions with minimal_action_set
 
   // Loads the ROM; throws std::invalid_argument when ALE does not know it.
