@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include <c10/core/StreamGuard.h>
 #include <c10/core/impl/VirtualGuardImpl.h>
@@ -183,7 +185,14 @@ bool DataParallelLearner::step(LearnerStats& stats) {
     // c10d's error names an address or a timeout; say what it means for the run.
     const std::string why = error_text(e);
     if (why.rfind("learner replicas diverged", 0) == 0) throw;
-    const std::string gone = replicas_->gone_ranks();
+    // A killed rank's sockets reset while its process is still exiting: give
+    // a rank of this host a moment to be gone before saying who left.
+    std::string gone = replicas_->gone_ranks();
+    const auto settle = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (gone.empty() && std::chrono::steady_clock::now() < settle) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      gone = replicas_->gone_ranks();
+    }
     throw std::runtime_error(
         "learner processes: " + (gone.empty() ? "lost another rank (it died or stopped answering)" : gone + " exited") +
         "; every rank stops after " + std::to_string(steps_) + " updates: " + why);
