@@ -45,7 +45,8 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
                  "(under 10 us: the learner, not the actors, bounds the run)")
       ->check(CLI::IsMember({"auto", "reserve", "share"}));
 
-  cmd.add_option("--unroll-length", c.unroll_length, "Steps per unroll (T; unrolls carry T+1 entries)")
+  cmd.add_option("--unroll-length", c.unroll_length,
+                 "V-trace and R2D2: steps per unroll (T; unrolls carry T+1 entries)")
       ->check(in_range(1, 100000));
   cmd.add_option("--queue-capacity", c.queue_capacity, "Finished unrolls queued for the learner (0: 2 x batch)")
       ->check(in_range(0, 1 << 20));
@@ -60,25 +61,28 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
   cmd.add_option("--activation", c.model.activation, "MLP torso nonlinearity: relu | tanh")
       ->check(CLI::IsMember({"relu", "tanh"}));
   cmd.add_flag("--separate-value-net,!--no-separate-value-net", c.model.separate_value_net,
-               "Give the value head a torso of its own (V-trace without --lstm)")
+               "V-trace: give the value head a torso of its own (not with --lstm)")
       ->default_str(c.model.separate_value_net ? "true" : "false");
-  cmd.add_flag("--lstm,!--no-lstm", c.model.lstm, "Add an LSTM core (state kept centrally per environment)")
+  cmd.add_flag("--lstm,!--no-lstm", c.model.lstm,
+               "V-trace and R2D2: add an LSTM core (state kept centrally per environment)")
       ->default_str(c.model.lstm ? "true" : "false");
-  cmd.add_option("--lstm-size", c.model.lstm_size, "LSTM width")->check(in_range(1, 1 << 16));
+  cmd.add_option("--lstm-size", c.model.lstm_size, "V-trace and R2D2: LSTM width")->check(in_range(1, 1 << 16));
   cmd.add_option("--precision", c.model.precision,
                  "fp32 | bf16: bf16 runs the image torsos in bfloat16 with float32 weights, for "
                  "GPUs with bfloat16 tensor cores")
       ->check(CLI::IsMember({"fp32", "bf16"}));
   cmd.add_option("--weight-init", c.model.weight_init,
-                 "default | orthogonal: orthogonal weights (torso gain sqrt 2, policy 0.01, value 1) as PPO "
-                 "initialises its Atari net (V-trace)")
+                 "V-trace: default | orthogonal: orthogonal weights (torso gain sqrt 2, policy 0.01, value 1) as "
+                 "PPO initialises its Atari net")
       ->check(CLI::IsMember({"default", "orthogonal"}));
-  cmd.add_flag("--normalize-obs,!--no-normalize-obs", c.model.normalize_obs,
-               "Normalise vector observations by running mean and variance (kept in the model and checkpoints)")
+  cmd.add_flag(
+         "--normalize-obs,!--no-normalize-obs", c.model.normalize_obs,
+         "V-trace: normalise vector observations by running mean and variance (kept in the model and checkpoints)")
       ->default_str(c.model.normalize_obs ? "true" : "false");
 
   cmd.add_option("--batch-size", c.learner.batch_size, "Unrolls per learner batch")->check(in_range(1, 1 << 16));
-  cmd.add_option("--epochs", c.learner.epochs, "V-trace gradient steps on each batch (later ones corrected by V-trace)")
+  cmd.add_option("--epochs", c.learner.epochs,
+                 "V-trace: gradient steps on each batch (later ones corrected by V-trace)")
       ->check(in_range(1, 64));
   cmd.add_option("--minibatches", c.learner.minibatches,
                  "V-trace: split each epoch's pass into N minibatches of whole unrolls, shuffled each epoch, one "

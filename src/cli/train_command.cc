@@ -1,11 +1,13 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
+#include "seedrl/cli/algorithm_flags.h"
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/config_file.h"
 #include "seedrl/cli/env_defaults.h"
@@ -34,7 +36,7 @@ CommandRunner add_train_command(CLI::App& app) {
       ->check(in_range(0, 1 << 20));
   add_pipeline_flags(*cmd, c);
   cmd->add_option("--replica-checksum-every", c.replica_checksum_every,
-                  "Learner updates between parameter checks of the data-parallel replicas (0: never)")
+                  "V-trace and R2D2: learner updates between parameter checks of the data-parallel replicas (0: never)")
       ->check(in_range(0, 1 << 30));
 
   cmd->add_option("--max-frames", l.max_frames, "Environment steps to train for")->check(positive<std::int64_t>());
@@ -42,27 +44,31 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_option("--learning-rate", l.optimizer.learning_rate, "Initial learning rate (decays linearly to 0)")
       ->check(positive());
   cmd->add_option("--adam-eps", l.optimizer.adam_eps, "Adam epsilon")->check(positive());
-  cmd->add_option("--rmsprop-alpha", l.optimizer.rmsprop_alpha, "RMSProp smoothing")->check(in_range(0.0, 1.0));
-  cmd->add_option("--rmsprop-eps", l.optimizer.rmsprop_eps, "RMSProp epsilon")->check(positive());
-  cmd->add_option("--rmsprop-momentum", l.optimizer.rmsprop_momentum, "RMSProp momentum")->check(in_range(0.0, 1.0));
-  cmd->add_option("--max-grad-norm", l.optimizer.max_grad_norm, "Global gradient-norm clip (0: off)")
+  cmd->add_option("--rmsprop-alpha", l.optimizer.rmsprop_alpha, "V-trace and R2D2: RMSProp smoothing")
+      ->check(in_range(0.0, 1.0));
+  cmd->add_option("--rmsprop-eps", l.optimizer.rmsprop_eps, "V-trace and R2D2: RMSProp epsilon")->check(positive());
+  cmd->add_option("--rmsprop-momentum", l.optimizer.rmsprop_momentum, "V-trace and R2D2: RMSProp momentum")
+      ->check(in_range(0.0, 1.0));
+  cmd->add_option("--max-grad-norm", l.optimizer.max_grad_norm,
+                  "V-trace and R2D2: global gradient-norm clip (0: off; SAC clips nothing)")
       ->check(non_negative());
   cmd->add_option("--discount", l.loss.discount, "Discount factor gamma")->check(in_range(0.0, 1.0));
-  cmd->add_option("--lambda", l.loss.vtrace.lambda, "V-trace lambda")->check(in_range(0.0, 1.0));
-  cmd->add_option("--rho-bar", l.loss.vtrace.rho_bar, "V-trace importance-weight clip")->check(positive());
-  cmd->add_option("--c-bar", l.loss.vtrace.c_bar, "V-trace trace clip")->check(positive());
-  cmd->add_option("--pg-rho-bar", l.loss.vtrace.pg_rho_bar, "Policy-gradient importance-weight clip")
+  cmd->add_option("--lambda", l.loss.vtrace.lambda, "V-trace: lambda of the targets")->check(in_range(0.0, 1.0));
+  cmd->add_option("--rho-bar", l.loss.vtrace.rho_bar, "V-trace: importance-weight clip rho-bar")->check(positive());
+  cmd->add_option("--c-bar", l.loss.vtrace.c_bar, "V-trace: trace clip c-bar")->check(positive());
+  cmd->add_option("--pg-rho-bar", l.loss.vtrace.pg_rho_bar, "V-trace: policy-gradient importance-weight clip")
       ->check(positive());
   cmd->add_option("--ppo-clip", l.loss.ppo_clip,
-                  "Policy gradient as PPO's clipped surrogate with this clip on pi/mu (0: off; APPO)")
+                  "V-trace: policy gradient as PPO's clipped surrogate with this clip on pi/mu (0: off; APPO)")
       ->check(in_range(0.0, 1.0));
   cmd->add_flag("--ppo-decoupled,!--no-ppo-decoupled", l.loss.ppo_decoupled,
-                "With --ppo-clip: the ratio against the weights before each batch's update, weighted by "
+                "V-trace: with --ppo-clip, the ratio against the weights before each batch's update, weighted by "
                 "min(--pg-rho-bar, their ratio to the acting policy): stale unrolls still teach (decoupled PPO)");
-  cmd->add_flag("--normalize-advantages,!--no-normalize-advantages", l.loss.normalize_advantages,
-                "Scale the policy gradient's advantages to mean 0, std 1 over each batch (as PPO and APPO do)");
-  cmd->add_option("--baseline-cost", l.loss.baseline_cost, "Weight of the value loss")->check(non_negative());
-  cmd->add_option("--entropy-cost", l.loss.entropy_cost, "Weight of the entropy bonus (cartpole: 0.001)")
+  cmd->add_flag(
+      "--normalize-advantages,!--no-normalize-advantages", l.loss.normalize_advantages,
+      "V-trace: scale the policy gradient's advantages to mean 0, std 1 over each batch (as PPO and APPO do)");
+  cmd->add_option("--baseline-cost", l.loss.baseline_cost, "V-trace: weight of the value loss")->check(non_negative());
+  cmd->add_option("--entropy-cost", l.loss.entropy_cost, "V-trace: weight of the entropy bonus (cartpole: 0.001)")
       ->check(non_negative());
   cmd->add_option("--reward-clip", l.loss.reward_clip, "Clip rewards to [-c, c] (0: off)")->check(non_negative());
   cmd->add_option("--reward-scale", l.loss.reward_scale,
@@ -95,7 +101,7 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_option("--eval-episodes", c.eval_episodes, "V-trace: whole episodes per evaluation (--eval-every-s)")
       ->check(in_range(1, 1 << 20));
   cmd->add_flag("--eval-greedy,!--no-eval-greedy", c.eval_greedy,
-                "V-trace evaluations take the most likely action (default: sample, as training does)")
+                "V-trace: evaluations take the most likely action (default: sample, as training does)")
       ->default_str(c.eval_greedy ? "true" : "false");
   cmd->add_option(
       "--dashboard", c.dashboard,
@@ -127,6 +133,7 @@ CommandRunner add_train_command(CLI::App& app) {
 
   return [cmd, config, config_file, target_return]() -> int {
     if (!cmd->parsed()) return -1;
+    const std::set<std::string> typed = given_flags(*cmd);
     if (!config_file->empty()) {
       apply_config_file(*cmd, *config_file);
     } else if (config->resume) {
@@ -143,6 +150,7 @@ CommandRunner add_train_command(CLI::App& app) {
                                       (given.empty() ? "" : "; given on the command line instead:" + given));
       }
     }
+    check_algorithm_flags(*cmd, config->algo, typed, *config_file);
     if (flag_given(*cmd, "--target-return")) config->target_return = *target_return;
     if (config->stop_at_target && !config->target_return)
       throw std::invalid_argument("--stop-at-target: give the return to stop at with --target-return");

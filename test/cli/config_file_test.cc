@@ -12,6 +12,7 @@
 
 #include "one_line_error.h"
 #include "run_binary.h"
+#include "seedrl/cli/algorithm_flags.h"
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/config_file.h"
 
@@ -240,7 +241,11 @@ TEST_CASE("every shipped config is read by train without error", "[cli]") {
     CLI::App app;
     const auto runner = seedrl::add_train_command(app);  // owns the variables the flags write into
     app.parse(std::string("train"));
-    CHECK_NOTHROW(seedrl::apply_config_file(*app.get_subcommand("train"), entry.path().string()));
+    CLI::App* train = app.get_subcommand("train");
+    CHECK_NOTHROW(seedrl::apply_config_file(*train, entry.path().string()));
+    // ... and every flag it sets is one its algorithm reads.
+    CHECK_NOTHROW(seedrl::check_algorithm_flags(*train, train->get_option("--algo")->as<std::string>(), {},
+                                                entry.path().string()));
     ++n;
   }
   CHECK(n >= 5);

@@ -254,3 +254,57 @@ TEST_CASE("SAC: the rate limiter holds --replay-ratio with a slow learner and wi
     }
   }
 }
+
+TEST_CASE("SAC: the learner trains on rewards shaped by --reward-clip and --reward-scale, with --adam-eps",
+          "[learner][sac]") {
+  const EnvSpec spec = box_spec();
+  const UnrollLayout layout = transition_layout(spec);
+  r2d2::Replay replay(layout, uniform(64));
+  at::Generator g = at::make_generator<at::CPUGeneratorImpl>(5);
+  for (int i = 0; i < 64; ++i) REQUIRE(replay.insert(transition(spec, g), 0));
+  std::vector<r2d2::ReplaySample> samples(3);
+  for (auto& s : samples) REQUIRE(replay.sample(32, s));
+
+  LearnerConfig shaped;
+  shaped.batch_size = 32;
+  shaped.optimizer.learning_rate = 3e-3;
+  shaped.optimizer.adam_eps = 1e-4;
+  shaped.loss.reward_clip = 0.3;
+  shaped.loss.reward_scale = 2.5;
+  LearnerConfig plain = shaped;
+  plain.loss.reward_clip = 0;
+  plain.loss.reward_scale = 1;
+  SacConfig sc;
+  ParamPublisher publisher;
+  const torch::Device cpu(torch::kCPU);
+  torch::manual_seed(3);
+  sac::SacLearner a(spec, small_mlp(), sc, shaped, 1, replay, publisher, cpu, 7);
+  torch::manual_seed(3);
+  sac::SacLearner b(spec, small_mlp(), sc, plain, 1, replay, publisher, cpu, 7);
+  for (const auto& group : a.optimizer().param_groups())
+    CHECK(static_cast<const torch::optim::AdamOptions&>(group.options()).eps() == 1e-4);
+
+  // The same updates, one learner shaping the rewards itself, the other given
+  // them shaped: clamped to [-0.3, 0.3], then times 2.5.
+  sac::SacLearnerStats stats;
+  bool any_clipped = false;
+  for (const auto& s : samples) {
+    a.update(s, stats);
+    r2d2::ReplaySample given = s;
+    given.batch.rewards = s.batch.rewards.clamp(-0.3, 0.3) * 2.5;
+    any_clipped = any_clipped || s.batch.rewards.abs().gt(0.3).any().item<bool>();
+    b.update(given, stats);
+  }
+  REQUIRE(any_clipped);
+  const auto pa = state_of(a.model()), pb = state_of(b.model());
+  REQUIRE(pa.size() == pb.size());
+  for (std::size_t i = 0; i < pa.size(); ++i) CHECK(torch::allclose(pa[i], pb[i], 1e-5, 1e-6));
+  // Given the rewards unshaped, the plain learner ends elsewhere: the shaping is not a no-op.
+  torch::manual_seed(3);
+  sac::SacLearner c(spec, small_mlp(), sc, plain, 1, replay, publisher, cpu, 7);
+  for (const auto& s : samples) c.update(s, stats);
+  const auto pc = state_of(c.model());
+  bool all_close = true;
+  for (std::size_t i = 0; i < pa.size(); ++i) all_close = all_close && torch::allclose(pa[i], pc[i], 1e-5, 1e-6);
+  CHECK_FALSE(all_close);
+}

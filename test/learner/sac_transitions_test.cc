@@ -1,7 +1,8 @@
 // SAC's k-step transitions from stored sequences, against transitions worked
 // out by hand: an episode that terminates inside a sequence (no bootstrap), one
 // cut off by a time limit (bootstrap from its last observation), steps near
-// the sequence's end (shorter k), and actions mapped from the env's box.
+// the sequence's end (shorter k), actions mapped from the env's box, and
+// rewards clipped and scaled step by step.
 #include <catch2/catch.hpp>
 
 #include <torch/torch.h>
@@ -63,4 +64,21 @@ TEST_CASE("SAC transitions stop at episode ends and bootstrap only from truncati
   CHECK_THROWS_WITH(sac::make_transitions(seq, 0, 0.5, {-2.f}, {2.f}), Catch::Contains("--n-step"));
   // One step each: every non-last entry but the sequence's final one.
   CHECK(sac::make_transitions(seq, 1, 0.5, {-2.f}, {2.f}).obs.size(0) == 8);
+
+  // Each step's reward clamped to [-2.5, 2.5], then times 0.5, before the
+  // sum (--reward-clip, --reward-scale), worked out by hand as above.
+  const sac::TransitionBatch shaped = sac::make_transitions(seq, 3, 0.5, {-2.f}, {2.f}, -1, 2.5, 0.5);
+  const std::vector<float> want_shaped = {(1 + 0.5f * 2 + 0.25f * 2.5f) * 0.5f,
+                                          (2 + 0.5f * 2.5f) * 0.5f,
+                                          2.5f * 0.5f,
+                                          2.5f * 0.5f,
+                                          (1 + 0.5f * 1) * 0.5f,
+                                          1 * 0.5f,
+                                          (2 + 0.5f * 2.5f) * 0.5f,
+                                          2.5f * 0.5f};
+  REQUIRE(shaped.reward.size(0) == static_cast<std::int64_t>(want_shaped.size()));
+  for (std::size_t i = 0; i < want_shaped.size(); ++i) {
+    INFO("transition " << i);
+    CHECK(shaped.reward[i].item<float>() == Approx(want_shaped[i]));
+  }
 }

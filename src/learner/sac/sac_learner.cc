@@ -15,6 +15,7 @@ SacSettings settings_of(const SacConfig& sac, const LearnerConfig& config, int a
   s.tau = sac.tau;
   s.target_entropy = sac.target_entropy_for(action_dims);
   s.learning_rate = config.optimizer.learning_rate;
+  s.adam_eps = config.optimizer.adam_eps;
   s.learn_temperature = sac.learn_temperature;
   return s;
 }
@@ -48,7 +49,8 @@ void SacLearner::update(const r2d2::ReplaySample& sample, SacLearnerStats& stats
   const bool nb = device_.is_cuda();
   on_device.obs = seq.obs.to(device_, nb);
   on_device.actions = seq.actions.to(device_, nb);
-  TransitionBatch batch = make_transitions(on_device, n_step_, config_.loss.discount, low_, high_, /*starts=*/1);
+  TransitionBatch batch = make_transitions(on_device, n_step_, config_.loss.discount, low_, high_, /*starts=*/1,
+                                           config_.loss.reward_clip, config_.loss.reward_scale);
   const std::int64_t n = batch.obs.size(0);
   at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(
       seed_ ^ (0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(steps_ + 1)));

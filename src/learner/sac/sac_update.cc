@@ -36,9 +36,10 @@ void critic_input(torch::Tensor& rows, const torch::Tensor& obs, const torch::Te
   rows.narrow(1, o.size(1), action.size(1)).copy_(action);
 }
 
-OptimizerConfig adam_config() {
+OptimizerConfig adam_config(double eps) {
   OptimizerConfig c;
   c.name = "adam";
+  c.adam_eps = eps;
   c.max_grad_norm = 0;  // SAC clips nothing
   return c;
 }
@@ -48,7 +49,7 @@ OptimizerConfig adam_config() {
 SacUpdater::SacUpdater(SacNet net, const SacSettings& settings) : net_(std::move(net)), settings_(settings) {
   if (settings_.critic_threads != 1 && settings_.critic_threads != 2)
     throw std::invalid_argument("--critic-threads: " + std::to_string(settings_.critic_threads) + " is not 1 or 2");
-  const OptimizerConfig config = adam_config();
+  const OptimizerConfig config = adam_config(settings_.adam_eps);
   const torch::optim::AdamOptions options = torch::optim::AdamOptions(settings_.learning_rate)
                                                 .betas({config.adam_beta1, config.adam_beta2})
                                                 .eps(config.adam_eps);

@@ -1,5 +1,6 @@
 #include "seedrl/learner/sac/transitions.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <torch/torch.h>
@@ -10,7 +11,8 @@
 namespace seedrl::sac {
 
 TransitionBatch make_transitions(const UnrollBatch& seq, int n_step, double discount, const std::vector<float>& low,
-                                 const std::vector<float>& high, std::int64_t starts) {
+                                 const std::vector<float>& high, std::int64_t starts, double reward_clip,
+                                 double reward_scale) {
   if (n_step < 1) throw std::invalid_argument("--n-step: must be at least 1");
   const std::int64_t L = seq.rewards.size(0), B = seq.rewards.size(1);
   const torch::Tensor flags = seq.flags.to(torch::kCPU).contiguous();
@@ -28,7 +30,8 @@ TransitionBatch make_transitions(const UnrollBatch& seq, int n_step, double disc
       while (k < n_step && t + k + 1 < L && !ended) {
         ++k;
         const std::int64_t e = (t + k) * B + b;
-        sum += g * r[e];
+        const double clipped = reward_clip > 0 ? std::clamp<double>(r[e], -reward_clip, reward_clip) : r[e];
+        sum += g * clipped * reward_scale;
         g *= discount;
         ended = is_last(f[e]);
       }

@@ -43,6 +43,7 @@ struct SacSettings {
   double tau = 0.005;           // Polyak rate of the target critics
   double target_entropy = 0;    // usually -dim (Haarnoja et al.)
   double learning_rate = 3e-4;  // all three optimizers
+  double adam_eps = 1e-8;       // all three optimizers (--adam-eps)
   bool learn_temperature = true;
   int critic_threads = 1;  // 1 or 2: the twin critics one after the other, or side by side
 };

@@ -20,8 +20,11 @@ namespace seedrl::sac {
 // start at entries t < `starts` only (all by default); the SAC learner's
 // replayed sequences are n_step + 1 entries long, one a step, and give the
 // one transition of their entry 0 (none when entry 0 ended an episode).
+// Each step's reward is shaped before the sum as every learner shapes it
+// (learner/reward_shaping.h): clamped to [-reward_clip, reward_clip] when
+// reward_clip > 0, then multiplied by reward_scale.
 TransitionBatch make_transitions(const UnrollBatch& sequences, int n_step, double discount,
                                  const std::vector<float>& low, const std::vector<float>& high,
-                                 std::int64_t starts = -1);
+                                 std::int64_t starts = -1, double reward_clip = 0, double reward_scale = 1);
 
 }  // namespace seedrl::sac
