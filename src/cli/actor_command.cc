@@ -74,6 +74,7 @@ CommandRunner add_actor_command(CLI::App& app) {
   return [cmd, o]() -> int {
     if (!cmd->parsed()) return -1;
     net::RemoteActorsConfig config = o->runner;
+    check_env_family_flags(*cmd, config.env);
     const net::HostPort hp = net::parse_host_port(o->connect, "--connect");
     config.host = hp.host;
     config.port = hp.port;

@@ -11,6 +11,7 @@
 #include "seedrl/bench/bench_report.h"
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/env_defaults.h"
+#include "seedrl/cli/env_flags.h"
 #include "seedrl/cli/pipeline_flags.h"
 #include "seedrl/cli/r2d2_flags.h"
 #include "seedrl/cli/validators.h"
@@ -152,6 +153,7 @@ CommandRunner add_bench_command(CLI::App& app) {
   check_number_options(*cmd);
   return [cmd, options]() -> int {
     if (!cmd->parsed()) return -1;
+    check_env_family_flags(*cmd, options->config.env);
     apply_r2d2_defaults(*cmd, options->config);
     apply_env_defaults(*cmd, options->config);
     return run_bench(*options);

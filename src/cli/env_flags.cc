@@ -1,5 +1,8 @@
 #include "seedrl/cli/env_flags.h"
 
+#include <stdexcept>
+#include <vector>
+
 #include "seedrl/cli/validators.h"
 
 namespace seedrl {
@@ -37,16 +40,18 @@ EnvOptions with_machine_env_options(EnvOptions run, const EnvOptions& machine, c
 
 void add_env_option_flags(CLI::App& cmd, EnvOptions& o) {
   cmd.add_option("--sticky-action-prob", o.sticky_action_prob,
-                 "Chance of repeating the previous action (MinAtar: per step, default 0.1; "
+                 "MinAtar and Atari: chance of repeating the previous action (MinAtar: per step, default 0.1; "
                  "Atari: per emulator frame, default 0)")
       ->check(in_range(0.0, 1.0))
       ->default_str("auto");
-  cmd.add_option("--difficulty-ramping", o.difficulty_ramping, "MinAtar difficulty ramping");
+  cmd.add_flag("--difficulty-ramping,!--no-difficulty-ramping", o.difficulty_ramping,
+               "MinAtar: the game speeds up as it goes, as MinAtar's own default")
+      ->default_str(o.difficulty_ramping ? "true" : "false");
   cmd.add_option("--football-obs", o.football_obs,
-                 "Football observation: smm (72x96 Super Mini Map, 4 stacked) or simple115v2 (float32[115])")
+                 "Football: the observation, smm (72x96 Super Mini Map, 4 stacked) or simple115v2 (float32[115])")
       ->check(CLI::IsMember({"smm", "simple115v2"}));
   add_machine_env_flags(cmd, o);
-  cmd.add_option("--frame-skip", o.frame_skip, "Atari emulator frames per step, max-pooled over the last two")
+  cmd.add_option("--frame-skip", o.frame_skip, "Atari: emulator frames per step, max-pooled over the last two")
       ->check(in_range(1, 1000));
   cmd.add_option("--screen-size", o.screen_size,
                  "Atari: the grayscale observation's side in pixels (210x160 resized by area averaging)")
@@ -56,8 +61,9 @@ void add_env_option_flags(CLI::App& cmd, EnvOptions& o) {
   cmd.add_option("--max-episode-frames", o.max_episode_frames,
                  "Atari: truncate an episode after this many emulator frames (0: never)")
       ->check(in_range(0, 1 << 30));
-  cmd.add_option("--terminal-on-life-loss", o.terminal_on_life_loss,
-                 "Atari: a lost life ends the episode (the next reset continues the game)");
+  cmd.add_flag("--terminal-on-life-loss,!--no-terminal-on-life-loss", o.terminal_on_life_loss,
+               "Atari: a lost life ends the episode (the next reset continues the game)")
+      ->default_str(o.terminal_on_life_loss ? "true" : "false");
   cmd.add_flag("--minimal-action-set", o.minimal_action_set,
                "Atari: the game's own actions (Gymnasium's default; Pong 6, Breakout 4) instead of all 18");
   cmd.add_option("--action-repeat", o.action_repeat, "Repeat each action this many env steps")
@@ -68,6 +74,42 @@ void add_env_option_flags(CLI::App& cmd, EnvOptions& o) {
       ->default_str("auto");
   cmd.add_option("--time-limit", o.time_limit, "Truncate episodes after this many steps (0: the env's own)")
       ->check(in_range(0, 1 << 30));
+}
+
+namespace {
+
+struct FamilyFlag {
+  const char* flag;
+  std::vector<std::string> prefixes;  // the families that read it
+  const char* families;               // as errors name them
+};
+
+const std::vector<FamilyFlag>& family_flags() {
+  static const std::vector<FamilyFlag> table = {
+      {"--sticky-action-prob", {"minatar:", "atari:"}, "MinAtar and Atari"},
+      {"--difficulty-ramping", {"minatar:"}, "MinAtar"},
+      {"--football-obs", {"football:"}, "Football"},
+      {"--frame-skip", {"atari:"}, "Atari"},
+      {"--screen-size", {"atari:"}, "Atari"},
+      {"--noop-max", {"atari:"}, "Atari"},
+      {"--max-episode-frames", {"atari:"}, "Atari"},
+      {"--terminal-on-life-loss", {"atari:"}, "Atari"},
+      {"--minimal-action-set", {"atari:"}, "Atari"},
+  };
+  return table;
+}
+
+}  // namespace
+
+void check_env_family_flags(const CLI::App& cmd, const std::string& env) {
+  for (const FamilyFlag& f : family_flags()) {
+    const CLI::Option* opt = cmd.get_option_no_throw(f.flag);
+    if (opt == nullptr || opt->count() == 0) continue;
+    bool reads = false;
+    for (const std::string& prefix : f.prefixes) reads = reads || env.rfind(prefix, 0) == 0;
+    if (!reads)
+      throw std::invalid_argument(std::string(f.flag) + ": " + f.families + " only; " + env + " would ignore it");
+  }
 }
 
 }  // namespace seedrl

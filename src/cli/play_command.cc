@@ -82,6 +82,7 @@ CommandRunner add_play_command(CLI::App& app) {
       env = EnvRegistry::builtin().make(p.config.env, env_options);
       policy = std::move(p.policy);
     } else {
+      check_env_family_flags(*cmd, o->env);
       env = EnvRegistry::builtin().make(o->env, o->env_options);
       policy = make_simple_policy(o->policy, env->spec().action, o->seed);
     }

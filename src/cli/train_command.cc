@@ -11,6 +11,7 @@
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/config_file.h"
 #include "seedrl/cli/env_defaults.h"
+#include "seedrl/cli/env_flags.h"
 #include "seedrl/cli/learner_process_flags.h"
 #include "seedrl/cli/pipeline_flags.h"
 #include "seedrl/cli/r2d2_flags.h"
@@ -151,6 +152,7 @@ CommandRunner add_train_command(CLI::App& app) {
       }
     }
     check_algorithm_flags(*cmd, config->algo, typed, *config_file);
+    check_env_family_flags(*cmd, config->env);
     if (flag_given(*cmd, "--target-return")) config->target_return = *target_return;
     if (config->stop_at_target && !config->target_return)
       throw std::invalid_argument("--stop-at-target: give the return to stop at with --target-return");

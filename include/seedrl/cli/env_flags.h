@@ -21,6 +21,13 @@ void add_env_option_flags(CLI::App& command, EnvOptions& options);
 void add_machine_env_flags(CLI::App& command, EnvOptions& options);
 const std::set<std::string>& machine_env_flag_names();
 
+// Throws std::invalid_argument naming the first family flag `command` was
+// given (on its command line or from its config file) that `env` would
+// ignore: Atari's preprocessing for cartpole, --football-obs for MinAtar, ...
+// The machine's flags (--rom-dir, ...) are not checked: scripts pass them
+// to every run.
+void check_env_family_flags(const CLI::App& command, const std::string& env);
+
 // A checkpoint's environment options with this machine's paths, and the
 // Football reward where `command` was given --football-rewards.
 EnvOptions with_machine_env_options(EnvOptions run, const EnvOptions& machine, const CLI::App& command);
