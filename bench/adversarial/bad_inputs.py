@@ -108,8 +108,8 @@ def cases(bin_, f, ck):
     good = open(ck, "rb").read()
     rng = random.Random(7)
 
-    def train(*extra, logdir=None):
-        return [bin_, "train", "--env", "cartpole", "--max-frames", "3000", "--actors", "2", "--torch-threads", "1",
+    def train(*extra, logdir=None, env="cartpole"):
+        return [bin_, "train", "--env", env, "--max-frames", "3000", "--actors", "2", "--torch-threads", "1",
                 "--logdir", f.fresh_logdir() if logdir is None else logdir, *extra]
 
     out = []
@@ -167,6 +167,18 @@ def cases(bin_, f, ck):
             if flag == "--lstm-size":
                 extra = ["--lstm", flag, v]
             add(f"{flag} {v[:20]!r}", train(*extra))
+    # Flags the chosen algorithm or the env's family would ignore.
+    for name, extra in {
+        "r2d2 with --entropy-cost": ["--algo", "r2d2", "--entropy-cost", "0.1"],
+        "vtrace with --tau": ["--tau", "0.01"],
+        "vtrace with --n-step": ["--n-step", "3"],
+        "sac with --ppo-clip": ["--algo", "sac", "--ppo-clip", "0.1"],
+        "sac with --epsilon": ["--algo", "sac", "--epsilon", "0.1"],
+        "cartpole with --screen-size": ["--screen-size", "64"],
+        "cartpole with --sticky-action-prob": ["--sticky-action-prob", "0.25"],
+        "cartpole with --football-obs": ["--football-obs", "simple115v2"],
+    }.items():
+        add(name, train(*extra, env="pendulum" if "sac" in name else "cartpole"))
     add("--actors 0 without remote", train("--actors", "0"))
     add("--token-file missing", train("--remote-actors", "127.0.0.1:0", "--token-file", f.path("nope")))
     add("--token-file empty", train("--remote-actors", "127.0.0.1:0", "--token-file", f.write("empty_token", "")))
