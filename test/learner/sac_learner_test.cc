@@ -69,6 +69,16 @@ r2d2::ReplayConfig uniform(std::int64_t capacity) {
   return rc;
 }
 
+// `count` batches of 32 sampled from a replay filled with 64 random transitions.
+std::vector<r2d2::ReplaySample> random_batches(r2d2::Replay& replay, const EnvSpec& spec, std::uint64_t seed,
+                                               int count) {
+  at::Generator g = at::make_generator<at::CPUGeneratorImpl>(seed);
+  for (int i = 0; i < 64; ++i) REQUIRE(replay.insert(transition(spec, g), 0));
+  std::vector<r2d2::ReplaySample> samples(count);
+  for (auto& s : samples) REQUIRE(replay.sample(32, s));
+  return samples;
+}
+
 std::vector<torch::Tensor> state_of(SacNet& net) {
   std::vector<torch::Tensor> out;
   for (const auto& p : net->parameters()) out.push_back(p.detach().clone());
@@ -147,10 +157,7 @@ TEST_CASE("SAC: a learner resumed from its checkpoint ends where the uninterrupt
   const EnvSpec spec = box_spec();
   const UnrollLayout layout = transition_layout(spec);
   r2d2::Replay replay(layout, uniform(64));
-  at::Generator g = at::make_generator<at::CPUGeneratorImpl>(21);
-  for (int i = 0; i < 64; ++i) REQUIRE(replay.insert(transition(spec, g), 0));
-  std::vector<r2d2::ReplaySample> samples(8);
-  for (auto& s : samples) REQUIRE(replay.sample(32, s));
+  const std::vector<r2d2::ReplaySample> samples = random_batches(replay, spec, 21, 8);
 
   LearnerConfig config;
   config.batch_size = 32;
@@ -260,10 +267,7 @@ TEST_CASE("SAC: the learner trains on rewards shaped by --reward-clip and --rewa
   const EnvSpec spec = box_spec();
   const UnrollLayout layout = transition_layout(spec);
   r2d2::Replay replay(layout, uniform(64));
-  at::Generator g = at::make_generator<at::CPUGeneratorImpl>(5);
-  for (int i = 0; i < 64; ++i) REQUIRE(replay.insert(transition(spec, g), 0));
-  std::vector<r2d2::ReplaySample> samples(3);
-  for (auto& s : samples) REQUIRE(replay.sample(32, s));
+  const std::vector<r2d2::ReplaySample> samples = random_batches(replay, spec, 5, 3);
 
   LearnerConfig shaped;
   shaped.batch_size = 32;
