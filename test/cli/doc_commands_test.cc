@@ -1,8 +1,10 @@
 // Every seedrl command line the README, docs/ and the configs' comments show
 // parses as the binary parses it: fenced lines and inline `seedrl ...` spans.
 // A concrete line is parsed with every flag's validators (a train --config
-// file applied too); a synopsis (placeholders such as PATH, N, HOST:PORT,
-// [optional] or a|b) has each of its flags checked to exist. Nothing runs.
+// file applied too) and checked, for train, bench and actor, for a flag its
+// algorithm or env would ignore; a synopsis (placeholders such as PATH, N,
+// HOST:PORT, [optional] or a|b) has each of its flags checked to exist.
+// Nothing runs.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -11,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -18,8 +21,10 @@
 #include <CLI/CLI.hpp>
 
 #include "run_binary.h"
+#include "seedrl/cli/algorithm_flags.h"
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/config_file.h"
+#include "seedrl/cli/env_flags.h"
 
 namespace fs = std::filesystem;
 
@@ -217,8 +222,18 @@ std::string parse_error(const std::vector<std::string>& words) {
   try {
     commands.app.parse(static_cast<int>(argv.size()), argv.data());
     CLI::App* sub = commands.app.get_subcommand(words.front());
-    if (const CLI::Option* config = sub->get_option_no_throw("--config"); config && config->count() > 0)
-      seedrl::apply_config_file(*sub, config->as<std::string>());
+    const std::set<std::string> typed = seedrl::given_flags(*sub);
+    std::string config_file;
+    if (const CLI::Option* config = sub->get_option_no_throw("--config"); config && config->count() > 0) {
+      config_file = config->as<std::string>();
+      seedrl::apply_config_file(*sub, config_file);
+    }
+    // What train, bench and actor refuse before they start: a flag the
+    // algorithm or the env's family would ignore.
+    if (words.front() == "train")
+      seedrl::check_algorithm_flags(*sub, sub->get_option("--algo")->as<std::string>(), typed, config_file);
+    if (words.front() == "train" || words.front() == "bench" || words.front() == "actor")
+      seedrl::check_env_family_flags(*sub, sub->get_option("--env")->as<std::string>());
   } catch (const CLI::CallForHelp&) {
     return "";
   } catch (const CLI::RequiredError& e) {
@@ -308,4 +323,7 @@ TEST_CASE("the docs' command extraction reads fences, spans and placeholders", "
   CHECK(parse_error({"train", "--env", "cartpole", "--hidden", "64,64"}) == "");
   CHECK(parse_error({"train", "--env", "cartpole", "--actors", "many"}) != "");
   CHECK(parse_error({"train", "--env", "no-such-env"}) != "");
+  // A flag the algorithm or the env would ignore is caught as train refuses it.
+  CHECK(parse_error({"train", "--algo", "r2d2", "--entropy-cost", "0.1"}) != "");
+  CHECK(parse_error({"train", "--env", "cartpole", "--screen-size", "64"}) != "");
 }
