@@ -82,13 +82,6 @@ std::string algorithm_names(unsigned algorithms) {
   return out;
 }
 
-std::set<std::string> given_flags(const CLI::App& command) {
-  std::set<std::string> given;
-  for (const CLI::Option* opt : command.get_options())
-    if (opt->count() > 0 && !opt->get_lnames().empty()) given.insert("--" + opt->get_lnames().front());
-  return given;
-}
-
 void check_algorithm_flags(const CLI::App& command, std::string_view algo, const std::set<std::string>& typed,
                            const std::string& config_file) {
   const unsigned bit = algorithm_bit(algo);

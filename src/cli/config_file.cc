@@ -333,4 +333,11 @@ bool flag_given(const CLI::App& command, const std::string& flag) {
   return o != nullptr && o->count() > 0;
 }
 
+std::set<std::string> given_flags(const CLI::App& command) {
+  std::set<std::string> given;
+  for (const CLI::Option* opt : command.get_options())
+    if (opt->count() > 0 && !opt->get_lnames().empty()) given.insert("--" + opt->get_lnames().front());
+  return given;
+}
+
 }  // namespace seedrl

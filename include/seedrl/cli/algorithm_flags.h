@@ -29,9 +29,6 @@ const std::vector<AlgorithmFlag>& algorithm_flags();
 // "V-trace", "R2D2 and SAC", ... as errors and help name them.
 std::string algorithm_names(unsigned algorithms);
 
-// The long names of the options given so far (count > 0), "--" included.
-std::set<std::string> given_flags(const CLI::App& command);
-
 // Throws std::invalid_argument naming the first listed flag that `command`
 // was given and `algo` does not read. Only the flags in `typed` (given on
 // the command line) and, when `config_file` is not empty, those set by that

@@ -12,6 +12,7 @@
 //   run.toml:3: --actors: expected an integer, got a string "abc"
 #pragma once
 
+#include <set>
 #include <string>
 
 namespace CLI {
@@ -34,5 +35,7 @@ std::string given_settings_toml(const CLI::App& command);
 // apply_config_file has run, from the file. A flag `command` lacks counts as
 // not given, so defaults shared by several commands can skip the check.
 bool flag_given(const CLI::App& command, const std::string& flag);
+// The long names ("--entropy-cost") of every flag flag_given counts so far.
+std::set<std::string> given_flags(const CLI::App& command);
 
 }  // namespace seedrl
