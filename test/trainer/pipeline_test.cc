@@ -169,12 +169,20 @@ TEST_CASE("a running Pipeline's threads carry their stage's name", "[trainer][pi
   Pipeline pipeline(c, algo);
   algo.publish();
   pipeline.start();
-  REQUIRE(test::wait_until([&] { return algo.unrolls() >= 2 || pipeline.failed(); }));
-  const auto names = thread_names();
+  // Each thread names itself once it runs, so wait for all of them rather
+  // than for some unrolls: one actor can fill both before the other starts.
+  const std::vector<std::string> expected{"actor 0", "actor 1", "inference 0", "learner"};
+  std::vector<std::string> names;
+  const auto all_named = [&] {
+    names = thread_names();
+    return std::all_of(expected.begin(), expected.end(),
+                       [&](const std::string& name) { return std::count(names.begin(), names.end(), name) == 1; });
+  };
+  test::wait_until([&] { return all_named() || pipeline.failed(); });
+  CHECK_FALSE(pipeline.failed());
   pipeline.stop();
   INFO(Catch::Detail::stringify(names));
-  for (const char* name : {"actor 0", "actor 1", "inference 0", "learner"})
-    CHECK(std::count(names.begin(), names.end(), name) == 1);
+  for (const auto& name : expected) CHECK(std::count(names.begin(), names.end(), name) == 1);
 }
 
 TEST_CASE("a Pipeline an exception leaves after start stops every thread on its way out", "[trainer][pipeline]") {
