@@ -190,8 +190,8 @@ TEST_CASE("a process with another token never joins the group", "[learner_proces
   }
   const int port = free_port();
   std::vector<std::vector<std::string>> args{
-      rank_args(dir + "/run", 0, 2, port, {"--token-file", dir + "/a", "--collective-timeout-s", "3"}),
-      rank_args(dir + "/run", 1, 2, port, {"--token-file", dir + "/b", "--collective-timeout-s", "3"})};
+      rank_args(dir + "/run", 0, 2, port, {"--token-file", dir + "/a", "--collective-timeout-s", "15"}),
+      rank_args(dir + "/run", 1, 2, port, {"--token-file", dir + "/b", "--collective-timeout-s", "15"})};
   const auto runs = run_seedrl_group(args);
   for (int r = 0; r < 2; ++r) {
     INFO("rank " << r << ":\n" << runs[r].output);

@@ -6,6 +6,7 @@
 // And `seedrl train --inference-devices cpu,cpu` learns.
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <set>
 
 #include <torch/torch.h>
@@ -102,7 +103,11 @@ void check_fleet(const std::vector<torch::Device>& devices, bool lstm, double to
   std::set<int> seen_v0, seen_v1;  // devices whose unrolls were checked, per version
   double worst = 0;
   bool published = false;
-  for (int round = 0; round < 400 && seen_v1.size() < 2; ++round) {
+  // Until both devices served both versions: one device's actors can fill
+  // many batches before the other's are scheduled at all, so no round count
+  // bounds this; the deadline only catches a hang.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (seen_v1.size() < 2 && std::chrono::steady_clock::now() < deadline) {
     REQUIRE(store.next_batch(4, batch));
     for (int b = 0; b < 4; ++b) {
       const std::int64_t version = batch.versions[b].item<std::int64_t>();

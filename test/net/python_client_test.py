@@ -10,6 +10,7 @@ Python side sent.
 import json
 import math
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -59,9 +60,23 @@ class ToyCartPole:
 
 
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    # Below the kernel's range for outgoing connections (test/util/free_port.h
+    # says why): a client there can connect to itself before the server listens.
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            low = int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    rng = random.SystemRandom()
+    for _ in range(1000):
+        port = rng.randint(max(1024, low - 12000), low - 1)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free loopback port below %d" % low)
 
 
 def main():

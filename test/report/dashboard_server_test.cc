@@ -133,7 +133,7 @@ TEST_CASE("the dashboard answers unknown paths, other methods and bad requests, 
     CHECK(eventually([&] { return http_get(port, "/").status == 0; }));
   }
   CHECK(eventually([&] { return http_get(port, "/").status == 200; }));
-  CHECK(http_get(port, "/data").status == 200);
+  CHECK(eventually([&] { return http_get(port, "/data").status == 200; }));
 }
 
 TEST_CASE("the dashboard closes a connection that stalls mid-request", "[report][dashboard]") {
