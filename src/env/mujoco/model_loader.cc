@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "seedrl/env/mujoco/mujoco_messages.h"
+
 #if SEEDRL_HAVE_MUJOCO
 #include <mujoco/mujoco.h>
 #endif
@@ -58,6 +60,7 @@ fs::path MujocoModelLoader::resolve(const std::string& file) const {
 
 std::shared_ptr<const mjModel_> MujocoModelLoader::load(const std::string& file) {
 #if SEEDRL_HAVE_MUJOCO
+  install_mujoco_messages();  // before MuJoCo can fail or warn for the first time
   const fs::path path = resolve(file);
   std::error_code ec;
   fs::path key = fs::weakly_canonical(path, ec);
