@@ -9,7 +9,9 @@
 #include "seedrl/cli/play_output.h"
 #include "seedrl/cli/validators.h"
 #include "seedrl/env/registry.h"
+#include "seedrl/io/output_path.h"
 #include "seedrl/trainer/evaluate.h"
+#include "seedrl/trainer/run_directory.h"
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/video/gif_recorder.h"
 
@@ -43,6 +45,8 @@ CommandRunner add_eval_command(CLI::App& app) {
   check_number_options(*cmd);
   return [cmd, o]() -> int {
     if (!cmd->parsed()) return -1;
+    if (!o->record.empty())
+      check_output_path("--record", o->record, checkpoint_and_run_files(o->checkpoint, "--checkpoint"));
     SignalWatcher stop_watcher(exit_on_stop_signal);
     // The recorder first: its path is checked before the checkpoint loads.
     std::unique_ptr<GifRecorder> recorder;

@@ -5,7 +5,9 @@
 #include <CLI/CLI.hpp>
 
 #include "seedrl/cli/commands.h"
+#include "seedrl/io/output_path.h"
 #include "seedrl/trainer/export_weights.h"
+#include "seedrl/trainer/run_directory.h"
 
 namespace seedrl {
 
@@ -23,6 +25,8 @@ CommandRunner add_export_command(CLI::App& app) {
   cmd->add_option("-o,--output", o->output, "File to write (e.g. weights.pt); replaced atomically")->required();
   return [cmd, o]() -> int {
     if (!cmd->parsed()) return -1;
+    // Before the checkpoint loads: -o onto it would replace the run's state.
+    check_output_path("-o", o->output, checkpoint_and_run_files(o->checkpoint, "--checkpoint"));
     export_weights(o->checkpoint, o->output);
     fmt::print("{}: the weights of {} (torch.load gives a dict; docs/export.md)\n", o->output, o->checkpoint);
     return 0;

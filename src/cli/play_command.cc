@@ -13,7 +13,9 @@
 #include "seedrl/cli/env_flags.h"
 #include "seedrl/cli/play_output.h"
 #include "seedrl/cli/validators.h"
+#include "seedrl/io/output_path.h"
 #include "seedrl/trainer/evaluate.h"
+#include "seedrl/trainer/run_directory.h"
 #include "seedrl/util/signal_watcher.h"
 #include "seedrl/video/gif_recorder.h"
 
@@ -55,11 +57,16 @@ CommandRunner add_play_command(CLI::App& app) {
   check_number_options(*cmd);
   return [cmd, o, env_opt, env_flag_names]() -> int {
     if (!cmd->parsed()) return -1;
+    const bool from_checkpoint = o->policy.rfind("checkpoint:", 0) == 0;
+    const std::string path = from_checkpoint ? o->policy.substr(11) : "";
+    // Before the env or the policy: the recording is written at the end.
+    if (!o->record.empty())
+      check_output_path("--record", o->record,
+                        from_checkpoint ? checkpoint_and_run_files(path, "--policy") : std::vector<KeptFile>{});
     SignalWatcher stop_watcher(exit_on_stop_signal);
     EnvPtr env;
     PlayPolicy policy;
-    if (o->policy.rfind("checkpoint:", 0) == 0) {
-      const std::string path = o->policy.substr(11);
+    if (from_checkpoint) {
       // The reader would fail with "basic_filebuf::underflow error reading the
       // file: Is a directory", naming neither the flag nor the file.
       if (std::filesystem::is_directory(path))

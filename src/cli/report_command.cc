@@ -1,3 +1,4 @@
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -6,9 +7,29 @@
 #include <CLI/CLI.hpp>
 
 #include "seedrl/cli/commands.h"
+#include "seedrl/io/output_path.h"
 #include "seedrl/report/report.h"
+#include "seedrl/report/video_embed.h"
+#include "seedrl/trainer/run_directory.h"
 
 namespace seedrl {
+
+namespace {
+
+// What the report reads, and the runs' state: -o goes over none of them. A
+// run's report.html may be replaced: it is where a report of it goes.
+std::vector<KeptFile> report_inputs(const std::vector<std::string>& logdirs, const std::string& bench) {
+  std::vector<KeptFile> kept;
+  for (const auto& dir : logdirs) {
+    for (std::string& file : run_files(dir))
+      if (std::filesystem::path(file).filename() != "report.html") kept.push_back({std::move(file), "the run file"});
+    kept.push_back({report::video_path(dir), "the run file"});
+  }
+  if (!bench.empty()) kept.push_back({bench, "--bench"});
+  return kept;
+}
+
+}  // namespace
 
 CommandRunner add_report_command(CLI::App& app) {
   struct Options {
@@ -26,6 +47,7 @@ CommandRunner add_report_command(CLI::App& app) {
   return [cmd, o]() -> int {
     if (!cmd->parsed()) return -1;
     const std::string output = o->output.empty() ? report::default_report_path(o->logdirs) : o->output;
+    if (!o->output.empty()) check_output_path("-o", o->output, report_inputs(o->logdirs, o->bench));
     report::write_report(o->logdirs, output, o->bench);
     fmt::print("wrote {}\n", output);
     return 0;

@@ -61,6 +61,22 @@ void write_run_settings(const std::string& logdir, const std::string& toml) {
   out.close();
 }
 
+std::vector<std::string> run_files(const std::string& logdir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (fs::directory_iterator it(logdir, ec), end; !ec && it != end; it.increment(ec))
+    if (belongs_to_run(it->path())) files.push_back(it->path().string());
+  return files;
+}
+
+std::vector<KeptFile> checkpoint_and_run_files(const std::string& checkpoint, const std::string& flag) {
+  std::vector<KeptFile> kept{{checkpoint, flag}};
+  const fs::path dir = fs::path(checkpoint).parent_path();
+  for (std::string& file : run_files(dir.empty() ? "." : dir.string()))
+    kept.push_back({std::move(file), "the run file"});
+  return kept;
+}
+
 std::string prepare_run_directory(const std::string& logdir, bool resume) {
   std::error_code ec;
   fs::create_directories(logdir, ec);

@@ -5,6 +5,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
+
+#include "seedrl/io/output_path.h"
 
 namespace seedrl {
 
@@ -16,5 +19,13 @@ std::string prepare_run_directory(const std::string& logdir, bool resume);
 // logdir/config.toml: the settings a fresh run was given (TrainConfig::
 // settings_toml), for `seedrl train --config` to run it again.
 void write_run_settings(const std::string& logdir, const std::string& toml);
+
+// The run's own files in `logdir` that exist now (those a fresh run sets
+// aside): a command that reads a run writes its output over none of them.
+std::vector<std::string> run_files(const std::string& logdir);
+
+// What a command that reads `checkpoint` (given as `flag`) keeps its output
+// off (io/output_path.h): the checkpoint, and the files of its run beside it.
+std::vector<KeptFile> checkpoint_and_run_files(const std::string& checkpoint, const std::string& flag);
 
 }  // namespace seedrl
