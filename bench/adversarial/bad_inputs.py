@@ -33,7 +33,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common as c  # noqa: E402
 
-HEADER = 20  # checkpoint header: magic[8], u64 payload length, u32 CRC-32C (src/io/checkpoint.cc)
+HEADER = 28  # checkpoint header: magic[8], u64 index length, u64 data length, u32 CRC-32C (src/io/checkpoint.cc)
 
 
 def limit_memory():
@@ -112,6 +112,12 @@ def cases(bin_, f, ck):
         return [bin_, "train", "--env", env, "--max-frames", "3000", "--actors", "2", "--torch-threads", "1",
                 "--logdir", f.fresh_logdir() if logdir is None else logdir, *extra]
 
+    def sac(*extra):
+        """A SAC run on Pendulum that 3000 frames suit (SAC's defaults wait 10,000 steps), with `extra`."""
+        quick = {"--random-steps": "500", "--min-replay": "500", "--critic-threads": "1"}
+        fill = [a for k, v in quick.items() if k not in extra for a in (k, v)]
+        return train("--algo", "sac", *fill, *extra, env="pendulum")
+
     out = []
     add = lambda name, argv: out.append((name, argv))  # noqa: E731
 
@@ -159,6 +165,15 @@ def cases(bin_, f, ck):
         "--lstm-size": ["0"],
         "--replay-capacity": ["1000000000000"],
         "--torch-threads": ["0", "100000"],
+        # Beyond a 32-bit float, or below its smallest normal: NaN or nothing in the learner.
+        "--init-temperature": ["1e39"],
+        "--reward-scale": ["1e39", "1e-50"],
+        "--target-entropy": ["1e39", "-1e39", "high"],
+        "--tau": ["1e-50"],
+        # Pacing that stalls the run or leaves the learner (almost) nothing to do.
+        "--replay-ratio": ["1e30", "1e-30"],
+        "--min-replay": ["5000"],
+        "--random-steps": ["3000", "5000"],
     }.items():
         for v in values:
             extra = [flag, v]
@@ -166,7 +181,9 @@ def cases(bin_, f, ck):
                 extra = ["--algo", "r2d2", flag, v]
             if flag == "--lstm-size":
                 extra = ["--lstm", flag, v]
-            add(f"{flag} {v[:20]!r}", train(*extra))
+            sac_only = flag in ("--init-temperature", "--target-entropy", "--tau", "--replay-ratio", "--min-replay",
+                                "--random-steps")
+            add(f"{flag} {v[:20]!r}", sac(*extra) if sac_only else train(*extra))
     # Flags the chosen algorithm or the env's family would ignore.
     for name, extra in {
         "r2d2 with --entropy-cost": ["--algo", "r2d2", "--entropy-cost", "0.1"],
@@ -177,8 +194,16 @@ def cases(bin_, f, ck):
         "cartpole with --screen-size": ["--screen-size", "64"],
         "cartpole with --sticky-action-prob": ["--sticky-action-prob", "0.25"],
         "cartpole with --football-obs": ["--football-obs", "simple115v2"],
+        "cartpole with --football-rewards": ["--football-rewards", "scoring"],
+        "sac with --model minatar": ["--model", "minatar"],
+        "sac with --model impala": ["--model", "impala"],
+        "sac --fixed-temperature with --target-entropy": ["--fixed-temperature", "--target-entropy", "-2"],
+        "sac --learn-temperature --fixed-temperature": ["--learn-temperature", "--fixed-temperature"],
     }.items():
-        add(name, train(*extra, env="pendulum" if "sac" in name else "cartpole"))
+        if name.startswith("sac"):
+            add(name, sac(*(extra[2:] if extra[:2] == ["--algo", "sac"] else extra)))
+        else:
+            add(name, train(*extra))
     add("--actors 0 without remote", train("--actors", "0"))
     add("--token-file missing", train("--remote-actors", "127.0.0.1:0", "--token-file", f.path("nope")))
     add("--token-file empty", train("--remote-actors", "127.0.0.1:0", "--token-file", f.write("empty_token", "")))
@@ -219,6 +244,10 @@ def cases(bin_, f, ck):
         "binary": bytes(rng.randrange(256) for _ in range(4096)),
         "UTF-16": "batch-size = 2\n".encode("utf-16"),
         "model of wrong type": "model = 5\n",
+        "float beyond float32": "init-temperature = 1e39\n",
+        "float below float32's smallest": "tau = 1e-50\n",
+        "a switch and its negation": "learn-temperature = true\nfixed-temperature = true\n",
+        "a switch and its negation, reversed": "no-lstm = true\nlstm = true\n",
     }
     for name, text in configs.items():
         path = f.write("config_" + "".join(ch if ch.isalnum() else "_" for ch in name) + ".toml", text)
@@ -270,8 +299,9 @@ def cases(bin_, f, ck):
     for name, data in bad_ckpts.items():
         path = f.write("ckpt_" + name.replace(" ", "_"), data)
         add(f"eval {name}", [bin_, "eval", "--checkpoint", path, "--episodes", "1"])
-    # Damage behind a valid header: the zip archive's own structures. A flip
-    # that lands in tensor data may load fine, so these may also pass (exit 0).
+    # Damage behind a valid header: the JSON index and the tensor data after
+    # it. A flip that lands in tensor data may load fine, so these may also
+    # pass (exit 0).
     payload = good[HEADER:]
     m = len(payload)
     crc_ok = {
@@ -329,6 +359,58 @@ def cases(bin_, f, ck):
     add("bench --seconds nan", [bin_, "bench", "--env", "cartpole", "--seconds", "nan"])
     add("bench --sweep junk", [bin_, "bench", "--env", "cartpole", "--sweep", "junk"])
     add("bench --sweep unknown key", [bin_, "bench", "--env", "cartpole", "--sweep", "frobnicate=1,2"])
+    add("bench --algo sac", [bin_, "bench", "--env", "pendulum", "--algo", "sac", "--seconds", "0.1"])
+    add("play cartpole --football-rewards", [bin_, "play", "--env", "cartpole", "--football-rewards", "scoring",
+                                             "--episodes", "1"])
+    add("play --football-rewards scoring,scoring", [bin_, "play", "--env", "football:academy_empty_goal_close",
+                                                    "--football-rewards", "scoring,scoring", "--episodes", "1"])
+
+    # --- outputs: a command writes by renaming a temporary file over the path it is given, so a device,
+    # a FIFO or a directory there, or one of its own inputs, must be refused before any work. Devices only
+    # through a link in the work directory: a binary that wrote anyway would replace the link, not
+    # /dev/null. Each case that could destroy its input gets a run of its own.
+    null = f.path("null_link")
+    os.symlink("/dev/null", null)
+
+    def own_checkpoint():
+        return os.path.join(f.logdir_with_checkpoint(good), "checkpoint.pt")
+
+    own = own_checkpoint()
+    add("export -o its own checkpoint", [bin_, "export", "--checkpoint", own, "-o", own])
+    own = own_checkpoint()
+    respelled = os.path.join(os.path.dirname(own), "..", os.path.basename(os.path.dirname(own)), ".", "checkpoint.pt")
+    add("export -o its checkpoint respelled", [bin_, "export", "--checkpoint", own, "-o", respelled])
+    own = own_checkpoint()
+    os.symlink(own, own + ".link")
+    add("export -o a link to its checkpoint", [bin_, "export", "--checkpoint", own, "-o", own + ".link"])
+    own = own_checkpoint()
+    best = os.path.join(os.path.dirname(own), "best.pt")
+    shutil.copyfile(own, best)
+    add("export best.pt -o the run's checkpoint.pt", [bin_, "export", "--checkpoint", best, "-o", own])
+    add("export -o directory/", [bin_, "export", "--checkpoint", ck, "-o", f.work + "/"])
+    add("export -o missing directory", [bin_, "export", "--checkpoint", ck, "-o", f.path("nope/w.pt")])
+    add("export -o under a file", [bin_, "export", "--checkpoint", ck, "-o", os.path.join(afile, "w.pt")])
+    add("export -o fifo", [bin_, "export", "--checkpoint", ck, "-o", fifo(f, "out_fifo_export")])
+    add("export -o link to /dev/null", [bin_, "export", "--checkpoint", ck, "-o", null])
+    add("export -o empty", [bin_, "export", "--checkpoint", ck, "-o", ""])
+    add("eval --record fifo", [bin_, "eval", "--checkpoint", ck, "--episodes", "1", "--record",
+                               fifo(f, "out_fifo_eval")])
+    add("eval --record link to /dev/null", [bin_, "eval", "--checkpoint", ck, "--episodes", "1", "--record", null])
+    own = own_checkpoint()
+    add("eval --record its checkpoint", [bin_, "eval", "--checkpoint", own, "--episodes", "1", "--record", own])
+    add("play --record link to /dev/null", [bin_, "play", "--env", "cartpole", "--episodes", "1", "--record", null])
+    add("play --record directory", [bin_, "play", "--env", "cartpole", "--episodes", "1", "--record", f.work])
+    own = own_checkpoint()
+    add("play --record its checkpoint", [bin_, "play", "--policy", "checkpoint:" + own, "--episodes", "1",
+                                         "--record", own])
+    run = f.fresh_logdir()
+    shutil.copytree(os.path.dirname(ck), run)
+    add("report -o the run's metrics.jsonl", [bin_, "report", run, "-o", os.path.join(run, "metrics.jsonl")])
+    add("report -o fifo", [bin_, "report", os.path.dirname(ck), "-o", fifo(f, "out_fifo_report")])
+    add("report -o link to /dev/null", [bin_, "report", os.path.dirname(ck), "-o", null])
+    add("bench --json fifo", [bin_, "bench", "--env", "cartpole", "--seconds", "0.5", "--json",
+                              fifo(f, "out_fifo_bench")])
+    add("bench --json directory", [bin_, "bench", "--env", "cartpole", "--seconds", "0.5", "--json", f.work])
 
     # --- Atari ROMs that are not the game (ALE would hang or print its own errors) ---
     real_roms = os.environ.get("SEEDRL_ATARI_ROMS") or os.path.join(os.path.dirname(__file__), "../../../shared/ale/roms")
@@ -367,9 +449,11 @@ crc32c.table = None
 
 
 def with_valid_header(good, payload):
-    """A checkpoint whose header (magic, length, CRC) is right for `payload`: the
-    archive parser itself sees the damage."""
-    return good[:8] + struct.pack("<QI", len(payload), crc32c(payload)) + payload
+    """A checkpoint whose header (magic, lengths, CRC) is right for `payload`:
+    the index's parser and the tensor reader themselves see the damage. The
+    index keeps its length where the payload still holds it."""
+    index = min(struct.unpack("<Q", good[8:16])[0], len(payload))
+    return good[:8] + struct.pack("<QQI", index, len(payload) - index, crc32c(payload)) + payload
 
 
 def fifo(f, name):

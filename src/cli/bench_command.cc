@@ -16,6 +16,7 @@
 #include "seedrl/cli/r2d2_flags.h"
 #include "seedrl/cli/validators.h"
 #include "seedrl/env/registry.h"
+#include "seedrl/io/output_path.h"
 #include "seedrl/model/torso.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/r2d2_setup.h"
@@ -73,9 +74,6 @@ int run_bench(BenchOptions o) {
     return 0;
   }
 
-  if (c.algo == "sac")
-    throw std::invalid_argument(
-        "--algo sac: bench measures V-trace's pipeline and R2D2's learner; time a SAC run with `seedrl train`");
   if (c.algo == "r2d2") {
     // The actors, inference and end-to-end stages are V-trace's pipeline;
     // R2D2 is measured at its learner, where its data-parallel scaling shows.
@@ -149,13 +147,18 @@ CommandRunner add_bench_command(CLI::App& app) {
                   "Only time the phases of N V-trace learner updates (device synchronised around each)")
       ->check(in_range(1, 100000))
       ->default_str("off");
-  add_r2d2_learner_flags(*cmd, c);  // --algo r2d2: R2D2's learner stage alone, on 1..N learner devices
+  // --algo r2d2: R2D2's learner stage alone, on 1..N learner devices. Not
+  // sac: bench measures V-trace's pipeline and R2D2's learner (time a SAC
+  // run with `seedrl train`), so --algo sac is refused as it is parsed.
+  add_r2d2_learner_flags(*cmd, c, {"vtrace", "r2d2"});
   check_number_options(*cmd);
   return [cmd, options]() -> int {
     if (!cmd->parsed()) return -1;
     check_env_family_flags(*cmd, options->config.env);
     apply_r2d2_defaults(*cmd, options->config);
     apply_env_defaults(*cmd, options->config);
+    // Bench reads no file: --json is checked only for what it names.
+    if (!options->json_path.empty()) check_output_path("--json", options->json_path, {});
     return run_bench(*options);
   };
 }

@@ -1,6 +1,7 @@
 #include "seedrl/cli/config_file.h"
 
 #include "seedrl/cli/renamed_flags.h"
+#include "seedrl/cli/validators.h"
 #include "seedrl/io/input_file.h"
 #include "seedrl/util/closest_name.h"
 
@@ -174,6 +175,11 @@ std::string to_inputs(const CLI::Option& opt, const toml::node& v, std::vector<s
     return "";
   }
   std::string text;
+  // A number flag whose --help default is "auto" (--target-entropy) takes it as a string too.
+  if (const auto* s = v.as_string(); s != nullptr && s->get() == "auto" && accepts_auto(opt)) {
+    inputs.emplace_back("auto");
+    return "";
+  }
   if (std::string error = to_input(kind, v, text); !error.empty()) return error;
   inputs.push_back(std::move(text));
   return "";
@@ -229,8 +235,11 @@ void apply_config_file(CLI::App& command, const std::string& path) {
   for (const auto& [key, value] : table) settings.push_back({key.source().begin.line, std::string(key.str()), &value});
   std::sort(settings.begin(), settings.end(), [](const Setting& a, const Setting& b) { return a.line < b.line; });
 
-  std::vector<std::string> warnings;          // given once every setting is read, so that an error stays one line
-  std::map<std::string, std::size_t> set_on;  // flag (current name) -> the line that set it
+  std::vector<std::string> warnings;  // given once every setting is read, so that an error stays one line
+  // Option -> the line that set it and the name it used: a switch's two names
+  // (`learn-temperature`, `fixed-temperature`) and a renamed flag's old and new
+  // names are one option, and the file's second setting would go unread.
+  std::map<const CLI::Option*, std::pair<std::size_t, std::string>> set_on;
   for (const Setting& s : settings) {
     const std::string at = fmt::format("{}:{}", path, s.line);
     std::string name = s.key;
@@ -249,8 +258,9 @@ void apply_config_file(CLI::App& command, const std::string& path) {
       throw std::invalid_argument(
           fmt::format("{}: unknown key '{}'{}", at, printable(s.key), suggestion(command, name)));
     // TOML refuses a key given twice; a flag given by its old and its new name is the same mistake.
-    if (const auto [it, first] = set_on.emplace(current, s.line); !first)
-      throw std::invalid_argument(fmt::format("{}: {}: line {} already set {}", at, flag, it->second, current));
+    if (const auto [it, first] = set_on.emplace(opt, std::pair{s.line, current}); !first)
+      throw std::invalid_argument(
+          fmt::format("{}: {}: line {} already set {}", at, flag, it->second.first, it->second.second));
     std::vector<std::string> inputs;
     if (std::string error = to_inputs(*opt, *s.value, inputs); !error.empty())
       throw std::invalid_argument(fmt::format("{}: {}: {}", at, flag, error));
@@ -305,6 +315,8 @@ std::string given_settings_toml(const CLI::App& command) {
       table.insert(name, opt->as<bool>());
     } else if (kind == Kind::kInteger) {
       table.insert(name, opt->as<std::int64_t>());
+    } else if (kind == Kind::kFloat && accepts_auto(*opt) && std::isnan(opt->as<double>())) {
+      table.insert(name, "auto");  // as given; NaN would not read back
     } else if (kind == Kind::kFloat) {
       table.insert(name, opt->as<double>());
       floats[name] = shortest_float(opt->as<double>());

@@ -14,8 +14,9 @@ void add_machine_env_flags(CLI::App& cmd, EnvOptions& o) {
       "--accept-unknown-rom", o.accept_unknown_rom,
       "Atari: load a ROM whose MD5 is not the one ALE supports for its game (at your own risk: ALE may hang on it)");
   cmd.add_option("--football-rewards", o.football_rewards,
-                 "Football reward: scoring,checkpoints or scoring (playing a checkpoint: default the run's)")
-      ->check(CLI::IsMember({"scoring,checkpoints", "scoring"}));
+                 "Football: the reward, scoring (goals alone) or scoring,checkpoints (also +0.1 per ring around the "
+                 "goal first reached with the ball) (playing a checkpoint: default the run's)")
+      ->check(one_of({"scoring", "scoring,checkpoints"}));
   cmd.add_option("--football-data-dir", o.football_data_dir,
                  "Football engine data folder (default: $GFOOTBALL_DATA_DIR, else the build's)");
   cmd.add_option("--football-font", o.football_font,
@@ -89,6 +90,7 @@ const std::vector<FamilyFlag>& family_flags() {
       {"--sticky-action-prob", {"minatar:", "atari:"}, "MinAtar and Atari"},
       {"--difficulty-ramping", {"minatar:"}, "MinAtar"},
       {"--football-obs", {"football:"}, "Football"},
+      {"--football-rewards", {"football:"}, "Football"},
       {"--frame-skip", {"atari:"}, "Atari"},
       {"--screen-size", {"atari:"}, "Atari"},
       {"--noop-max", {"atari:"}, "Atari"},

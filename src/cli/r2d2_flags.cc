@@ -1,16 +1,19 @@
 #include "seedrl/cli/r2d2_flags.h"
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "seedrl/cli/config_file.h"
 #include "seedrl/cli/validators.h"
 
 namespace seedrl {
 
-void add_r2d2_learner_flags(CLI::App& cmd, TrainConfig& c) {
+void add_r2d2_learner_flags(CLI::App& cmd, TrainConfig& c, const std::vector<std::string>& algos) {
   auto& r = c.r2d2;
-  cmd.add_option("--algo", c.algo, "Learning algorithm: vtrace | r2d2 | sac")
-      ->check(CLI::IsMember({"vtrace", "r2d2", "sac"}));
+  std::string listed;
+  for (const std::string& a : algos) listed += (listed.empty() ? "" : " | ") + a;
+  cmd.add_option("--algo", c.algo, "Learning algorithm: " + listed)->check(CLI::IsMember(algos));
   cmd.add_option("--burn-in", r.burn_in, "R2D2: steps replayed before each sequence's loss to warm the LSTM state")
       ->check(in_range(0, 100000));
   cmd.add_option("--sequence-overlap", r.sequence_overlap,
@@ -30,7 +33,8 @@ void add_r2d2_learner_flags(CLI::App& cmd, TrainConfig& c) {
       ->check(in_range(0.0, 10.0));
   cmd.add_option("--replay-ratio", r.replay_ratio,
                  "R2D2: sequences sampled per sequence inserted; SAC: transitions sampled per transition inserted "
-                 "(default --batch-size: one update per env step) (0: no limit)")
+                 "(default --batch-size: one update per env step). Between --batch-size / --max-frames (one update "
+                 "in the whole run) and 1000 x --batch-size (1000 updates per insert) (0: no limit)")
       ->check(non_negative());
   cmd.add_option("--min-replay", r.min_replay, "R2D2: sequences in replay before learning starts; SAC: transitions")
       ->check(in_range(std::int64_t{1}, std::int64_t{1} << 40));

@@ -1,6 +1,10 @@
 #include "seedrl/cli/sac_flags.h"
 
+#include <cmath>
 #include <cstdint>
+#include <stdexcept>
+
+#include <CLI/CLI.hpp>
 
 #include "seedrl/cli/config_file.h"
 #include "seedrl/cli/validators.h"
@@ -14,9 +18,11 @@ void add_sac_flags(CLI::App& cmd, TrainConfig& c) {
       ->check(positive());
   cmd.add_option("--target-entropy", s.target_entropy,
                  "SAC: entropy the learned temperature steers the policy towards (auto: minus the action dimensions)")
+      ->transform(number_or_auto())
       ->default_str("auto");
   cmd.add_flag("--learn-temperature,!--fixed-temperature", s.learn_temperature,
-               "SAC: learn the temperature towards --target-entropy (--fixed-temperature keeps --init-temperature)")
+               "SAC: learn the temperature towards --target-entropy (--fixed-temperature keeps --init-temperature; "
+               "not with --target-entropy)")
       ->default_str(s.learn_temperature ? "true" : "false");
   cmd.add_option("--random-steps", s.random_steps, "SAC: env steps at the start acting uniformly over the action box")
       ->check(in_range(std::int64_t{0}, std::int64_t{1} << 40));
@@ -43,6 +49,51 @@ void apply_sac_defaults(const CLI::App& cmd, TrainConfig& c) {
   // One env, as the paper's agent: the learner, not the env, bounds SAC.
   if (!flag_given(cmd, "--actors")) c.actors = 1;
   if (!flag_given(cmd, "--envs-per-actor")) c.envs_per_actor = 1;
+}
+
+namespace {
+
+// Whether `flag` counts for the checks below, as for check_algorithm_flags:
+// given on the command line, or by a --config file (`where` is then the
+// file's "PATH: "), not by a resumed run's saved settings.
+bool counts(const CLI::App& cmd, const std::string& flag, const std::set<std::string>& typed,
+            const std::string& config_file, std::string& where) {
+  if (!flag_given(cmd, flag)) return false;
+  if (typed.count(flag) > 0) return true;
+  where = config_file.empty() ? "" : config_file + ": ";
+  return !config_file.empty();
+}
+
+}  // namespace
+
+void check_sac_flags(const CLI::App& cmd, const TrainConfig& c, const std::set<std::string>& typed,
+                     const std::string& config_file) {
+  if (c.algo != "sac") return;
+  std::string where;
+  // The actor and the critics are MLPs whatever --model says.
+  if (counts(cmd, "--model", typed, config_file, where) && c.model.torso != "auto" && c.model.torso != "mlp")
+    throw std::invalid_argument(where +
+                                "--model: SAC's networks are MLPs (--hidden, --activation); --algo sac would "
+                                "ignore --model " +
+                                c.model.torso);
+  // CLI11 lets the last of --learn-temperature and --fixed-temperature win;
+  // given both, the user meant one of them and would not know which ran.
+  if (const CLI::Option* learn = cmd.get_option_no_throw("--learn-temperature"); learn != nullptr) {
+    bool on = false, off = false;
+    for (const std::string& value : learn->results()) (CLI::detail::to_flag_value(value) > 0 ? on : off) = true;
+    if (on && off)
+      throw std::invalid_argument(
+          "--learn-temperature, --fixed-temperature: both given; the one given last would silently win");
+  }
+  // A fixed temperature never reads the target: refused when either of the
+  // two was given now (`--target-entropy auto`, the default, is no target).
+  std::string entropy_where, fixed_where;
+  const bool entropy_counts = counts(cmd, "--target-entropy", typed, config_file, entropy_where);
+  const bool fixed_counts = counts(cmd, "--learn-temperature", typed, config_file, fixed_where);
+  if (!c.sac.learn_temperature && !std::isnan(c.sac.target_entropy) && flag_given(cmd, "--target-entropy") &&
+      (entropy_counts || fixed_counts))
+    throw std::invalid_argument((entropy_counts ? entropy_where : fixed_where) +
+                                "--target-entropy: --fixed-temperature keeps --init-temperature and would ignore it");
 }
 
 }  // namespace seedrl

@@ -15,6 +15,7 @@
 #include "seedrl/cli/learner_process_flags.h"
 #include "seedrl/cli/pipeline_flags.h"
 #include "seedrl/cli/r2d2_flags.h"
+#include "seedrl/cli/replay_pacing.h"
 #include "seedrl/cli/sac_flags.h"
 #include "seedrl/cli/validators.h"
 #include "seedrl/trainer/train.h"
@@ -139,8 +140,17 @@ CommandRunner add_train_command(CLI::App& app) {
       apply_config_file(*cmd, *config_file);
     } else if (config->resume) {
       // The run's own settings, written at its start; the command line wins.
-      const std::string saved = (std::filesystem::path(config->logdir) / "config.toml").string();
-      if (std::filesystem::is_regular_file(saved)) {
+      const std::filesystem::path dir(config->logdir);
+      const std::string saved = (dir / "config.toml").string();
+      std::error_code ec;
+      // Every run writes it at its start, so a checkpoint without it is a run
+      // whose settings are lost: resuming on the defaults would change them
+      // in silence. (Without a checkpoint, --resume says that instead.)
+      if (!std::filesystem::is_regular_file(saved, ec) && std::filesystem::exists(dir / "checkpoint.pt", ec))
+        throw std::invalid_argument("--resume: " + saved +
+                                    " is missing or not a file; it holds the run's settings, written at its start: "
+                                    "restore it, or give the run's settings with --config FILE");
+      if (std::filesystem::is_regular_file(saved, ec)) {
         std::string given;
         for (const CLI::Option* opt : cmd->get_options())
           if (opt->count() > 0 && !opt->get_lnames().empty() && opt->get_lnames().front() != "resume" &&
@@ -152,6 +162,7 @@ CommandRunner add_train_command(CLI::App& app) {
       }
     }
     check_algorithm_flags(*cmd, config->algo, typed, *config_file);
+    check_sac_flags(*cmd, *config, typed, *config_file);
     check_env_family_flags(*cmd, config->env);
     if (flag_given(*cmd, "--target-return")) config->target_return = *target_return;
     if (config->stop_at_target && !config->target_return)
@@ -160,6 +171,7 @@ CommandRunner add_train_command(CLI::App& app) {
     apply_r2d2_defaults(*cmd, *config);
     apply_sac_defaults(*cmd, *config);
     apply_env_defaults(*cmd, *config);
+    check_replay_pacing(*cmd, *config);
     return train(*config);
   };
 }

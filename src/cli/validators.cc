@@ -1,6 +1,7 @@
 #include "seedrl/cli/validators.h"
 
 #include <cerrno>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -30,6 +31,18 @@ CLI::Validator env_name_validator() {
         return "unknown environment '" + name + "' (valid: " + valid + ")";
       },
       "ENV");
+}
+
+CLI::Validator one_of(std::vector<std::string> choices) {
+  std::string listed;
+  for (const std::string& c : choices) listed += (listed.empty() ? "" : " | ") + c;
+  return CLI::Validator(
+      [choices, listed](std::string& input) -> std::string {
+        for (const std::string& c : choices)
+          if (input == c) return {};
+        return fmt::format("'{}' is not one of: {}", input, listed);
+      },
+      "{" + listed + "}");
 }
 
 namespace number_check {
@@ -71,6 +84,27 @@ std::string parse(const NumberType& type, const std::string& input, long double&
   return {};
 }
 
+// A float flag's value ends up in the learner's float32 tensors (rates,
+// temperatures, reward scales, targets) or beside them: one that a float
+// cannot hold would become infinity there, or zero (1e-50 for --tau: no
+// update at all), and a run would go on to NaN or to nothing without a word.
+// No flag has a use for such values, seconds and returns included.
+std::string float32_error(long double v, const std::string& input) {
+  // The magnitude as the flag's double, then a float, rounds it: 3.4028235e38
+  // is FLT_MAX. From FLT_MAX + half its ulp (2^103) on, a float rounds it to
+  // infinity; converting such a double is undefined, so it is not converted.
+  const long double magnitude = std::fabs(v);
+  const double as_double = magnitude > DBL_MAX ? HUGE_VAL : static_cast<double>(magnitude);
+  const float held = as_double >= static_cast<double>(FLT_MAX) + 0x1p103 ? HUGE_VALF : static_cast<float>(as_double);
+  if (std::isinf(held))
+    return v > 0 ? fmt::format("must be at most {} (a 32-bit float), got {}", FLT_MAX, input)
+                 : fmt::format("must be at least {} (a 32-bit float), got {}", -FLT_MAX, input);
+  if (v != 0 && held < FLT_MIN)
+    return fmt::format("underflows a 32-bit float (a nonzero value needs a magnitude of at least {}), got {}", FLT_MIN,
+                       input);
+  return {};
+}
+
 }  // namespace
 
 CLI::Validator number_in(NumberType type, Bound bound, long double min, long double max) {
@@ -103,6 +137,7 @@ CLI::Validator number_in(NumberType type, Bound bound, long double min, long dou
           case Bound::kAny:
             break;
         }
+        if (type.kind == NumberType::kFloat) return float32_error(v, input);
         if (v > type.max) return fmt::format("must be at most {}, got {}", bound_text(type, type.max), input);
         if (v < type.lowest) return fmt::format("must be at least {}, got {}", bound_text(type, type.lowest), input);
         return {};
@@ -112,12 +147,37 @@ CLI::Validator number_in(NumberType type, Bound bound, long double min, long dou
 
 }  // namespace number_check
 
+CLI::Validator number_or_auto() {
+  using namespace number_check;
+  const CLI::Validator number = number_in(number_type<double>(), Bound::kAny);
+  return CLI::Validator(
+      [number](std::string& input) -> std::string {
+        if (input == "auto") {
+          input = "nan";  // what the flag holds for "decided at run time"
+          return {};
+        }
+        return number(input);
+      },
+      "", kAutoValidator);
+}
+
+bool accepts_auto(const CLI::Option& option) {
+  // CLI11 2.1's get_validator is not const and throws for a name it lacks.
+  try {
+    const_cast<CLI::Option&>(option).get_validator(number_check::kAutoValidator);
+    return true;
+  } catch (const CLI::OptionNotFound&) {
+    return false;
+  }
+}
+
 void check_number_options(CLI::App& command) {
   using number_check::Bound;
   using number_check::number_in;
   using number_check::number_type;
   for (CLI::Option* opt : command.get_options()) {
     if (opt->get_items_expected_max() == 0) continue;  // a flag: nothing to parse
+    if (accepts_auto(*opt)) continue;                  // number_or_auto checks its numbers itself
     const std::string type = opt->get_type_name();
     const std::string base = type.substr(0, type.find(':'));  // then the validators' descriptions
     if (base == "FLOAT")

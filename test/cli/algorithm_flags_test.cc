@@ -4,8 +4,11 @@
 // train's --help says of each flag ("V-trace:", "R2D2:", "SAC:", ...).
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <fstream>
+#include <set>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -14,6 +17,8 @@
 #include "seedrl/cli/algorithm_flags.h"
 #include "seedrl/cli/commands.h"
 #include "seedrl/cli/config_file.h"
+#include "seedrl/cli/sac_flags.h"
+#include "seedrl/cli/validators.h"
 
 using namespace seedrl;
 
@@ -36,6 +41,30 @@ struct Train {
   std::string error(const std::string& config_file = "") const {
     try {
       check_algorithm_flags(*cmd, algo(), typed, config_file);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  }
+};
+
+// SAC's flags and --model, parsed into a config of its own, as
+// check_sac_flags sees them once train has parsed.
+struct Sac {
+  CLI::App app;
+  TrainConfig config;
+  std::set<std::string> typed;  // before any config file
+  explicit Sac(const std::string& args) {
+    config.algo = "sac";
+    app.add_option("--model", config.model.torso);
+    add_sac_flags(app, config);
+    check_number_options(app);
+    app.parse(args);
+    typed = given_flags(app);
+  }
+  std::string error(const std::string& config_file = "") const {
+    try {
+      check_sac_flags(app, config, typed, config_file);
     } catch (const std::invalid_argument& e) {
       return e.what();
     }
@@ -93,6 +122,84 @@ TEST_CASE("a config file's flag its algo would ignore is refused by the file, a 
     apply_config_file(*t.cmd, file);
     CHECK(t.error() == "--epsilon: R2D2 only; --algo sac would ignore it");
   }
+}
+
+TEST_CASE("SAC refuses flags it would ignore by their value or together", "[cli][sac]") {
+  // Its actor and critics are MLPs.
+  for (const char* model : {"minatar", "impala", "impala-shallow", "nature"})
+    CHECK(Sac(std::string("--model ") + model).error() ==
+          std::string("--model: SAC's networks are MLPs (--hidden, --activation); --algo sac would ignore --model ") +
+              model);
+  CHECK(Sac("--model mlp").error().empty());
+  CHECK(Sac("--model auto").error().empty());
+  // A fixed temperature never reads the target entropy.
+  CHECK(Sac("--fixed-temperature --target-entropy -2").error() ==
+        "--target-entropy: --fixed-temperature keeps --init-temperature and would ignore it");
+  CHECK(Sac("--target-entropy -2 --learn-temperature=false").error() ==
+        "--target-entropy: --fixed-temperature keeps --init-temperature and would ignore it");
+  CHECK(Sac("--fixed-temperature --target-entropy auto").error().empty());  // the default: no target
+  CHECK(Sac("--fixed-temperature --init-temperature 0.2").error().empty());
+  CHECK(Sac("--target-entropy -2").error().empty());
+  // Both ways on one command line: CLI11 would let the last win in silence.
+  CHECK(Sac("--learn-temperature --fixed-temperature").error() ==
+        "--learn-temperature, --fixed-temperature: both given; the one given last would silently win");
+  CHECK(Sac("--fixed-temperature --learn-temperature").error() ==
+        "--learn-temperature, --fixed-temperature: both given; the one given last would silently win");
+  CHECK(Sac("--fixed-temperature --fixed-temperature").error().empty());
+  CHECK_FALSE(Sac("--fixed-temperature").config.sac.learn_temperature);
+}
+
+TEST_CASE("--target-entropy takes auto, the default --help shows", "[cli][sac]") {
+  CHECK(std::isnan(Sac("--target-entropy auto").config.sac.target_entropy));
+  CHECK(std::isnan(Sac("").config.sac.target_entropy));
+  CHECK(Sac("--target-entropy -3").config.sac.target_entropy == -3);
+  CHECK_THROWS_WITH(Sac("--target-entropy nan"), "--target-entropy: must be a finite number, got nan");
+  CHECK_THROWS_WITH(Sac("--target-entropy automatic"), "--target-entropy: expected a number, got 'automatic'");
+}
+
+TEST_CASE("SAC's flag combinations from a config file are refused by the file, a resumed run's pass", "[cli][sac]") {
+  const std::string dir = test::temp_dir("cli_sac_flags");
+  const std::string file = dir + "/run.toml";
+  std::ofstream(file) << "model = \"impala\"\n";
+  {
+    Sac s("");
+    apply_config_file(s.app, file);
+    CHECK(s.error(file) == file +
+                               ": --model: SAC's networks are MLPs (--hidden, --activation); --algo sac would ignore "
+                               "--model impala");
+    CHECK(s.error().empty());  // --resume: the run's own saved settings
+  }
+  std::ofstream(file) << "fixed-temperature = true\ntarget-entropy = -2.0\n";
+  {
+    Sac s("");
+    apply_config_file(s.app, file);
+    CHECK(s.error(file) ==
+          file + ": --target-entropy: --fixed-temperature keeps --init-temperature and would ignore it");
+    CHECK(s.error().empty());
+  }
+  {
+    // On resume, a target given now against the saved fixed temperature counts.
+    Sac s("--target-entropy -1");
+    std::ofstream(file) << "fixed-temperature = true\n";
+    apply_config_file(s.app, file);
+    CHECK(s.error() == "--target-entropy: --fixed-temperature keeps --init-temperature and would ignore it");
+  }
+}
+
+TEST_CASE("seedrl train --algo sac refuses --model minatar and contradictory temperatures in one line", "[cli][sac]") {
+  const std::string dir = test::temp_dir("cli_sac_flags_run");
+  const std::vector<std::string> sac{"train", "--algo",         "sac", "--env",        "pendulum", "--max-frames",
+                                     "3000",  "--random-steps", "500", "--min-replay", "500",      "--logdir",
+                                     dir};
+  test::check_one_line_error(test::with(sac, {"--model", "minatar"}), "--model: SAC's networks are MLPs");
+  test::check_one_line_error(test::with(sac, {"--model", "impala"}), "--algo sac would ignore --model impala");
+  test::check_one_line_error(test::with(sac, {"--fixed-temperature", "--target-entropy", "-2"}),
+                             "--target-entropy: --fixed-temperature");
+  test::check_one_line_error(test::with(sac, {"--learn-temperature", "--fixed-temperature"}),
+                             "--learn-temperature, --fixed-temperature: both given");
+  std::ofstream(dir + "/both.toml") << "learn-temperature = true\nfixed-temperature = true\n";
+  test::check_one_line_error(test::with(sac, {"--config", dir + "/both.toml"}),
+                             dir + "/both.toml:2: --fixed-temperature: line 1 already set --learn-temperature");
 }
 
 TEST_CASE("seedrl train refuses --algo r2d2 --entropy-cost in one line", "[cli]") {

@@ -123,6 +123,19 @@ TEST_CASE("seedrl bench rejects a bad sweep with one line naming the flag", "[cl
   }
 }
 
+TEST_CASE("seedrl bench refuses --algo sac as it parses it, before any output", "[cli][bench]") {
+  RunResult r = run_seedrl({"bench", "--algo", "sac", "--env", "pendulum", "--seconds", "0.1"});
+  INFO(r.output);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("--algo") && Catch::Contains("sac"));
+  CHECK_THAT(r.output, !Catch::Contains("bench: devices"));
+  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+  // Its help offers what it takes.
+  const RunResult help = run_seedrl({"bench", "--help"});
+  CHECK_THAT(help.output,
+             Catch::Contains("Learning algorithm: vtrace | r2d2") && !Catch::Contains("vtrace | r2d2 | sac"));
+}
+
 TEST_CASE("seedrl bench --remote runs the same actors over loopback and compares", "[cli][bench][net]") {
   const std::string path = temp_dir("bench_remote") + "/bench.json";
   std::vector<std::string> args = kTiny;

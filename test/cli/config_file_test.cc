@@ -3,6 +3,7 @@
 // and key, in one line; every config shipped under configs/ is read as before.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -170,6 +171,33 @@ TEST_CASE("a renamed flag's old key still sets it, below the command line", "[cl
   // Old and new name in one file: the same flag set twice.
   CHECK(train_error("learner-cpus = \"share\"\nlearner-cores = \"reserve\"\n") ==
         "2: --learner-cores: line 1 already set --learner-cpus");
+}
+
+TEST_CASE("a switch set by both its names in one file is refused, not read first-wins", "[cli][config]") {
+  CHECK(train_error("learn-temperature = true\nfixed-temperature = true\n") ==
+        "2: --fixed-temperature: line 1 already set --learn-temperature");
+  CHECK(train_error("no-lstm = true\nlstm = true\n") == "2: --lstm: line 1 already set --no-lstm");
+  CHECK(train_error("fixed-temperature = true\n").empty());
+}
+
+TEST_CASE("--target-entropy takes \"auto\", its default, from a file and writes it back", "[cli][config]") {
+  Train from_file;
+  seedrl::apply_config_file(*from_file.cmd, write("target-entropy = \"auto\"\n"));
+  CHECK(std::isnan(from_file.get<double>("--target-entropy")));
+  Train number;
+  seedrl::apply_config_file(*number.cmd, write("target-entropy = -2.5\n"));
+  CHECK(number.get<double>("--target-entropy") == -2.5);
+  CHECK(train_error("target-entropy = \"high\"\n") == "1: --target-entropy: expected a number, got a string \"high\"");
+  // Only a flag whose default is "auto" takes it.
+  CHECK(train_error("tau = \"auto\"\n") == "1: --tau: expected a number, got a string \"auto\"");
+  // config.toml keeps the word: a NaN would not read back.
+  Train given("--target-entropy auto");
+  const std::string toml = seedrl::given_settings_toml(*given.cmd);
+  INFO(toml);
+  CHECK_THAT(toml, Catch::Contains("target-entropy = 'auto'") || Catch::Contains("target-entropy = \"auto\""));
+  Train again;
+  seedrl::apply_config_file(*again.cmd, write(toml));
+  CHECK(std::isnan(again.get<double>("--target-entropy")));
 }
 
 TEST_CASE("a config value of the wrong type is refused by file, line and key", "[cli][config]") {

@@ -47,6 +47,22 @@ TEST_CASE("an env flag the env's family would ignore is refused, naming the flag
         "--difficulty-ramping: MinAtar only; atari:pong would ignore it");
   CHECK(EnvFlags("--minimal-action-set").error("pendulum") ==
         "--minimal-action-set: Atari only; pendulum would ignore it");
+  CHECK(EnvFlags("--football-rewards scoring").error("cartpole") ==
+        "--football-rewards: Football only; cartpole would ignore it");
+  CHECK(EnvFlags("--football-rewards scoring,checkpoints").error("mujoco:hopper") ==
+        "--football-rewards: Football only; mujoco:hopper would ignore it");
+}
+
+TEST_CASE("--football-rewards lists and takes its two choices once each", "[cli]") {
+  CHECK(EnvFlags("--football-rewards scoring").options.football_rewards == "scoring");
+  CHECK(EnvFlags("--football-rewards scoring,checkpoints").options.football_rewards == "scoring,checkpoints");
+  CHECK_THROWS_WITH(EnvFlags("--football-rewards scoring,scoring"),
+                    "--football-rewards: 'scoring,scoring' is not one of: scoring | scoring,checkpoints");
+  CHECK_THROWS_WITH(EnvFlags("--football-rewards checkpoints"),
+                    "--football-rewards: 'checkpoints' is not one of: scoring | scoring,checkpoints");
+  const EnvFlags flags("");
+  CHECK_THAT(flags.app.get_option("--football-rewards")->get_type_name(),
+             Catch::Contains("{scoring | scoring,checkpoints}"));
 }
 
 TEST_CASE("each family's own env flags, the wrappers and the machine's paths pass", "[cli]") {
@@ -55,9 +71,14 @@ TEST_CASE("each family's own env flags, the wrappers and the machine's paths pas
             .error("atari:pong")
             .empty());
   CHECK(EnvFlags("--sticky-action-prob 0 --no-difficulty-ramping").error("minatar:breakout").empty());
-  CHECK(EnvFlags("--football-obs simple115v2").error("football:academy_empty_goal_close").empty());
+  CHECK(EnvFlags("--football-obs simple115v2 --football-rewards scoring")
+            .error("football:academy_empty_goal_close")
+            .empty());
   // Wrappers apply to every env; the machine's paths are passed to every run by scripts.
   CHECK(EnvFlags("--action-repeat 2 --frame-stack 3 --time-limit 100 --rom-dir /tmp").error("cartpole").empty());
+  CHECK(EnvFlags("--football-data-dir /tmp --football-font /tmp/font.ttf --accept-unknown-rom")
+            .error("cartpole")
+            .empty());
 }
 
 TEST_CASE("Atari's and MinAtar's on/off settings are switches", "[cli]") {
@@ -76,4 +97,11 @@ TEST_CASE("seedrl train and play refuse an env flag their env would ignore in on
       "--screen-size: Atari only; cartpole would ignore it");
   test::check_one_line_error({"play", "--env", "pendulum", "--sticky-action-prob", "0.2", "--episodes", "1"},
                              "--sticky-action-prob: MinAtar and Atari only; pendulum would ignore it");
+  test::check_one_line_error({"train", "--env", "pendulum", "--algo", "sac", "--football-rewards", "scoring",
+                              "--logdir", test::temp_dir("cli_env_family_rewards")},
+                             "--football-rewards: Football only; pendulum would ignore it");
+  test::check_one_line_error({"play", "--env", "cartpole", "--football-rewards", "scoring", "--episodes", "1"},
+                             "--football-rewards: Football only; cartpole would ignore it");
+  test::check_one_line_error({"play", "--env", "cartpole", "--football-rewards", "scoring,scoring"},
+                             "--football-rewards: 'scoring,scoring' is not one of: scoring | scoring,checkpoints");
 }

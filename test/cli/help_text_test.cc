@@ -34,6 +34,12 @@ TEST_CASE("every command's --help shows defaults inside their ranges and switche
   CHECK_THAT(train.output, Catch::Contains("--sticky-action-prob FLOAT:FLOAT in [0 - 1]=auto"));
   CHECK_THAT(train.output, Catch::Contains("--frame-stack INT:INT in [1 - 64]=auto"));
   CHECK_THAT(train.output, Catch::Contains("--envs-per-actor INT:INT in [1 - 65536]=auto"));
+  // Each choice once, apart: not CLI11's "{scoring,checkpoints,scoring}".
+  CHECK_THAT(train.output,
+             Catch::Contains("--football-rewards TEXT:{scoring | scoring,checkpoints}=scoring,checkpoints"));
+  // "auto" is a value --target-entropy takes (test/cli/algorithm_flags_test.cc).
+  CHECK_THAT(train.output, Catch::Contains("--target-entropy FLOAT=auto"));
+  CHECK_THAT(train.output, Catch::Contains("Learning algorithm: vtrace | r2d2 | sac"));
 }
 
 TEST_CASE("train --hidden takes its widths as separate values or as one comma list", "[cli]") {

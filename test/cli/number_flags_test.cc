@@ -58,9 +58,10 @@ std::string refusal(const std::string& command, const std::string& args) {
   return "";
 }
 
-void check_error(const std::vector<std::string>& args, const std::string& names) {
-  const RunResult r = check_one_line_error(args, names);
+RunResult check_error(const std::vector<std::string>& args, const std::string& names) {
+  RunResult r = check_one_line_error(args, names);
   CHECK_THAT(r.output, !Catch::Contains("179769313486"));  // no DBL_MAX in full
+  return r;
 }
 
 }  // namespace
@@ -120,7 +121,51 @@ TEST_CASE("check_number_options covers a numeric flag added without a check", "[
   CHECK(parse("--x=-inf") == "--x: must be a finite number, got -inf");
   CHECK(parse("--v 1 nan") == "--v: must be a finite number, got nan");
   CHECK(parse("--n 99999999999999999999") == "--n: must be at most 9223372036854775807, got 99999999999999999999");
-  CHECK(parse("--x 1e300 --n -5 --v 1 2 --s nan --b").empty());
+  CHECK(parse("--x 1e30 --n -5 --v 1 2 --s nan --b").empty());
+  // A float flag's value must fit a 32-bit float: the learner computes in float32.
+  CHECK(parse("--x 1e300") == "--x: must be at most 3.4028235e+38 (a 32-bit float), got 1e300");
+  CHECK(parse("--x=-1e39") == "--x: must be at least -3.4028235e+38 (a 32-bit float), got -1e39");
+  CHECK(parse("--x 1e-50") ==
+        "--x: underflows a 32-bit float (a nonzero value needs a magnitude of at least 1.1754944e-38), got 1e-50");
+  CHECK_THAT(parse("--x=-1e-40"), Catch::StartsWith("--x: underflows a 32-bit float"));
+  CHECK_THAT(parse("--v 1 1e39"), Catch::StartsWith("--v: must be at most 3.4028235e+38"));
+  // The limits themselves, as a float rounds them, and zero pass.
+  CHECK(parse("--x 3.4028235e38").empty());
+  CHECK(parse("--x=-3.4028235e38").empty());
+  CHECK(parse("--x 1.1754944e-38").empty());
+  CHECK(parse("--x 0").empty());
+  CHECK(parse("--x=-0.0").empty());
+}
+
+TEST_CASE("every floating-point flag of every command refuses what a 32-bit float cannot hold", "[cli]") {
+  int flags = 0;
+  for_each_option("FLOAT", [&](const std::string& command, const std::string& flag) {
+    ++flags;
+    // Refused as beyond a float, or by the flag's own range first (a
+    // negative value where none is allowed).
+    for (const char* value : {"1e39", "-1e39"}) {
+      INFO(command << " " << flag << " " << value);
+      CHECK_THAT(refusal(command, flag + "=" + value), Catch::StartsWith(flag + ": must"));
+    }
+    // Refused as an underflow, or by the flag's own range first.
+    for (const char* value : {"1e-50", "-1e-50"}) {
+      INFO(command << " " << flag << " " << value);
+      const std::string why = refusal(command, flag + "=" + value);
+      CHECK_THAT(why, Catch::StartsWith(flag + ": underflows") || Catch::StartsWith(flag + ": must"));
+    }
+  });
+  CHECK(flags >= 30);
+  CHECK(refusal("train", "--init-temperature 1e39") ==
+        "--init-temperature: must be at most 3.4028235e+38 (a 32-bit float), got 1e39");
+  CHECK(refusal("train", "--reward-scale 1e39") ==
+        "--reward-scale: must be at most 3.4028235e+38 (a 32-bit float), got 1e39");
+  CHECK(refusal("train", "--target-entropy 1e39") ==
+        "--target-entropy: must be at most 3.4028235e+38 (a 32-bit float), got 1e39");
+  CHECK(refusal("train", "--target-entropy=-1e39") ==
+        "--target-entropy: must be at least -3.4028235e+38 (a 32-bit float), got -1e39");
+  CHECK_THAT(refusal("train", "--tau 1e-50"), Catch::StartsWith("--tau: underflows a 32-bit float"));
+  // Ordinary values pass.
+  CHECK(refusal("train", "--tau 1e-3 --init-temperature 1e30 --reward-scale 1e-30 --target-entropy -1e30").empty());
 }
 
 TEST_CASE("range errors are short and name the flag and the value", "[cli]") {
@@ -161,6 +206,26 @@ TEST_CASE("seedrl refuses a non-finite float flag or config value with one line"
   std::ofstream(dir + "/nan.toml") << "learning-rate = nan\nmax-frames = 1000\nactors = 2\nbatch-size = 2\n";
   check_error({"train", "--config", dir + "/nan.toml", "--logdir", dir}, "--learning-rate: must be a finite number");
   check_error({"train", "--config", dir + "/nan.toml", "--logdir", dir}, dir + "/nan.toml");
+}
+
+TEST_CASE("seedrl refuses a float flag or config value a 32-bit float cannot hold with one line", "[cli]") {
+  const std::string dir = temp_dir("cli_float32");
+  const std::vector<std::string> sac{
+      "train", "--env",           "pendulum", "--algo",           "sac", "--max-frames",   "3000", "--actors",
+      "1",     "--torch-threads", "1",        "--critic-threads", "1",   "--random-steps", "500",  "--min-replay",
+      "500",   "--logdir",        dir};
+  check_error(with(sac, {"--init-temperature", "1e39"}), "--init-temperature: must be at most 3.4028235e+38");
+  check_error(with(sac, {"--reward-scale", "1e39"}), "--reward-scale: must be at most 3.4028235e+38");
+  check_error(with(sac, {"--target-entropy", "1e39"}), "--target-entropy: must be at most 3.4028235e+38");
+  check_error(with(sac, {"--tau", "1e-50"}), "--tau: underflows a 32-bit float");
+  for (const std::string& setting : {std::string("init-temperature = 1e39"), std::string("reward-scale = 1e39"),
+                                     std::string("target-entropy = 1e39"), std::string("tau = 1e-50")}) {
+    const std::string file = dir + "/float32.toml";
+    std::ofstream(file) << setting << "\n";
+    const std::string key = setting.substr(0, setting.find(' '));
+    const RunResult r = check_error(with(sac, {"--config", file}), file + ":1: --" + key + ": ");
+    CHECK_THAT(r.output, Catch::Contains("must be at") || Catch::Contains("underflows"));
+  }
 }
 
 TEST_CASE("seedrl refuses --max-frames 0 or beyond int64 with one short line", "[cli]") {

@@ -110,7 +110,9 @@ TEST_CASE("train --algo sac refuses what SAC cannot do, in one line naming the f
       {{"--env", "pendulum", "--eval-every-s", "10"}, "--eval-every-s"},
   };
   for (const Case& c : cases) {
-    std::vector<std::string> args{"train", "--algo", "sac", "--max-frames", "100", "--logdir", dir};
+    // Frames enough for SAC's default --min-replay and --random-steps, which
+    // a shorter run is refused for; every case is refused before it starts.
+    std::vector<std::string> args{"train", "--algo", "sac", "--max-frames", "20000", "--logdir", dir};
     args.insert(args.end(), c.extra.begin(), c.extra.end());
     const RunResult r = run_seedrl(args);
     INFO(r.output);

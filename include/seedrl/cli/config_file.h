@@ -6,9 +6,11 @@
 // after parsing, with the same validators as the flags.
 //
 // Each value must have the TOML type of its flag: an integer for an integer
-// flag (not 4.0, not "4"), an integer or a finite float for a float flag,
-// true or false for a switch, a string (UTF-8, no control characters) for a
-// text flag, a list of such for --hidden. Every error is one line:
+// flag (not 4.0, not "4"), an integer or a finite float for a float flag
+// ("auto" too where that is its default: --target-entropy), true or false
+// for a switch, a string (UTF-8, no control characters) for a text flag, a
+// list of such for --hidden. A flag set twice, by two names (a switch's
+// negation, a renamed flag's old name), is refused. Every error is one line:
 //   run.toml:3: --actors: expected an integer, got a string "abc"
 #pragma once
 

@@ -23,9 +23,9 @@ const std::set<std::string>& machine_env_flag_names();
 
 // Throws std::invalid_argument naming the first family flag `command` was
 // given (on its command line or from its config file) that `env` would
-// ignore: Atari's preprocessing for cartpole, --football-obs for MinAtar, ...
-// The machine's flags (--rom-dir, ...) are not checked: scripts pass them
-// to every run.
+// ignore: Atari's preprocessing for cartpole, --football-obs or
+// --football-rewards for MinAtar, ... The machine's paths (--rom-dir,
+// --football-data-dir, ...) are not checked: scripts pass them to every run.
 void check_env_family_flags(const CLI::App& command, const std::string& env);
 
 // A checkpoint's environment options with this machine's paths, and the

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <limits>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -10,6 +12,11 @@ namespace seedrl {
 
 // Accepts a registered environment name; the error lists the valid ones.
 CLI::Validator env_name_validator();
+
+// One of `choices`, each listed once, apart, in --help ("{scoring |
+// scoring,checkpoints}") and in the error. CLI::IsMember joins them with
+// commas, which misreads where a choice holds one ("{scoring,checkpoints,scoring}").
+CLI::Validator one_of(std::vector<std::string> choices);
 
 namespace number_check {
 
@@ -36,10 +43,22 @@ NumberType number_type() {
 enum class Bound { kRange, kPositive, kNonNegative, kAny };
 
 // The value must be a finite number of `type` and, for kRange, within
-// [min, max]. kAny has no --help text; the others read as CLI11's did.
+// [min, max]. kAny has no --help text; the others read as CLI11's did. A
+// float's magnitude must also fit a 32-bit float: at most FLT_MAX, and at
+// least FLT_MIN unless it is 0 (the learner computes in float32).
 CLI::Validator number_in(NumberType type, Bound bound, long double min = 0, long double max = 0);
 
+// The name of number_or_auto's validator, by which an option is known to take "auto".
+inline constexpr const char* kAutoValidator = "number-or-auto";
+
 }  // namespace number_check
+
+// For a double flag whose default is decided at run time and held as NaN
+// (--target-entropy: minus the action dimensions): "auto", the default
+// --help shows, sets it to NaN; any other value must pass number_in's checks.
+CLI::Validator number_or_auto();
+// Whether `option` checks its values with number_or_auto.
+bool accepts_auto(const CLI::Option& option);
 
 // Numeric range checks, in place of CLI::Range, PositiveNumber and
 // NonNegativeNumber: those let NaN through (every comparison with NaN is
@@ -63,10 +82,11 @@ CLI::Validator non_negative() {
 
 // Gives every numeric option of `command` (INT, UINT or FLOAT, vectors too) a
 // check that its value is a number its type holds: finite for floats (NaN and
-// infinities pass CLI11's conversion and any range check a flag lacks), within
-// int64 / uint64 for integers (CLI11 clamps 99999999999999999999 to the
-// largest value and takes -1 as 2^64 - 1 for an unsigned flag). Each command
-// calls it after adding its last option, so no numeric flag goes without it.
+// infinities pass CLI11's conversion and any range check a flag lacks) that a
+// 32-bit float holds, within int64 / uint64 for integers (CLI11 clamps
+// 99999999999999999999 to the largest value and takes -1 as 2^64 - 1 for an
+// unsigned flag). One that accepts_auto checks its own. Each command calls it
+// after adding its last option, so no numeric flag goes without it.
 void check_number_options(CLI::App& command);
 
 }  // namespace seedrl

@@ -12,9 +12,8 @@
 #include <system_error>
 #include <utility>
 
-#include <spdlog/spdlog.h>
-
 #include "seedrl/io/checkpoint.h"
+#include "seedrl/trainer/non_finite_weights.h"
 #include "seedrl/trainer/resume_check.h"
 #include "seedrl/trainer/train_config.h"
 
@@ -58,7 +57,6 @@ class RunCheckpoint {
     const CheckpointCounters c = load_checkpoint(path_, *learner_.model(), &learner_.optimizer(), extras_).counters;
     learner_.set_counters(c.learner_steps, c.learner_frames);
     learner_.sync_replicas();
-    spdlog::info("resumed from {} at {} frames, {} learner steps", path_, c.frames, c.learner_steps);
     return c;
   }
 
@@ -68,10 +66,13 @@ class RunCheckpoint {
   // `run`: the run's progress; the learner's counters are filled in here.
   void save(const CheckpointCounters& run) const {
     if (config_.rank > 0) return;  // learner processes: rank 0 writes the run's checkpoint
-    if (!all_finite(*learner_.model()))
-      throw std::runtime_error("the learner's weights are no longer finite (NaN or infinity) after " +
-                               std::to_string(learner_.steps()) + " steps; " + path_ +
-                               " keeps the last finite ones (a lower --learning-rate or --max-grad-norm may help)");
+    if (!all_finite(*learner_.model())) {
+      // A checkpoint there is this run's (a fresh run's --logdir holds none),
+      // saved by it or resumed from: finite, as save writes no other.
+      std::error_code ec;
+      throw std::runtime_error(
+          non_finite_weights_error(config_.algo, learner_.steps(), path_, std::filesystem::exists(path_, ec)));
+    }
     CheckpointCounters c = run;
     c.learner_steps = learner_.steps();
     c.learner_frames = learner_.frames();
