@@ -28,6 +28,8 @@ Table load_bench(const std::string& path) {
   } catch (const nlohmann::json::parse_error& e) {
     throw std::invalid_argument("--bench " + one_line(path) + ": not JSON (syntax error at byte " +
                                 std::to_string(e.byte) + ")");
+  } catch (const nlohmann::json::out_of_range&) {
+    throw std::invalid_argument("--bench " + one_line(path) + ": not JSON (a number beyond a double's range)");
   }
 }
 

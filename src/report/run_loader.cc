@@ -58,6 +58,8 @@ Lines parse_metrics(const std::string& path) {
     } catch (const nlohmann::json::parse_error& e) {
       if (unfinished) break;  // a line still being written
       refuse(where, fmt::format("not a JSON line (syntax error at column {})", e.byte));
+    } catch (const nlohmann::json::out_of_range&) {
+      refuse(where, "not a JSON line (a number beyond a double's range)");
     }
     if (!j.is_object()) refuse(where, "not a JSON object");
     const auto f = j.find("frames");
@@ -148,6 +150,8 @@ void load_summary(const std::string& path, RunData& run) {
     j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     refuse(path, fmt::format("not JSON (syntax error at byte {})", e.byte));
+  } catch (const nlohmann::json::out_of_range&) {
+    refuse(path, "not JSON (a number beyond a double's range)");
   }
   if (!j.is_object()) refuse(path, "not a JSON object");
   run.summary = flatten_json(j);

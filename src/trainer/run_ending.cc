@@ -28,12 +28,14 @@ int finish_run(bool failed, bool interrupted, const std::function<void()>& save,
 }
 
 bool finished_before(std::int64_t checkpoint_frames, std::int64_t max_frames) {
-  if (checkpoint_frames < max_frames) return false;
+  return checkpoint_frames >= max_frames;
+}
+
+void say_finished_before(std::int64_t checkpoint_frames, std::int64_t max_frames) {
   spdlog::info(
       "run already finished at {} frames (--max-frames {}); nothing to do: pass a larger --max-frames to "
       "continue",
       checkpoint_frames, max_frames);
-  return true;
 }
 
 }  // namespace seedrl

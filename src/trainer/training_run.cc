@@ -27,13 +27,21 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
   prepare_run_directory(config.logdir, config.resume);
   if (!config.resume && !config.settings_toml.empty()) write_run_settings(config.logdir, config.settings_toml);
   const CheckpointCounters counters = algorithm.resume(config.resume);
-  if (config.resume && finished_before(counters.frames, config.learner.max_frames)) return 0;
+  if (config.resume && finished_before(counters.frames, config.learner.max_frames)) {
+    say_finished_before(counters.frames, config.learner.max_frames);
+    return 0;
+  }
   if (config.resume && config.stop_at_target && counters.target_reached &&
       counters.target_reached->target == *config.target_return) {
     spdlog::info("run already reached --target-return {} at {} frames (--stop-at-target); nothing to do",
                  *config.target_return, counters.target_reached->frames);
     return 0;
   }
+  // Only once all of it loaded (the replay too), so that a refused resume is
+  // one line.
+  if (config.resume)
+    spdlog::info("resumed from {} at {} frames, {} learner steps", algorithm.checkpoint_path(), counters.frames,
+                 counters.learner_steps);
   pipeline.set_counters(counters);
   // train --record-every-s: videos of the latest checkpoint, on a thread of their own
   // (refuses an env without renderer here, before the first log line).

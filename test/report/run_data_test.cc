@@ -76,6 +76,8 @@ TEST_CASE("malformed run files are refused naming the file and line", "[report]"
   CHECK_THROWS_WITH(load_run(dir), Catch::Contains(dir + "/metrics.jsonl:2:"));
   write(dir + "/metrics.jsonl", "{\"frames\": 100}\n[1, 2]\n");
   CHECK_THROWS_WITH(load_run(dir), Catch::Contains("metrics.jsonl:2: not a JSON object"));
+  write(dir + "/metrics.jsonl", "{\"frames\": 100}\n{\"frames\": 200, \"loss\": 1e400}\n");
+  CHECK_THROWS_WITH(load_run(dir), Catch::Contains(dir + "/metrics.jsonl:2: not a JSON line (a number beyond"));
   write(dir + "/metrics.jsonl", "{\"fps\": 100}\n");
   CHECK_THROWS_WITH(load_run(dir), Catch::Contains("metrics.jsonl:1: no \"frames\" number"));
   write(dir + "/metrics.jsonl", "{\"frames\": 100}\n");
@@ -84,6 +86,8 @@ TEST_CASE("malformed run files are refused naming the file and line", "[report]"
   write(dir + "/config.toml", "env = \"cartpole\"\n");
   write(dir + "/summary.json", "{\"frames\": ");
   CHECK_THROWS_WITH(load_run(dir), Catch::Contains(dir + "/summary.json"));
+  write(dir + "/summary.json", "{\"frames\": 1e999}");
+  CHECK_THROWS_WITH(load_run(dir), Catch::Contains(dir + "/summary.json: not JSON (a number beyond"));
   CHECK_THROWS_WITH(load_run(dir + "/missing"), Catch::Contains(dir + "/missing: no such run directory"));
   CHECK_THROWS_WITH(load_run(temp_dir("report_empty")), Catch::Contains("no metrics.jsonl"));
 }

@@ -4,6 +4,7 @@
 // on, and what it writes comes from real episodes and learner steps.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -72,6 +73,7 @@ void check_resume_of_finished_run(const std::vector<std::string>& run, const cha
     CHECK(again.status == 0);
     CHECK_THAT(again.output, Catch::Contains("run already finished at " + std::to_string(static_cast<long>(frames)) +
                                              " frames (--max-frames 6000)"));
+    CHECK(std::count(again.output.begin(), again.output.end(), '\n') == 1);  // that line alone, once
     CHECK(snapshot(dir) == before);  // same files, byte for byte; no new event file
   }
 

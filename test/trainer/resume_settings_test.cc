@@ -43,6 +43,15 @@ TEST_CASE("train --resume without --config takes the run's settings from its con
   const RunResult other = run_seedrl({"train", "--max-frames", "9000", "--hidden", "16", "--logdir", dir, "--resume"});
   CHECK(other.status == 2);
   CHECK_THAT(other.output, Catch::Contains("--hidden"));
+
+  // Without its config.toml the run's settings are lost: it is refused,
+  // rather than resumed on the defaults of what the checkpoint does not check.
+  const std::string checkpoint = seedrl::test::read_file(dir + "/checkpoint.pt");
+  std::filesystem::remove(std::filesystem::path(dir) / "config.toml");
+  check_one_line_error(
+      {"train", "--env", "acrobot", "--hidden", "32", "--max-frames", "9000", "--logdir", dir, "--resume"},
+      "--resume: " + dir + "/config.toml is missing or not a file");
+  CHECK(seedrl::test::read_file(dir + "/checkpoint.pt") == checkpoint);
 }
 
 TEST_CASE("train --resume goes on with the run's episode window and wall time", "[trainer][resume][cli]") {

@@ -14,10 +14,11 @@ namespace seedrl {
 int finish_run(bool failed, bool interrupted, const std::function<void()>& save, const std::string& checkpoint,
                std::int64_t frames);
 
-// Whether a resumed run's checkpoint already holds --max-frames; if so, says
-// so in one line. The trainer then exits 0 before it opens any of the run's
-// files: summary.json, metrics.jsonl, the event files and the checkpoint stay
-// as the finished run left them.
+// Whether a resumed run's checkpoint already holds --max-frames. The trainer
+// then says so in one line (say_finished_before) and exits 0 before it opens
+// any of the run's files: summary.json, metrics.jsonl, the event files and
+// the checkpoint stay as the finished run left them.
 bool finished_before(std::int64_t checkpoint_frames, std::int64_t max_frames);
+void say_finished_before(std::int64_t checkpoint_frames, std::int64_t max_frames);
 
 }  // namespace seedrl

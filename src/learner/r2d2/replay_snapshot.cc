@@ -116,7 +116,8 @@ std::string geometry_mismatch(const Header& saved, const Header& run) {
     return "observations are " + shape_text(saved.obs_dtype, saved.obs_shape) + ", this run's " +
            shape_text(run.obs_dtype, run.obs_shape) + " (--env)";
   if (saved.length != run.length)
-    return differs("sequences of", saved.length, run.length, "--burn-in + --unroll-length + 1 steps");
+    return differs("sequences of", saved.length, run.length,
+                   "R2D2: --burn-in + --unroll-length + 1 steps; SAC: --n-step + 1");
   if (saved.action_width != run.action_width || saved.policy_size != run.policy_size)
     return differs("policy records of", saved.policy_size, run.policy_size, "--env's actions + 1");
   if (saved.core_size != run.core_size) return differs("LSTM state of", saved.core_size, run.core_size, "--lstm-size");
