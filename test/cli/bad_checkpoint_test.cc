@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../io/checkpoint_bytes.h"
+#include "cartpole_checkpoint.h"
 #include "one_line_error.h"
 #include "run_binary.h"
 #include "seedrl/env/registry.h"
@@ -24,18 +25,6 @@
 using namespace seedrl::test;
 
 namespace {
-
-// A CartPole checkpoint with its run config, as `seedrl train` writes one.
-std::string good_checkpoint(const std::string& dir) {
-  seedrl::TrainConfig config;
-  config.env = "cartpole";
-  config.logdir = dir;
-  const seedrl::EnvSpec spec = seedrl::EnvRegistry::builtin().make(config.env, config.env_options)->spec();
-  seedrl::AgentNet model(spec, config.model, seedrl::make_policy_distribution(spec.action)->param_size());
-  auto opt = seedrl::make_optimizer(config.learner.optimizer, model->parameters());
-  save_checkpoint(seedrl::checkpoint_path(dir), *model, *opt, {}, seedrl::to_json(config));
-  return seedrl::checkpoint_path(dir);
-}
 
 // Where a file's index lies (in an older file, its archive's pickles and
 // TorchScript code, after the tensor data).
@@ -93,7 +82,7 @@ std::vector<std::string> refused_copies(const std::string& good_path, const std:
 
 TEST_CASE("eval and play refuse a damaged checkpoint in one line naming it", "[cli][checkpoint]") {
   const std::string dir = temp_dir("cli_bad_checkpoint");
-  const std::string good = good_checkpoint(dir);
+  const std::string good = cartpole_checkpoint(dir);
   {
     // The copies below are refused for their damage, not for this file.
     const RunResult r = run_seedrl({"eval", "--checkpoint", good, "--episodes", "1"});
@@ -108,7 +97,7 @@ TEST_CASE("eval and play refuse a damaged checkpoint in one line naming it", "[c
 
 TEST_CASE("eval refuses a checkpoint whose run config does not fit its weights", "[cli][checkpoint]") {
   const std::string dir = temp_dir("cli_bad_checkpoint_config");
-  const std::string good = good_checkpoint(dir);
+  const std::string good = cartpole_checkpoint(dir);
   auto parts = split_checkpoint(file_bytes(good));
   const std::string config = parts.index["config"];
   // "hidden":[64,64] with its comma overwritten: a 64864-wide layer of 16 GiB.
@@ -155,7 +144,7 @@ TEST_CASE("train --resume refuses a damaged checkpoint in one line naming it", "
 TEST_CASE("eval refuses a crafted config before building its model: sizes, narrowing, empty tensors",
           "[cli][checkpoint]") {
   const std::string dir = temp_dir("cli_crafted_checkpoint");
-  const std::string good = good_checkpoint(dir);
+  const std::string good = cartpole_checkpoint(dir);
   const auto with_hidden = [&](const std::string& hidden, bool empty_tensor) {
     auto parts = split_checkpoint(file_bytes(good));
     std::string config = parts.index["config"];

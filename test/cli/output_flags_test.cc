@@ -12,6 +12,7 @@
 #include <fstream>
 #include <string>
 
+#include "cartpole_checkpoint.h"
 #include "one_line_error.h"
 #include "run_binary.h"
 #include "seedrl/env/registry.h"
@@ -25,18 +26,6 @@ namespace fs = std::filesystem;
 using namespace seedrl::test;
 
 namespace {
-
-// dir/checkpoint.pt: an untrained CartPole network with its run config.
-std::string cartpole_checkpoint(const std::string& dir) {
-  seedrl::TrainConfig config;
-  config.env = "cartpole";
-  config.logdir = dir;
-  const seedrl::EnvSpec spec = seedrl::EnvRegistry::builtin().make(config.env, config.env_options)->spec();
-  seedrl::AgentNet model(spec, config.model, seedrl::make_policy_distribution(spec.action)->param_size());
-  auto opt = seedrl::make_optimizer(config.learner.optimizer, model->parameters());
-  save_checkpoint(seedrl::checkpoint_path(dir), *model, *opt, {}, seedrl::to_json(config));
-  return seedrl::checkpoint_path(dir);
-}
 
 std::string fifo_in(const std::string& dir) {
   const std::string path = dir + "/fifo";

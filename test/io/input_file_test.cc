@@ -10,12 +10,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "../util/refusal.h"
 #include "seedrl/io/checkpoint.h"
 #include "seedrl/io/input_file.h"
 #include "seedrl/net/protocol.h"
 
 namespace fs = std::filesystem;
 using seedrl::read_regular_file;
+
+using seedrl::test::refusal;
 
 namespace {
 
@@ -27,18 +30,6 @@ struct TempDir {
   }
   ~TempDir() { fs::remove_all(path); }
 };
-
-// The one-line message of what `fn` throws as std::invalid_argument.
-template <typename Fn>
-std::string refusal(Fn fn) {
-  try {
-    fn();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  FAIL("not refused");
-  return {};
-}
 
 }  // namespace
 

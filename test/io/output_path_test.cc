@@ -16,11 +16,14 @@
 #include <string>
 #include <vector>
 
+#include "../util/refusal.h"
 #include "seedrl/io/output_path.h"
 
 namespace fs = std::filesystem;
 using seedrl::check_output_path;
 using seedrl::KeptFile;
+
+using seedrl::test::refusal;
 
 namespace {
 
@@ -33,18 +36,6 @@ struct TempDir {
   ~TempDir() { fs::remove_all(path); }
   std::string operator/(const std::string& name) const { return (path / name).string(); }
 };
-
-// The one-line message of what `fn` throws as std::invalid_argument.
-template <typename Fn>
-std::string refusal(Fn fn) {
-  try {
-    fn();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  FAIL("not refused");
-  return {};
-}
 
 }  // namespace
 
