@@ -52,6 +52,7 @@ CommandRunner add_eval_command(CLI::App& app) {
     std::unique_ptr<GifRecorder> recorder;
     if (!o->record.empty()) recorder = std::make_unique<GifRecorder>(o->record, o->record_max_frames);
     CheckpointPolicy p = load_checkpoint_policy(o->checkpoint, o->seed, o->greedy);
+    check_env_family_flags(*cmd, p.config.env);  // the checkpoint's env: --football-rewards only for Football
     const EnvOptions env_options = with_machine_env_options(p.config.env_options, o->env_options, *cmd);
     auto env = EnvRegistry::builtin().make(p.config.env, env_options);
     const PlayStats s =

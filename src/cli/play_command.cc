@@ -85,6 +85,7 @@ CommandRunner add_play_command(CLI::App& app) {
       CheckpointPolicy p = load_checkpoint_policy(path, o->seed, o->greedy);
       if (env_opt->count() > 0 && o->env != p.config.env)
         throw std::invalid_argument("--env: " + o->env + " differs from the checkpoint's environment " + p.config.env);
+      check_env_family_flags(*cmd, p.config.env);
       const EnvOptions env_options = with_machine_env_options(p.config.env_options, o->env_options, *cmd);
       env = EnvRegistry::builtin().make(p.config.env, env_options);
       policy = std::move(p.policy);

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cartpole_checkpoint.h"
 #include "one_line_error.h"
 #include "run_binary.h"
 #include "seedrl/cli/env_flags.h"
@@ -104,4 +105,11 @@ TEST_CASE("seedrl train and play refuse an env flag their env would ignore in on
                              "--football-rewards: Football only; cartpole would ignore it");
   test::check_one_line_error({"play", "--env", "cartpole", "--football-rewards", "scoring,scoring"},
                              "--football-rewards: 'scoring,scoring' is not one of: scoring | scoring,checkpoints");
+  // A checkpoint brings its env: the check is against that one.
+  const std::string checkpoint = test::cartpole_checkpoint(test::temp_dir("cli_env_family_checkpoint"));
+  test::check_one_line_error({"eval", "--checkpoint", checkpoint, "--football-rewards", "scoring", "--episodes", "1"},
+                             "--football-rewards: Football only; cartpole would ignore it");
+  test::check_one_line_error(
+      {"play", "--policy", "checkpoint:" + checkpoint, "--football-rewards", "scoring", "--episodes", "1"},
+      "--football-rewards: Football only; cartpole would ignore it");
 }
