@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "seedrl/io/file_kind.h"
+
 namespace seedrl {
 
 namespace {
@@ -17,11 +19,8 @@ namespace {
 }
 
 const char* kind_of(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
-  return "a special file";
+  const char* kind = special_file_kind(mode);
+  return kind != nullptr ? kind : "a special file";
 }
 
 // Where the file would be created: the writers put their temporary file
