@@ -21,16 +21,23 @@ void validate_dashboard_flags(const TrainConfig& c) {
   if (!c.token_file.empty()) net::read_token_file(c.token_file, "--token-file");
 }
 
-RunDashboard::RunDashboard(std::unique_ptr<report::DashboardServer> server, std::string url_file)
-    : server_(std::move(server)), url_file_(std::move(url_file)) {}
+RunDashboard::RunDashboard(std::unique_ptr<report::DashboardServer> server, std::string url_file, bool with_token)
+    : server_(std::move(server)), url_file_(std::move(url_file)), with_token_(with_token) {}
 
 RunDashboard::~RunDashboard() {
   server_.reset();
+  if (!announced_) return;
   std::error_code ec;
   std::filesystem::remove(url_file_, ec);  // best effort: the run's outputs are what matter
 }
 
-std::unique_ptr<RunDashboard> start_dashboard(const TrainConfig& c) {
+void RunDashboard::announce() {
+  spdlog::info("dashboard: {}{}", server_->url(), with_token_ ? "?token=<the secret in --token-file>" : "");
+  replace_file(url_file_, server_->url() + "\n");
+  announced_ = true;
+}
+
+std::unique_ptr<RunDashboard> listen_dashboard(const TrainConfig& c) {
   if (c.dashboard.empty()) return nullptr;
   const net::HostPort hp = net::parse_host_port(c.dashboard, "--dashboard");
   report::DashboardConfig dc;
@@ -39,10 +46,8 @@ std::unique_ptr<RunDashboard> start_dashboard(const TrainConfig& c) {
   dc.port = hp.port;
   if (!c.token_file.empty()) dc.token = net::read_token_file(c.token_file, "--token-file");
   auto server = std::make_unique<report::DashboardServer>(dc);
-  spdlog::info("dashboard: {}{}", server->url(), dc.token.empty() ? "" : "?token=<the secret in --token-file>");
   const std::string url_file = (std::filesystem::path(c.logdir) / "dashboard.url").string();
-  replace_file(url_file, server->url() + "\n");
-  return std::make_unique<RunDashboard>(std::move(server), url_file);
+  return std::make_unique<RunDashboard>(std::move(server), url_file, !dc.token.empty());
 }
 
 }  // namespace seedrl

@@ -1,6 +1,7 @@
 #include "seedrl/trainer/run_directory.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,6 +15,7 @@
 #include <spdlog/spdlog.h>
 
 #include "seedrl/io/checkpoint.h"
+#include "seedrl/io/file_kind.h"
 #include "seedrl/io/output_file.h"
 
 namespace seedrl {
@@ -53,6 +55,23 @@ void check_writable(const std::string& dir) {
   ::unlink(probe.c_str());
 }
 
+// A run file's name taken by a directory, FIFO or device would fail the run
+// at its first checkpoint or metrics line, or hang it on a FIFO: refused
+// before the run starts (or an earlier run is moved aside). The TensorBoard
+// file is named afresh each run, so a name taken earlier is no obstacle.
+void check_run_file_names(const std::string& logdir) {
+  std::error_code ec;
+  for (fs::directory_iterator it(logdir, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path& path = it->path();
+    if (!belongs_to_run(path) || path.filename().string().rfind("events.out.tfevents.", 0) == 0) continue;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) continue;  // a dangling link: the run writes a file there
+    if (const char* kind = special_file_kind(st.st_mode))
+      throw std::invalid_argument("--logdir: " + path.string() + " is " + kind + "; a run keeps its " +
+                                  path.filename().string() + " there, so remove it or choose another --logdir");
+  }
+}
+
 }  // namespace
 
 void write_run_settings(const std::string& logdir, const std::string& toml) {
@@ -83,6 +102,7 @@ std::string prepare_run_directory(const std::string& logdir, bool resume) {
   if (ec || !fs::is_directory(logdir))
     throw std::invalid_argument("--logdir: cannot create directory " + logdir + (ec ? " (" + ec.message() + ")" : ""));
   check_writable(logdir);
+  check_run_file_names(logdir);
   if (resume || !fs::exists(checkpoint_path(logdir))) return "";
   fs::path aside = fs::path(logdir) / ("replaced-" + timestamp());
   for (int n = 2; fs::exists(aside); ++n)

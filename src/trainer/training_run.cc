@@ -23,7 +23,8 @@
 namespace seedrl {
 
 int run_training(const TrainConfig& config, Algorithm& algorithm) {
-  Pipeline pipeline(config, algorithm);  // refuses a bad setting before the run directory is touched
+  Pipeline pipeline(config, algorithm);             // refuses a bad setting before the run directory is touched
+  const auto dashboard = listen_dashboard(config);  // serves until the run returns
   prepare_run_directory(config.logdir, config.resume);
   if (!config.resume && !config.settings_toml.empty()) write_run_settings(config.logdir, config.settings_toml);
   const CheckpointCounters counters = algorithm.resume(config.resume);
@@ -96,7 +97,7 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
     run.target_reached = monitor.target_reached();
     algorithm.save(run);
   };
-  const auto dashboard = start_dashboard(config);  // serves until the run returns
+  if (dashboard) dashboard->announce();
 
   // From here on an exception (a metrics file that cannot be written) leaves
   // through ~Pipeline, which stops every thread first.

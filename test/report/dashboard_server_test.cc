@@ -187,6 +187,20 @@ TEST_CASE("seedrl train refuses a public --dashboard without a token in one line
       "--dashboard");
 }
 
+TEST_CASE("a --dashboard port in use is refused before an earlier run in --logdir is moved aside",
+          "[cli][report][dashboard][train]") {
+  const std::string dir = temp_dir("dashboard_busy");
+  std::ofstream(dir + "/checkpoint.pt") << "earlier weights";
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::acceptor taken(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
+  const std::string port = std::to_string(taken.local_endpoint().port());
+  check_one_line_error({"train", "--env", "cartpole", "--max-frames", "1000", "--dashboard", port, "--logdir", dir},
+                       "--dashboard");
+  CHECK(read_file(dir + "/checkpoint.pt") == "earlier weights");
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    CHECK(entry.path().filename().string().rfind("replaced-", 0) != 0);
+}
+
 TEST_CASE("a train run serves its dashboard and says where", "[cli][report][dashboard][train]") {
   const std::string dir = temp_dir("dashboard_train");
   RunResult r = run_seedrl({"train", "--env", "cartpole", "--max-frames", "2000", "--actors", "2", "--batch-size", "2",

@@ -2,10 +2,13 @@
 // aside instead of overwriting its checkpoint; --resume leaves them in place.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
 
 #include "../cli/run_binary.h"
+#include "../util/refusal.h"
 #include "seedrl/trainer/run_directory.h"
 
 using namespace seedrl;
@@ -54,6 +57,24 @@ TEST_CASE("prepare_run_directory sets an earlier run aside unless resuming", "[t
       CHECK(prepare_run_directory(dir.string(), true).empty());
       CHECK(read_file((dir / "checkpoint.pt").string()) == "weights");
     }
+  }
+  SECTION("a run file's name taken by a directory or FIFO is refused before anything moves") {
+    write(dir / "checkpoint.pt", "weights");
+    const char* taken = GENERATE("summary.json", "metrics.csv", "checkpoint.pt", "replay.bin");
+    if (std::string(taken) == "checkpoint.pt") {
+      fs::remove(dir / "checkpoint.pt");
+      write(dir / "metrics.jsonl", "{}\n");
+    }
+    fs::create_directory(dir / taken);
+    for (const bool resume : {false, true}) {
+      const std::string message = refusal([&] { prepare_run_directory(dir.string(), resume); });
+      CHECK_THAT(message, Catch::StartsWith("--logdir: " + (dir / taken).string() + " is a directory"));
+    }
+    CHECK(fs::is_directory(dir / taken));
+    CHECK((std::string(taken) == "checkpoint.pt" || read_file((dir / "checkpoint.pt").string()) == "weights"));
+    fs::remove(dir / taken);
+    REQUIRE(::mkfifo((dir / taken).c_str(), 0600) == 0);
+    CHECK_THAT(refusal([&] { prepare_run_directory(dir.string(), false); }), Catch::Contains("is a FIFO"));
   }
   SECTION("a path that is a file is refused naming --logdir") {
     write(dir / "file", "x");

@@ -14,22 +14,29 @@ namespace seedrl {
 // address beyond loopback without --token-file) or --token-file.
 void validate_dashboard_flags(const TrainConfig& config);
 
-// A run's dashboard: serves until destroyed, with its URL (without the
-// token) in LOGDIR/dashboard.url while it serves; the file goes with it, so
-// no URL is left pointing at a server that has stopped.
+// A run's dashboard: serves until destroyed; once announced, its URL
+// (without the token) is in LOGDIR/dashboard.url while it serves, and the
+// file goes with it, so no URL is left pointing at a server that has stopped.
 class RunDashboard {
  public:
-  RunDashboard(std::unique_ptr<report::DashboardServer> server, std::string url_file);
+  RunDashboard(std::unique_ptr<report::DashboardServer> server, std::string url_file, bool with_token);
   ~RunDashboard();
   RunDashboard(const RunDashboard&) = delete;
   RunDashboard& operator=(const RunDashboard&) = delete;
 
+  // Logs the URL and writes LOGDIR/dashboard.url.
+  void announce();
+
  private:
   std::unique_ptr<report::DashboardServer> server_;
   std::string url_file_;
+  bool with_token_;
+  bool announced_ = false;
 };
 
-// nullptr without --dashboard. Logs the URL and writes LOGDIR/dashboard.url.
-std::unique_ptr<RunDashboard> start_dashboard(const TrainConfig& config);
+// nullptr without --dashboard. Listens at once, before the run directory is
+// touched, so that a port in use is refused (naming --dashboard) before an
+// earlier run in --logdir is moved aside.
+std::unique_ptr<RunDashboard> listen_dashboard(const TrainConfig& config);
 
 }  // namespace seedrl
