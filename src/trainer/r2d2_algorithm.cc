@@ -114,6 +114,7 @@ bool R2D2Algorithm::stages_failed() const { return inserter_ && inserter_->faile
 
 bool R2D2Algorithm::learner_step() {
   if (!learner_->step(step_stats_)) return false;
+  checkpoint_->check_finite_loss(step_stats_.loss);
   last_.set(step_stats_);
   return true;
 }

@@ -45,13 +45,13 @@ std::string save_error(RunCheckpoint<TinyLearner>& checkpoint) {
 }  // namespace
 
 TEST_CASE("the non-finite weights error names a checkpoint only when one is kept", "[trainer][checkpoint]") {
-  CHECK(non_finite_weights_error("vtrace", 12, "runs/a/checkpoint.pt", true) ==
+  CHECK(non_finite_weights_error("weights", "vtrace", 12, "runs/a/checkpoint.pt", true) ==
         "the learner's weights are no longer finite (NaN or infinity) after 12 steps; runs/a/checkpoint.pt keeps the "
-        "last finite ones (a lower --learning-rate or --max-grad-norm may help)");
-  CHECK(non_finite_weights_error("r2d2", 3, "runs/a/checkpoint.pt", false) ==
-        "the learner's weights are no longer finite (NaN or infinity) after 3 steps; none was saved before, so the run "
+        "last finite weights (a lower --learning-rate or --max-grad-norm may help)");
+  CHECK(non_finite_weights_error("loss", "r2d2", 3, "runs/a/checkpoint.pt", false) ==
+        "the learner's loss is no longer finite (NaN or infinity) after 3 steps; none was saved before, so the run "
         "leaves no checkpoint (a lower --learning-rate or --max-grad-norm may help)");
-  const std::string sac = non_finite_weights_error("sac", 5, "runs/a/checkpoint.pt", false);
+  const std::string sac = non_finite_weights_error("weights", "sac", 5, "runs/a/checkpoint.pt", false);
   CHECK_THAT(sac, !Catch::Contains("--max-grad-norm") && !Catch::Contains("checkpoint.pt") &&
                       Catch::Contains("--learning-rate or --reward-scale"));
 }
@@ -79,7 +79,7 @@ TEST_CASE("RunCheckpoint::save refuses non-finite weights with a message true of
     const auto size = std::filesystem::file_size(path);
     finite.poison();
     const std::string later = save_error(saving);
-    CHECK_THAT(later, Catch::Contains("; " + path + " keeps the last finite ones"));
+    CHECK_THAT(later, Catch::Contains("; " + path + " keeps the last finite weights"));
     CHECK(std::filesystem::file_size(path) == size);
     // Only flags the algorithm reads.
     if (std::string(algo) == "sac")
@@ -87,4 +87,22 @@ TEST_CASE("RunCheckpoint::save refuses non-finite weights with a message true of
     else
       CHECK_THAT(later, Catch::EndsWith("(a lower --learning-rate or --max-grad-norm may help)"));
   }
+}
+
+TEST_CASE("a run whose loss stops being finite ends at once, not at its next checkpoint",
+          "[trainer][checkpoint][cli]") {
+  // A learning rate no network survives: the loss is NaN within a few steps.
+  // Without the check the run would go on to --max-frames on NaN weights.
+  const auto [algo, env] =
+      GENERATE(table<const char*, const char*>({{"vtrace", "cartpole"}, {"r2d2", "cartpole"}, {"sac", "pendulum"}}));
+  INFO(algo);
+  const std::string dir = test::temp_dir("non_finite_loss");
+  const test::RunResult r =
+      test::run_seedrl({"train", "--algo", algo, "--env", env, "--learning-rate", "1e30", "--max-frames", "100000000",
+                        "--checkpoint-every-s", "100000", "--logdir", dir});
+  INFO(r.output);
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("the learner's loss is no longer finite (NaN or infinity) after ") &&
+                           Catch::Contains("none was saved before"));
+  CHECK_FALSE(std::filesystem::exists(checkpoint_path(dir)));
 }

@@ -1,5 +1,6 @@
-// The error that ends a run whose learner's weights are no longer finite (NaN
-// or infinity), which RunCheckpoint::save will not write over the last ones.
+// The error that ends a run whose learner's loss or weights are no longer
+// finite (NaN or infinity): the learner stops at the first such loss, and
+// RunCheckpoint::save will not write such weights over the last ones.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +12,8 @@ namespace seedrl {
 // `checkpoint_kept` (this run wrote it, or resumed from it), and suggests
 // only flags `algo` reads: --max-grad-norm for V-trace and R2D2 (SAC clips
 // no gradient), --reward-scale for SAC. One line.
-std::string non_finite_weights_error(const std::string& algo, std::int64_t steps, const std::string& checkpoint,
-                                     bool checkpoint_kept);
+// `what`: "loss" or "weights".
+std::string non_finite_weights_error(const std::string& what, const std::string& algo, std::int64_t steps,
+                                     const std::string& checkpoint, bool checkpoint_kept);
 
 }  // namespace seedrl

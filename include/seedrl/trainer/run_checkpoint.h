@@ -5,6 +5,7 @@
 // to the others after loading.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <stdexcept>
@@ -60,6 +61,17 @@ class RunCheckpoint {
     return c;
   }
 
+  // Ends the run (throws) at the first non-finite loss, which the weights
+  // follow within a step: before the actors act on NaN weights for the rest
+  // of the run and long before the next save would notice. The last
+  // checkpoint stays as it was.
+  void check_finite_loss(double loss) const {
+    if (std::isfinite(loss)) return;
+    std::error_code ec;
+    throw std::runtime_error(
+        non_finite_weights_error("loss", config_.algo, learner_.steps(), path_, std::filesystem::exists(path_, ec)));
+  }
+
   // Written atomically (save_checkpoint): a killed run keeps the previous one.
   // Weights that are no longer finite are not saved over it: save throws
   // instead, which ends the run.
@@ -70,8 +82,8 @@ class RunCheckpoint {
       // A checkpoint there is this run's (a fresh run's --logdir holds none),
       // saved by it or resumed from: finite, as save writes no other.
       std::error_code ec;
-      throw std::runtime_error(
-          non_finite_weights_error(config_.algo, learner_.steps(), path_, std::filesystem::exists(path_, ec)));
+      throw std::runtime_error(non_finite_weights_error("weights", config_.algo, learner_.steps(), path_,
+                                                        std::filesystem::exists(path_, ec)));
     }
     CheckpointCounters c = run;
     c.learner_steps = learner_.steps();

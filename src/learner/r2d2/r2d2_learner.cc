@@ -1,6 +1,7 @@
 #include "seedrl/learner/r2d2/r2d2_learner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include <torch/torch.h>
@@ -252,7 +253,10 @@ std::vector<double> R2D2Learner::update(const ReplaySample& sample, R2D2Stats& s
 
 bool R2D2Learner::step(R2D2Stats& stats) {
   if (!replay_.sample(config_.batch_size, sample_)) return false;
-  replay_.update_priorities(sample_, update(sample_, stats));
+  const std::vector<double> priorities = update(sample_, stats);
+  // A non-finite loss leaves the replay's priorities as they were: the caller
+  // (R2D2Algorithm through RunCheckpoint::check_finite_loss) ends the run.
+  if (std::isfinite(stats.loss)) replay_.update_priorities(sample_, priorities);
   return true;
 }
 
