@@ -1,7 +1,7 @@
 """A pure-Python remote actor for `seedrl train --remote-actors` (standard library + numpy).
 
-It speaks protocol version 1 (docs/protocol.md): a HELLO with the env spec and the
-shared secret, then one STEP / ACTIONS round trip per step of this actor's K
+It speaks protocol version 2 (docs/protocol.md): a HELLO with the env spec and the
+shared secret (and no env settings: the learner checks the spec alone), then one STEP / ACTIONS round trip per step of this actor's K
 environments. Inference and learning stay on the learner; this process only steps
 environments, so any Python environment (a simulator binding, a Gymnasium env)
 can feed a seedrl learner.
@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAGIC = b"SEEDRLAP"
 HELLO, WELCOME, REJECT, STEP, ACTIONS, HEARTBEAT, GOODBYE = range(1, 8)
 FIRST, TERMINATED, TRUNCATED = 1, 2, 4
@@ -126,7 +126,7 @@ class RemoteActor:
         else:
             body += struct.pack("<BI", 1, self.action_width)
             body += self.action_low.astype("<f4").tobytes() + self.action_high.astype("<f4").tobytes()
-        body += _str16(self.token) + _str16(self.env_name)
+        body += _str16(self.token) + _str16(self.env_name) + _str16("")  # env settings: none
         self._send_frame(HELLO, body)
         mtype, reply = self._read_frame()
         if mtype != WELCOME or len(reply) != 14:

@@ -46,12 +46,12 @@ def str16(b):
     return struct.pack("<H", len(b)) + b
 
 
-def hello_body(k=1, version=1, dtype=0, shape=(OBS,), kind=0, n=2, bounds=b"", token=b"", name=b"adv",
-               magic=b"SEEDRLAP", reserved=0, rank=None):
+def hello_body(k=1, version=2, dtype=0, shape=(OBS,), kind=0, n=2, bounds=b"", token=b"", name=b"adv",
+               magic=b"SEEDRLAP", reserved=0, rank=None, settings=b""):
     rank = len(shape) if rank is None else rank
     return (magic + struct.pack("<HHIBB", version, reserved, k, dtype, rank)
             + b"".join(struct.pack("<I", d) for d in shape) + struct.pack("<BI", kind, n) + bounds
-            + str16(token) + str16(name))
+            + str16(token) + str16(name) + str16(settings))
 
 
 def step_body(k, obs=None, rewards=None, flags=None):
@@ -80,7 +80,7 @@ def pre_handshake(rng):
     if choice == 6:
         return "bad magic", frame(HELLO, hello_body(magic=rng.randbytes(8)))
     if choice == 7:
-        return "wrong version", frame(HELLO, hello_body(version=rng.choice([0, 2, 0xFFFF])))
+        return "wrong version", frame(HELLO, hello_body(version=rng.choice([0, 1, 3, 0xFFFF])))
     if choice == 8:
         cut = rng.randrange(0, len(good))
         return "truncated hello", frame(HELLO, good[:cut])

@@ -137,6 +137,7 @@ void encode_hello(const Hello& m, std::vector<std::uint8_t>& out) {
   }
   w.str16(m.token);
   w.str16(m.env_name);
+  w.str16(m.env_settings);
   w.finish(MsgType::kHello);
 }
 
@@ -186,6 +187,7 @@ Hello decode_hello(std::span<const std::uint8_t> body) {
   }
   m.token = r.str16("token", kMaxTokenBytes);
   m.env_name = printable(r.str16("env_name", kMaxNameBytes));
+  m.env_settings = printable(r.str16("env_settings", kMaxEnvSettingsBytes));
   r.done();
   return m;
 }

@@ -205,6 +205,7 @@ Welcome RemoteActorConnection::connect() {
   hello.action = c.spec.action;
   hello.token = c.token;
   hello.env_name = c.env_name;
+  hello.env_settings = c.env_settings;
   std::vector<std::uint8_t> frame;
   encode_hello(hello, frame);
   s.write(asio::buffer(frame), "HELLO");

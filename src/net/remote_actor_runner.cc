@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include "seedrl/actor/env_stepper.h"
+#include "seedrl/env/env_settings.h"
 #include "seedrl/net/remote_actor_client.h"
 #include "seedrl/util/error_text.h"
 #include "seedrl/util/thread_name.h"
@@ -51,6 +52,7 @@ void RemoteActorRunner::run(int actor) {
     cc.port = config_.port;
     cc.token = config_.token;
     cc.env_name = config_.env;
+    cc.env_settings = env_settings(config_.env, config_.env_options);
     cc.spec = envs.spec();
     cc.num_envs = K;
     cc.timeout = config_.timeout;

@@ -3,6 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "seedrl/env/env_settings.h"
 #include "seedrl/util/constant_time_equal.h"
 
 namespace seedrl::net {
@@ -104,6 +105,11 @@ void RemoteSession::on_hello() {
     return refuse(RejectCode::kSpecMismatch,
                   spdlog::fmt_lib::format("action {} differs from the learner's {} ({})", hello.action.to_string(),
                                           spec.action.to_string(), spec.name));
+  if (!hello.env_settings.empty() && !host_.config.env_settings.empty())
+    if (const std::string differs =
+            env_settings_mismatch(hello.env_settings, host_.config.env_settings, "the learner's");
+        !differs.empty())
+      return refuse(RejectCode::kSpecMismatch, "env: " + differs);
   const std::size_t K = hello.num_envs;
   slots_.reserve(K);
   device_ = host_.slots.lease(K, slots_);

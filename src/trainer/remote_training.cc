@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "seedrl/env/env_settings.h"
 #include "seedrl/inference/inference_fleet.h"
 #include "seedrl/net/descriptor_reserve.h"
 
@@ -42,6 +43,7 @@ std::unique_ptr<RemoteActorServer> make_remote_server(const TrainConfig& c, cons
   rc.max_connections = c.max_remote_connections;
   rc.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(c.remote_timeout_s * 1000));
   for (int d = 0; d < inference.size(); ++d) rc.local_envs.push_back(inference.local_envs(d));
+  rc.env_settings = env_settings(c.env, c.env_options);
   auto server =
       std::make_unique<RemoteActorServer>(rc, spec, inference.batchers(), episodes, frames, std::move(on_release));
   server->start();

@@ -31,6 +31,7 @@ Hello cartpole_hello() {
 TEST_CASE("HELLO round-trips discrete and continuous specs", "[net][protocol]") {
   Hello a = cartpole_hello();
   Hello b;
+  b.env_settings = "--env minatar:breakout --sticky-action-prob 0.1 --difficulty-ramping on";
   b.num_envs = 65536;
   b.observation = ArraySpec{{10, 10, 4}, DType::kUInt8};
   b.action = ActionSpec::box({-1.f, -2.f}, {1.f, 2.f});
@@ -47,6 +48,7 @@ TEST_CASE("HELLO round-trips discrete and continuous specs", "[net][protocol]") 
     CHECK(d.action == h.action);
     CHECK(d.token == h.token);
     CHECK(d.env_name == h.env_name);
+    CHECK(d.env_settings == h.env_settings);
   }
 }
 
@@ -54,7 +56,8 @@ TEST_CASE("HELLO's bytes are laid out as docs/protocol.md says", "[net][protocol
   std::vector<std::uint8_t> frame;
   encode_hello(cartpole_hello(), frame);
   // 8 magic + 2 version + 2 reserved + 4 K + 1 dtype + 1 rank + 4 dim + 1 kind + 4 n + 2+6 token + 2+8 name
-  const std::size_t body = 8 + 2 + 2 + 4 + 1 + 1 + 4 + 1 + 4 + 2 + 6 + 2 + 8;
+  // + 2+0 settings
+  const std::size_t body = 8 + 2 + 2 + 4 + 1 + 1 + 4 + 1 + 4 + 2 + 6 + 2 + 8 + 2;
   REQUIRE(frame.size() == 5 + body);
   const std::uint8_t expect_head[] = {static_cast<std::uint8_t>(body + 1),
                                       0,
@@ -69,7 +72,7 @@ TEST_CASE("HELLO's bytes are laid out as docs/protocol.md says", "[net][protocol
                                       'L',
                                       'A',
                                       'P',
-                                      1,
+                                      2,
                                       0,
                                       0,
                                       0,
@@ -91,6 +94,8 @@ TEST_CASE("HELLO's bytes are laid out as docs/protocol.md says", "[net][protocol
                                       6,
                                       0};
   CHECK(std::memcmp(frame.data(), expect_head, sizeof(expect_head)) == 0);
+  const std::uint8_t expect_tail[] = {8, 0, 'c', 'a', 'r', 't', 'p', 'o', 'l', 'e', 0, 0};
+  CHECK(std::memcmp(frame.data() + frame.size() - sizeof(expect_tail), expect_tail, sizeof(expect_tail)) == 0);
 }
 
 TEST_CASE("control messages round-trip", "[net][protocol]") {
@@ -125,6 +130,14 @@ TEST_CASE("a peer's strings and codes are checked before they reach a log line",
   f.clear();
   encode_hello(h, f);
   CHECK(decode_hello(body_of(f)).env_name == "cart?pole");
+  h.env_settings = "--env\tcartpole\n";
+  f.clear();
+  encode_hello(h, f);
+  CHECK(decode_hello(body_of(f)).env_settings == "--env?cartpole?");
+  h.env_settings.assign(kMaxEnvSettingsBytes + 1, 'x');
+  f.clear();
+  encode_hello(h, f);
+  CHECK_THROWS_WITH(decode_hello(body_of(f)), Catch::Contains("env_settings"));
   // Codes no learner sends.
   f.clear();
   encode_goodbye({static_cast<GoodbyeCode>(3), ""}, f);

@@ -11,6 +11,7 @@
 #include <boost/asio.hpp>
 
 #include "raw_peer.h"
+#include "seedrl/env/env_settings.h"
 #include "seedrl/env/registry.h"
 #include "seedrl/net/remote_actor_runner.h"
 
@@ -303,4 +304,35 @@ TEST_CASE("half a HELLO, then silence, is closed at the handshake deadline witho
   CHECK(std::chrono::steady_clock::now() - t0 >= config.handshake_timeout);
   CHECK(rig.server.counters().refused.load() == 1);
   CHECK(wait_for([&] { return rig.server.held_sockets() == 0; }));
+}
+
+TEST_CASE("an actor whose env settings differ from the learner's is refused naming the first difference",
+          "[net][server]") {
+  net::RemoteServerConfig config = small_server(8);
+  EnvOptions learner_options;
+  config.env_settings = env_settings("cartpole", learner_options);
+  RemoteRig rig(config);
+  const auto refusal_of = [&](const std::string& settings) -> std::string {
+    net::ClientConfig c = rig.client(1);
+    c.env_settings = settings;
+    net::RemoteActorConnection conn(c);
+    try {
+      conn.connect();
+    } catch (const net::Rejected& e) {
+      CHECK(e.code == net::RejectCode::kSpecMismatch);
+      return e.what();
+    }
+    return "";
+  };
+  EnvOptions shorter;
+  shorter.time_limit = 10;
+  CHECK_THAT(refusal_of(env_settings("cartpole", shorter)),
+             Catch::EndsWith("refused this actor: env: --time-limit 10 differs from the learner's 0"));
+  // Another env of the very same spec (toy_spec stands in for both here).
+  CHECK_THAT(refusal_of(env_settings("acrobot", learner_options)),
+             Catch::EndsWith("env: --env acrobot differs from the learner's cartpole"));
+  // The same settings, and none at all (an actor that is not seedrl's), are let in.
+  CHECK(refusal_of(env_settings("cartpole", learner_options)).empty());
+  CHECK(refusal_of("").empty());
+  CHECK(wait_for([&] { return rig.server.counters().refused.load() == 2; }));
 }

@@ -21,12 +21,13 @@
 
 namespace seedrl::net {
 
-inline constexpr std::uint16_t kProtocolVersion = 1;
+inline constexpr std::uint16_t kProtocolVersion = 2;
 inline constexpr char kMagic[8] = {'S', 'E', 'E', 'D', 'R', 'L', 'A', 'P'};
 inline constexpr std::size_t kHeaderBytes = 5;            // u32 length + u8 type
 inline constexpr std::uint32_t kMaxControlFrame = 65536;  // any frame but STEP / ACTIONS
 inline constexpr std::size_t kMaxTokenBytes = 1024;
 inline constexpr std::size_t kMaxNameBytes = 256;
+inline constexpr std::size_t kMaxEnvSettingsBytes = 1024;
 inline constexpr int kMaxRank = 8;
 inline constexpr std::uint32_t kMaxEnvsPerConnection = 65536;
 
@@ -66,6 +67,9 @@ struct Hello {
   ActionSpec action;
   std::string token;
   std::string env_name;  // informational
+  // env/env_settings.h: what the learner's must equal; empty from an actor
+  // that is not seedrl's (python/seedrl_client.py), which nothing checks.
+  std::string env_settings;
 };
 
 struct Welcome {

@@ -23,6 +23,7 @@ struct ClientConfig {
   std::uint16_t port = 0;
   std::string token;
   std::string env_name;
+  std::string env_settings;  // env/env_settings.h; the learner refuses other settings than its own
   EnvSpec spec;
   int num_envs = 1;
   std::chrono::milliseconds connect_timeout{5000};

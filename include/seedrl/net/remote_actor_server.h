@@ -50,6 +50,9 @@ struct RemoteServerConfig {
   // Local envs each batcher already serves, so that sessions fill the least
   // loaded device first. Missing entries count as 0.
   std::vector<int> local_envs;
+  // env/env_settings.h of the learner's env: an actor that sends other
+  // settings is refused (spec mismatch). Empty: not checked.
+  std::string env_settings;
 };
 
 struct RemoteServerCounters {
