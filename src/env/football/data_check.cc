@@ -1,9 +1,17 @@
 #include "seedrl/env/football/data_check.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <set>
 #include <stdexcept>
+#include <vector>
+
+#ifdef SEEDRL_FOOTBALL_MANIFEST
+#include <zlib.h>
+#endif
 
 #ifndef SEEDRL_FOOTBALL_DEFAULT_DATA_DIR
 #define SEEDRL_FOOTBALL_DEFAULT_DATA_DIR ""
@@ -39,6 +47,54 @@ constexpr const char* kRequired[] = {
 #include "data_files.inc"
 };
 
+#ifdef SEEDRL_FOOTBALL_MANIFEST
+// The data files as the build found them (third_party/cmake/football_manifest.py).
+struct ManifestEntry {
+  const char* path;
+  std::uintmax_t size;
+  std::uint32_t crc32;
+};
+constexpr ManifestEntry kManifest[] = {
+#include SEEDRL_FOOTBALL_MANIFEST
+};
+
+std::uint32_t file_crc32(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::vector<char> buf(1 << 20);
+  uLong crc = crc32(0L, Z_NULL, 0);
+  while (in) {
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    if (in.gcount() > 0) crc = crc32(crc, reinterpret_cast<const Bytef*>(buf.data()), static_cast<uInt>(in.gcount()));
+  }
+  return static_cast<std::uint32_t>(crc);
+}
+
+// Sizes on every check (as cheap as the existence check); contents once per
+// folder and process (39 MB, a few tens of milliseconds).
+void check_against_manifest(const std::string& data_dir) {
+  namespace fs = std::filesystem;
+  const auto damaged = [&](const char* file, const std::string& how) {
+    return std::invalid_argument("football: the engine data folder " + data_dir + " is damaged: " + file + " " + how +
+                                 " (--football-data-dir; reinstall the engine's data)");
+  };
+  std::error_code ec;
+  for (const ManifestEntry& e : kManifest) {
+    const std::uintmax_t size = fs::file_size(fs::path(data_dir) / e.path, ec);
+    if (!ec && size != e.size)
+      throw damaged(e.path, "is " + std::to_string(size) + " bytes, not the " + std::to_string(e.size) +
+                                " this build was made with");
+  }
+  static std::mutex mu;
+  static std::set<std::string> verified;
+  std::lock_guard lock(mu);
+  if (verified.count(data_dir) > 0) return;
+  for (const ManifestEntry& e : kManifest)
+    if (file_crc32(fs::path(data_dir) / e.path) != e.crc32)
+      throw damaged(e.path, "differs from the file this build was made with (CRC-32)");
+  verified.insert(data_dir);
+}
+#endif
+
 }  // namespace
 
 EnginePaths engine_paths(const std::string& data_dir_flag, const std::string& font_flag) {
@@ -65,6 +121,9 @@ void check_engine_paths(const EnginePaths& p) {
       throw std::invalid_argument("football: the engine data folder " + p.data_dir + " is incomplete: " + f +
                                   " is missing or empty (--football-data-dir)");
   }
+#ifdef SEEDRL_FOOTBALL_MANIFEST
+  check_against_manifest(p.data_dir);
+#endif
   if (p.font.empty())
     throw std::invalid_argument("football: no font for the engine (--football-font FILE or $GFOOTBALL_FONT)");
   std::ifstream font(p.font, std::ios::binary);

@@ -86,6 +86,29 @@ TEST_CASE("football bad input: one line naming what is wrong", "[football][engin
     CHECK(e.find("incomplete") != std::string::npos);
     CHECK(e.find(skip) != std::string::npos);
   }
+  SECTION("a truncated or garbled data file is named before an engine crashes on it") {
+    TempDir dir("seedrl-football-damaged-" + std::to_string(::getpid()));
+    const std::string damaged = "media/objects/balls/ball.bmp";
+    o.football_data_dir = linked_data(dir.path, damaged).string();
+    std::ifstream in(fs::path(football::engine_paths("", "").data_dir) / damaged, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE(bytes.size() > 100);
+    const auto write = [&](const std::string& content) {
+      std::ofstream(dir.path / damaged, std::ios::binary | std::ios::trunc) << content;
+    };
+    write(bytes.substr(0, bytes.size() / 2));
+    std::string e = error_of(ok, o);
+    CHECK_THAT(e, Catch::Contains("is damaged: " + damaged + " is " + std::to_string(bytes.size() / 2) + " bytes") &&
+                      Catch::Contains("--football-data-dir"));
+    // The same size, one byte changed.
+    bytes[bytes.size() / 2] ^= 0x5a;
+    write(bytes);
+    e = error_of(ok, o);
+    CHECK_THAT(e, Catch::Contains("is damaged: " + damaged + " differs from the file this build was made with"));
+    bytes[bytes.size() / 2] ^= 0x5a;
+    write(bytes);
+    CHECK(error_of(ok, o).empty());
+  }
   SECTION("the complete linked folder works (so the check above is not vacuous)") {
     TempDir dir("seedrl-football-complete-" + std::to_string(::getpid()));
     o.football_data_dir = linked_data(dir.path, "").string();

@@ -1,7 +1,8 @@
 // Where the engine's data folder and font are, and whether they are whole.
-// The engine ends the process with a backtrace on a missing data file, so
-// every file it opens with rendering off is checked before the first engine
-// starts, and a missing one is named in one line.
+// The engine ends the process with a backtrace on a missing data file, and
+// crashes on a truncated or garbled one, so every file it opens with
+// rendering off is checked before the first engine starts (present, and of
+// the size and CRC-32 the build found), and one at fault is named in one line.
 #pragma once
 
 #include <string>
