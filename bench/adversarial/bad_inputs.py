@@ -24,6 +24,7 @@ import random
 import resource
 import shutil
 import signal
+import socket
 import struct
 import subprocess
 import sys
@@ -33,6 +34,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common as c  # noqa: E402
 
+HELD = []  # sockets the cases need held open while they run
 HEADER = 28  # checkpoint header: magic[8], u64 index length, u64 data length, u32 CRC-32C (src/io/checkpoint.cc)
 
 
@@ -411,6 +413,35 @@ def cases(bin_, f, ck):
     add("bench --json fifo", [bin_, "bench", "--env", "cartpole", "--seconds", "0.5", "--json",
                               fifo(f, "out_fifo_bench")])
     add("bench --json directory", [bin_, "bench", "--env", "cartpole", "--seconds", "0.5", "--json", f.work])
+
+    # --- a run's own file names taken, a busy dashboard port over an earlier run (refused before it moves) ---
+    for name in ("summary.json", "metrics.csv", "replay.bin"):
+        d = f.fresh_logdir()
+        os.makedirs(os.path.join(d, name))
+        add(f"train logdir with {name} a directory", [bin_, "train", "--env", "cartpole", "--max-frames", "3000",
+                                                       "--logdir", d])
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    HELD.append(busy)  # listening for as long as the cases run
+    d = f.fresh_logdir()
+    shutil.copytree(os.path.dirname(ck), d)
+    add("train --dashboard busy port over an earlier run", [bin_, "train", "--env", "cartpole", "--max-frames", "3000",
+                                                            "--dashboard", str(busy.getsockname()[1]), "--logdir", d])
+
+    # --- a Football data folder with one file damaged (the engine crashes on one) ---
+    data = os.environ.get("GFOOTBALL_DATA_DIR") or "/opt/football/share/football/data"  # install-football.sh's
+    if os.path.isdir(data):
+        for what, cut in (("truncated", lambda b: b[: len(b) // 2]), ("garbled", lambda b: b[:100] + b"\xff" + b[101:])):
+            d = f.path("football-data-" + what)
+            shutil.copytree(data, d, symlinks=True, copy_function=os.symlink)
+            ball = os.path.join(d, "media/objects/balls/ball.bmp")
+            content = open(os.path.realpath(ball), "rb").read()
+            os.remove(ball)
+            with open(ball, "wb") as out_:
+                out_.write(cut(content))
+            add(f"football data file {what}", [bin_, "play", "--env", "football:academy_empty_goal_close",
+                                               "--football-data-dir", d, "--episodes", "1"])
 
     # --- Atari ROMs that are not the game (ALE would hang or print its own errors) ---
     real_roms = os.environ.get("SEEDRL_ATARI_ROMS") or os.path.join(os.path.dirname(__file__), "../../../shared/ale/roms")
