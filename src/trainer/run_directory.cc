@@ -58,12 +58,14 @@ void check_writable(const std::string& dir) {
 // A run file's name taken by a directory, FIFO or device would fail the run
 // at its first checkpoint or metrics line, or hang it on a FIFO: refused
 // before the run starts (or an earlier run is moved aside). The TensorBoard
-// file is named afresh each run, so a name taken earlier is no obstacle.
+// file is named afresh each run, so a name taken earlier is no obstacle, and
+// a report that cannot be written is a warning, not the run's end.
 void check_run_file_names(const std::string& logdir) {
   std::error_code ec;
   for (fs::directory_iterator it(logdir, ec), end; !ec && it != end; it.increment(ec)) {
     const fs::path& path = it->path();
-    if (!belongs_to_run(path) || path.filename().string().rfind("events.out.tfevents.", 0) == 0) continue;
+    const std::string name = path.filename().string();
+    if (!belongs_to_run(path) || name.rfind("events.out.tfevents.", 0) == 0 || name == "report.html") continue;
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) continue;  // a dangling link: the run writes a file there
     if (const char* kind = special_file_kind(st.st_mode))
