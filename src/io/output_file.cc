@@ -15,6 +15,21 @@ OutputFile::OutputFile(std::string path, Mode mode) : path_(std::move(path)) {
     fd_ = ::open(path_.c_str(), flags, 0644);
   } while (fd_ < 0 && errno == EINTR);
   if (fd_ < 0) fail("open", errno);
+  if (mode == Mode::kAppend) end_last_line();
+}
+
+// A process killed while writing a line leaves it without its '\n': what is
+// appended next starts on a line of its own rather than finishing that one
+// into a line no reader can parse.
+void OutputFile::end_last_line() {
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return;
+  const int in = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) return;
+  char last = '\n';
+  const bool read = ::pread(in, &last, 1, st.st_size - 1) == 1;
+  ::close(in);
+  if (read && last != '\n') write("\n");
 }
 
 OutputFile::~OutputFile() {

@@ -29,7 +29,9 @@ void flatten(const nlohmann::json& j, const std::string& key, std::size_t max_ro
     ++left_out;
     return;
   }
-  out.emplace_back(key, nested ? j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) : scalar_text(j));
+  // Past the depth cap a value is not printed: dump() recurses, and a file
+  // nested 100,000 deep would overflow the stack.
+  out.emplace_back(key, nested ? std::string("(nested deeper than 32 levels)") : scalar_text(j));
 }
 
 }  // namespace

@@ -57,6 +57,9 @@ Lines parse_metrics(const std::string& path) {
       j = nlohmann::json::parse(line);
     } catch (const nlohmann::json::parse_error& e) {
       if (unfinished) break;  // a line still being written
+      // Cut off at its end: a process killed while writing it, whose resume
+      // went on from the next line. Any other error is refused.
+      if (e.byte >= line.size()) continue;
       refuse(where, fmt::format("not a JSON line (syntax error at column {})", e.byte));
     } catch (const nlohmann::json::out_of_range&) {
       refuse(where, "not a JSON line (a number beyond a double's range)");

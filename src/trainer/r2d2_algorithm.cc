@@ -37,7 +37,9 @@ void R2D2Algorithm::build(const PipelineContext& ctx) {
   frames_ = &ctx.frames;
   train_envs_ = ctx.train_envs;
   remote_envs_ = ctx.remote_envs;
-  replay_ = std::make_unique<r2d2::Replay>(unroll_layout(ctx.spec), r2d2_replay_config(config_));
+  r2d2::ReplayConfig replay_config = r2d2_replay_config(config_);
+  replay_config.num_actions = ctx.spec.action.num_actions;  // R2D2's actions are discrete
+  replay_ = std::make_unique<r2d2::Replay>(unroll_layout(ctx.spec), replay_config);
   replay_scalars_ = std::make_unique<ReplayScalars>(*replay_);
   DataParallelOptions options;
   options.learner_cpus = ctx.cpus.learner;

@@ -68,3 +68,25 @@ TEST_CASE("metrics.csv has metrics.jsonl's rows, frames first, and a resumed run
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("a run resumed after a kill mid-line starts its metrics on a line of their own", "[io][metrics]") {
+  const auto dir = std::filesystem::temp_directory_path() / "seedrl_metrics_torn";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string jsonl = (dir / "metrics.jsonl").string();
+  std::ofstream(jsonl) << "{\"frames\":100}\n{\"frames\":200,\"fp";  // the killed process's torn line
+  {
+    seedrl::MetricsWriter w(dir.string());
+    w.write({{"frames", 150.0}}, 1.0);
+  }
+  const auto lines = lines_of(jsonl);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[1] == "{\"frames\":200,\"fp");
+  CHECK(nlohmann::json::parse(lines[2])["frames"] == 150.0);
+  // A file that ends its last line gets nothing added.
+  {
+    seedrl::MetricsWriter w(dir.string());
+    w.write({{"frames", 160.0}}, 2.0);
+  }
+  CHECK(lines_of(jsonl).size() == 4);
+}

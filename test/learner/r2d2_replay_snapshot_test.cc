@@ -95,8 +95,11 @@ void write_bytes(const std::string& path, const std::vector<char>& b) {
 
 // The error loading `path` into a fresh replay of `layout` and `capacity`
 // gives; checks it is one line naming the file and the replay stayed empty.
-std::string load_error(const std::string& path, const UnrollLayout& layout, std::int64_t capacity) {
-  Replay r(layout, snapshot_config(capacity));
+std::string load_error(const std::string& path, const UnrollLayout& layout, std::int64_t capacity,
+                       std::int64_t num_actions = 0) {
+  ReplayConfig config = snapshot_config(capacity);
+  config.num_actions = num_actions;
+  Replay r(layout, config);
   std::string what;
   try {
     load_replay_snapshot(r, path);
@@ -245,6 +248,46 @@ TEST_CASE("a damaged or mismatched replay snapshot is refused with one line", "[
     fix_body_crc(f, body);
     write_bytes(path, f);
     CHECK_THAT(load_error(path, l, 8), Catch::Contains("priority"));
+  }
+  SECTION("sequences no run writes, behind a correct checksum") {
+    // A record: obs (30 floats), actions (5), policy (15), rewards (5), flags (5 bytes), then the LSTM state.
+    const std::size_t actions_at = 30 * 4, rewards_at = actions_at + 5 * 4 + 15 * 4, flags_at = rewards_at + 5 * 4;
+    const auto patched = [&](std::size_t record, std::size_t at, const void* value, std::size_t n) {
+      auto f = file;
+      std::memcpy(f.data() + body + record * saved.record_bytes() + at, value, n);
+      fix_body_crc(f, body);
+      write_bytes(path, f);
+    };
+    const float nan = std::nanf(""), seven = 7.f, half = 0.5f;
+    patched(1, rewards_at + 8, &nan, 4);
+    CHECK_THAT(load_error(path, l, 8), Catch::Contains("sequence 1 holds a non-finite reward"));
+    patched(0, 4, &nan, 4);
+    CHECK_THAT(load_error(path, l, 8), Catch::Contains("sequence 0 holds a non-finite observation"));
+    patched(2, actions_at, &seven, 4);
+    CHECK_THAT(load_error(path, l, 8, 3), Catch::Contains("sequence 2 holds an action outside 0..2"));
+    patched(3, actions_at + 4, &half, 4);
+    CHECK_THAT(load_error(path, l, 8, 3), Catch::Contains("sequence 3 holds an action outside 0..2"));
+    const std::uint8_t unknown = 0x40;
+    patched(4, flags_at + 1, &unknown, 1);
+    CHECK_THAT(load_error(path, l, 8), Catch::Contains("sequence 4 holds unknown step flags"));
+    // Every priority 0: nothing could ever be sampled.
+    auto f = file;
+    const double zero = 0.0;
+    for (std::int64_t i = 1; i <= saved.size(); ++i)
+      std::memcpy(f.data() + body + static_cast<std::size_t>(i) * saved.record_bytes() - sizeof(double), &zero,
+                  sizeof(double));
+    fix_body_crc(f, body);
+    write_bytes(path, f);
+    CHECK_THAT(load_error(path, l, 8), Catch::Contains("every sequence has priority 0"));
+    // The untouched file loads with the action space checked too.
+    write_bytes(path, file);
+    Replay r(l, [] {
+      ReplayConfig c = snapshot_config(8);
+      c.num_actions = 3;
+      return c;
+    }());
+    CHECK_NOTHROW(load_replay_snapshot(r, path));
+    CHECK(r.size() == 6);
   }
   SECTION("truncated in the sequences, in the header, or empty") {
     for (const std::size_t keep : {file.size() - 1, body + 10, std::size_t{20}, std::size_t{0}}) {

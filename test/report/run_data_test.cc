@@ -70,10 +70,29 @@ TEST_CASE("a last line still being written is left out", "[report]") {
   CHECK(load_run(dir).frames == std::vector<double>{100});
 }
 
+TEST_CASE("a line cut off by a killed process is left out wherever it is", "[report]") {
+  // The process was killed mid-line; its --resume appended from the next line
+  // (OutputFile ends a torn last line before appending).
+  const std::string dir = temp_dir("report_torn");
+  write(dir + "/metrics.jsonl", "{\"frames\": 100}\n{\"frames\": 200, \"fp\n{\"frames\": 150}\n{\"frames\": 300}\n");
+  CHECK(load_run(dir).frames == std::vector<double>{100, 150, 300});
+}
+
+TEST_CASE("a summary nested far past the table's depth is shown, not a stack overflow", "[report]") {
+  const std::string dir = temp_dir("report_deep");
+  write(dir + "/metrics.jsonl", "{\"frames\": 100}\n");
+  const int depth = 100000;
+  write(dir + "/summary.json", "{\"deep\": " + std::string(depth, '[') + std::string(depth, ']') + "}");
+  const RunData run = load_run(dir);
+  bool shown = false;
+  for (const auto& [key, value] : run.summary) shown = shown || value == "(nested deeper than 32 levels)";
+  CHECK(shown);
+}
+
 TEST_CASE("malformed run files are refused naming the file and line", "[report]") {
   const std::string dir = temp_dir("report_malformed");
-  write(dir + "/metrics.jsonl", "{\"frames\": 100}\n{\"frames\": 200,\n{\"frames\": 300}\n");
-  CHECK_THROWS_WITH(load_run(dir), Catch::Contains(dir + "/metrics.jsonl:2:"));
+  write(dir + "/metrics.jsonl", "{\"frames\": 100}\n{\"frames\": 200,, \"fps\": 3}\n{\"frames\": 300}\n");
+  CHECK_THROWS_WITH(load_run(dir), Catch::Contains(dir + "/metrics.jsonl:2: not a JSON line (syntax error"));
   write(dir + "/metrics.jsonl", "{\"frames\": 100}\n[1, 2]\n");
   CHECK_THROWS_WITH(load_run(dir), Catch::Contains("metrics.jsonl:2: not a JSON object"));
   write(dir + "/metrics.jsonl", "{\"frames\": 100}\n{\"frames\": 200, \"loss\": 1e400}\n");

@@ -11,6 +11,8 @@ namespace seedrl {
 
 class OutputFile {
  public:
+  // kAppend: a file that does not end in '\n' (a torn last line) gets one
+  // first, so that what is appended starts a line of its own.
   enum class Mode { kAppend, kTruncate };
 
   // Creates the file if missing. Throws std::system_error naming the path.
@@ -32,6 +34,7 @@ class OutputFile {
 
  private:
   [[noreturn]] void fail(const char* what, int error) const;
+  void end_last_line();
 
   std::string path_;
   int fd_ = -1;

@@ -8,6 +8,7 @@
 
 #include <torch/torch.h>
 
+#include "seedrl/env/env_step.h"
 #include "seedrl/util/available_memory.h"
 
 namespace seedrl::r2d2 {
@@ -278,6 +279,34 @@ void Replay::load_records(std::int64_t first, std::int64_t count, const std::uin
   }
 }
 
+void Replay::check_sequences(std::int64_t size) const {
+  if (size == 0) return;
+  const auto first_bad = [size](const torch::Tensor& bad) -> std::int64_t {
+    const torch::Tensor per_sequence = bad.narrow(0, 0, size).reshape({size, -1}).any(1);
+    return per_sequence.any().item<bool>() ? per_sequence.nonzero()[0][0].item<std::int64_t>() : -1;
+  };
+  const auto refuse = [](std::int64_t i, const std::string& what) {
+    throw std::invalid_argument("sequence " + std::to_string(i) + " holds " + what);
+  };
+  const std::pair<const torch::Tensor*, const char*> floats[] = {
+      {&actions_, "a non-finite action"},         {&policy_, "a non-finite policy value"},
+      {&rewards_, "a non-finite reward"},         {&core_h_, "a non-finite recurrent state"},
+      {&core_c_, "a non-finite recurrent state"}, {&obs_, "a non-finite observation"}};
+  for (const auto& [t, what] : floats)
+    // The policy record is R2D2's Q-values (finite); SAC's is a log-probability, left unchecked.
+    if (t->defined() && t->is_floating_point() && (t != &policy_ || config_.num_actions > 0))
+      if (const std::int64_t i = first_bad(~torch::isfinite(*t)); i >= 0) refuse(i, what);
+  if (config_.num_actions > 0) {
+    const torch::Tensor a = actions_.narrow(0, 0, size);
+    if (const std::int64_t i = first_bad(a.lt(0) | a.ge(static_cast<double>(config_.num_actions)) | a.ne(a.floor()));
+        i >= 0)
+      refuse(i, "an action outside 0.." + std::to_string(config_.num_actions - 1));
+  }
+  constexpr int kKnownFlags = kFirst | kTerminated | kTruncated | kLifeLost;
+  if (const std::int64_t i = first_bad(flags_.bitwise_and(~kKnownFlags & 0xFF).ne(0)); i >= 0)
+    refuse(i, "unknown step flags");
+}
+
 void Replay::restore(const ReplayCursor& c, const std::vector<double>& priorities) {
   const std::int64_t C = config_.capacity;
   if (c.size < 0 || c.size > C)
@@ -303,6 +332,8 @@ void Replay::restore(const ReplayCursor& c, const std::vector<double>& prioritie
     total += leaves[i];
   }
   if (!std::isfinite(total)) throw std::invalid_argument("the priorities' sum is not finite");
+  if (c.size > 0 && !(total > 0)) throw std::invalid_argument("every sequence has priority 0 (none could be sampled)");
+  check_sequences(c.size);
   std::lock_guard lock(mu_);
   for (std::size_t i = 0; i < leaves.size(); ++i) tree_.set(i, leaves[i]);
   std::copy(priorities.begin(), priorities.end(), priority_.begin());

@@ -33,6 +33,9 @@ struct ReplayConfig {
   std::int64_t tolerance = 256;      // samples the learner may fall behind before inserts wait
   std::uint64_t seed = 1;
   bool check_memory = true;  // refuse a capacity that does not fit in available memory
+  // > 0: discrete actions, which a restored snapshot's sequences must hold as
+  // integers in [0, num_actions); 0: continuous (only checked to be finite).
+  std::int64_t num_actions = 0;
 };
 
 struct ReplaySample {
@@ -92,7 +95,10 @@ class Replay {
   // the sequences (and returns their priorities in `priorities`), then
   // restore() takes the cursor and every priority and rebuilds the sum tree.
   // Until restore() the replay stays empty. restore() throws
-  // std::invalid_argument for a cursor or priority out of range.
+  // std::invalid_argument for a cursor or priority out of range, and for
+  // sequences no run writes (a non-finite value, an action outside the
+  // action space, unknown step flags, every priority 0): a crafted file must
+  // not reach the learner as an index error or NaN weights.
   void load_records(std::int64_t first, std::int64_t count, const std::uint8_t* in, double* priorities);
   void restore(const ReplayCursor& cursor, const std::vector<double>& priorities);
 
@@ -100,6 +106,7 @@ class Replay {
   static std::size_t checked_capacity(const UnrollLayout& layout, const ReplayConfig& config);
   bool can_sample_locked(int batch) const;
   bool can_insert_locked() const;
+  void check_sequences(std::int64_t size) const;
 
   UnrollLayout layout_;
   ReplayConfig config_;
