@@ -301,15 +301,14 @@ std::string given_settings_toml(const CLI::App& command) {
     if (name == "rank" || name == "world-size" || name == "master-addr" || name == "master-port") continue;
     const Kind kind = kind_of(*opt);
     if (opt->get_items_expected_max() > 1) {  // a list: --hidden
+      // The values as CLI11 converted them for the run ("0x40" is 64, "010" is 8).
       toml::array list;
-      for (const std::string& v : opt->as<std::vector<std::string>>()) {
-        if (kind == Kind::kInteger)
-          list.push_back(static_cast<std::int64_t>(std::stoll(v)));
-        else if (kind == Kind::kFloat)
-          list.push_back(std::stod(v));
-        else
-          list.push_back(v);
-      }
+      if (kind == Kind::kInteger)
+        for (const std::int64_t v : opt->as<std::vector<std::int64_t>>()) list.push_back(v);
+      else if (kind == Kind::kFloat)
+        for (const double v : opt->as<std::vector<double>>()) list.push_back(v);
+      else
+        for (const std::string& v : opt->as<std::vector<std::string>>()) list.push_back(v);
       table.insert(name, std::move(list));
     } else if (kind == Kind::kBool) {
       table.insert(name, opt->as<bool>());

@@ -194,6 +194,9 @@ void restore_optimizer_state(const SavedOptimizerState& saved, const CheckpointI
     if (s.tensors.size() != needed.size())
       reader.fail("does not match this optimizer: " + where + " has " + std::to_string(s.tensors.size()) +
                   " tensors there, " + std::to_string(needed.size()) + " here (other optimizer options?)");
+    // A step no run reaches: step + 1 would overflow, and Adam's bias
+    // correction raises its betas to it.
+    if (s.step > (std::int64_t{1} << 53)) reader.fail("is damaged: " + where + " has step " + std::to_string(s.step));
     fresh[i] = access.make(s.step);
     for (const auto& name : needed) {
       const CheckpointTensor* t = nullptr;
@@ -206,6 +209,12 @@ void restore_optimizer_state(const SavedOptimizerState& saved, const CheckpointI
                     shape_text(p.sizes().vec()) + " here");
       at::Tensor value = torch::empty_like(p, torch::MemoryFormat::Contiguous);
       value.copy_(reader.make_tensor(*t));
+      // What no update leaves: the first step after a resume would turn the
+      // weights NaN, and the error would blame the learning rate.
+      if (!torch::isfinite(value).all().item<bool>())
+        reader.fail("is damaged: " + where + " " + name + " holds a value that is not finite");
+      if ((name == "exp_avg_sq" || name == "max_exp_avg_sq" || name == "square_avg") && value.lt(0).any().item<bool>())
+        reader.fail("is damaged: " + where + " " + name + " holds a negative value (a mean of squares)");
       access.set(*fresh[i], name, value);
     }
   }

@@ -29,6 +29,10 @@ constexpr std::size_t kMaxMetricsBytes = std::size_t{512} << 20;
 constexpr std::size_t kMaxSmallFileBytes = std::size_t{4} << 20;
 constexpr std::size_t kMaxKeys = 256;
 constexpr std::size_t kMaxKeyBytes = 128;
+// Lines x columns: each column holds a value per line (NaN where a line lacks
+// it), so a file of millions of short lines beside one of many keys would
+// take tens of GB. A week logged every second with 60 columns is 36M.
+constexpr std::size_t kMaxCells = std::size_t{1} << 26;
 
 [[noreturn]] void refuse(const std::string& where, const std::string& why) {
   throw std::invalid_argument(one_line(where) + ": " + why);
@@ -68,12 +72,15 @@ Lines parse_metrics(const std::string& path) {
     const auto f = j.find("frames");
     if (f == j.end() || !f->is_number() || !std::isfinite(f->get<double>())) refuse(where, "no \"frames\" number");
     const std::size_t row = out.frames.size();
+    if ((row + 1) * std::max<std::size_t>(1, out.metrics.size()) > kMaxCells)
+      refuse(where,
+             fmt::format("more values than a report charts ({} lines of {} columns)", row + 1, out.metrics.size()));
     out.frames.push_back(f->get<double>());
     for (const auto& [key, value] : j.items()) {
       if (key == "frames" || key.size() > kMaxKeyBytes) continue;
       auto it = out.metrics.find(key);
       if (it == out.metrics.end()) {
-        if (out.metrics.size() >= kMaxKeys) continue;
+        if (out.metrics.size() >= kMaxKeys || (row + 1) * (out.metrics.size() + 1) > kMaxCells) continue;
         it = out.metrics.emplace(key, std::vector<double>()).first;
       }
       it->second.resize(row, kNaN);

@@ -200,6 +200,17 @@ TEST_CASE("--target-entropy takes \"auto\", its default, from a file and writes 
   CHECK(std::isnan(again.get<double>("--target-entropy")));
 }
 
+TEST_CASE("config.toml keeps a list's values as the run read them, whatever base they were written in",
+          "[cli][config]") {
+  Train given("--hidden 0x40 010 32");
+  const std::string toml = seedrl::given_settings_toml(*given.cmd);
+  INFO(toml);
+  Train again;
+  seedrl::apply_config_file(*again.cmd, write(toml));
+  CHECK(again.get<std::vector<std::int64_t>>("--hidden") == given.get<std::vector<std::int64_t>>("--hidden"));
+  CHECK(given.get<std::vector<std::int64_t>>("--hidden") == std::vector<std::int64_t>{64, 8, 32});
+}
+
 TEST_CASE("a config value of the wrong type is refused by file, line and key", "[cli][config]") {
   CHECK(train_error("actors = 4\nmax-frames = \"abc\"\n") ==
         "2: --max-frames: expected an integer, got a string \"abc\"");

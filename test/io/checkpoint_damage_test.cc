@@ -5,7 +5,10 @@
 // Never a crash, and never another exception type.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -197,6 +200,18 @@ TEST_CASE("a checkpoint whose index lies is refused in one line naming the file"
                     }),
                     "target_reached");
   }
+  SECTION("optimizer state no update leaves, behind a valid CRC") {
+    const auto poisoned = [&](const std::string& name, float value) {
+      auto p = parts;
+      for (const auto& t : p.index["optimizer"]["params"][0]["tensors"])
+        if (t["name"] == name) std::memcpy(p.data.data() + t["offset"].get<std::size_t>(), &value, sizeof(value));
+      return seedrl::test::join_checkpoint(p);
+    };
+    s.check_refused(poisoned("exp_avg", std::nanf("")), "exp_avg holds a value that is not finite");
+    s.check_refused(poisoned("exp_avg_sq", std::numeric_limits<float>::infinity()), "not finite");
+    s.check_refused(poisoned("exp_avg_sq", -1.f), "exp_avg_sq holds a negative value");
+    CHECK(s.load(poisoned("exp_avg", 0.5f)).empty());  // a value an update could leave loads
+  }
   SECTION("a byte count that is not its shape's") {
     s.check_refused(edited([](auto& j) { j["modules"][0]["tensors"][0]["bytes"] = 12; }), "claims 12 bytes");
   }
@@ -271,6 +286,9 @@ TEST_CASE("a checkpoint whose index lies is refused in one line naming the file"
     s.check_refused(edited([](auto& j) { j["optimizer"]["params"][0]["tensors"][1]["name"] = "max_exp_avg_sq"; }),
                     "lacks exp_avg_sq");
     s.check_refused(edited([](auto& j) { j["optimizer"]["learning_rates"][0] = -1.0; }), "negative");
+    s.check_refused(
+        edited([](auto& j) { j["optimizer"]["params"][0]["step"] = std::numeric_limits<std::int64_t>::max(); }),
+        "has step");
     s.check_refused(edited([](auto& j) { j["optimizer"]["learning_rates"].push_back(0.1); }), "parameter groups");
   }
   SECTION("counters, config and format") {

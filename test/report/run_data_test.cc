@@ -70,6 +70,18 @@ TEST_CASE("a last line still being written is left out", "[report]") {
   CHECK(load_run(dir).frames == std::vector<double>{100});
 }
 
+TEST_CASE("a metrics file of more values than a report charts is refused, not tens of GB", "[report]") {
+  // One line of 256 keys, then short lines: every column holds a value per line.
+  const std::string dir = temp_dir("report_cells");
+  std::string text = "{\"frames\": 0";
+  for (int k = 0; k < 256; ++k) text += ",\"k" + std::to_string(k) + "\": 1";
+  text += "}\n";
+  for (int i = 1; i < 300000; ++i) text += "{\"frames\":" + std::to_string(i) + "}\n";
+  write(dir + "/metrics.jsonl", text);
+  CHECK_THROWS_WITH(load_run(dir),
+                    Catch::Contains(dir + "/metrics.jsonl:") && Catch::Contains("more values than a report charts"));
+}
+
 TEST_CASE("a line cut off by a killed process is left out wherever it is", "[report]") {
   // The process was killed mid-line; its --resume appended from the next line
   // (OutputFile ends a torn last line before appending).
