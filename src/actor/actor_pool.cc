@@ -117,6 +117,7 @@ void ActorPool::run(int actor) {
     }
   } catch (const std::exception& e) {
     spdlog::error("actor {} failed: {}", actor, error_text(e));
+    failed_.store(true, std::memory_order_relaxed);
   }
   if (!settled) settled_.fetch_add(1, std::memory_order_release);
 }

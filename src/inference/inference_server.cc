@@ -58,57 +58,64 @@ void InferenceServer::run() {
   const bool non_blocking = device_.is_cuda();
 
   while (InferenceBatch* batch = batcher_.next_batch()) {
-    const auto t0 = std::chrono::steady_clock::now();
-    version = publisher_.sync(*model.module, version);
-    const int n = batch->size;
-    step_->fill_inputs(*batch, extra_host);
-    for (std::size_t k = 0; k < extra_host.size(); ++k) extra_rows[k] = extra_host[k].narrow(0, 0, n);
-    auto first = batch->first.narrow(0, 0, n).to(device_, non_blocking);
-    auto slots_host = batch->slots.narrow(0, 0, n);
-    const torch::Tensor slots = core ? slots_host.to(device_, non_blocking) : torch::Tensor();
-    const CoreState state = core_.gather(slots, first);
-    inputs.clear();
-    inputs.push_back(batch->obs.narrow(0, 0, n).to(device_, non_blocking).unsqueeze(0));
-    inputs.push_back(first.unsqueeze(0));
-    for (const auto& rows : extra_rows) inputs.push_back(rows.to(device_, non_blocking).unsqueeze(0));
-    inputs.push_back(state.h);
-    inputs.push_back(state.c);
-    const auto out = graphs.run(n, inputs, model.forward);
-    const torch::Tensor output = out[0][0];
-    const torch::Tensor actions = step_->select(output, slots_host);
-    step_->record(output, extra_rows, record_host.narrow(0, 0, n));
-    const CoreState pre = core_.step(slots, state, CoreState{out[1], out[2]});  // host copy of `state`
-    const auto t1 = std::chrono::steady_clock::now();
-    stats_.forward_ns.fetch_add(ns_since(t0), std::memory_order_relaxed);
+    try {
+      const auto t0 = std::chrono::steady_clock::now();
+      version = publisher_.sync(*model.module, version);
+      const int n = batch->size;
+      step_->fill_inputs(*batch, extra_host);
+      for (std::size_t k = 0; k < extra_host.size(); ++k) extra_rows[k] = extra_host[k].narrow(0, 0, n);
+      auto first = batch->first.narrow(0, 0, n).to(device_, non_blocking);
+      auto slots_host = batch->slots.narrow(0, 0, n);
+      const torch::Tensor slots = core ? slots_host.to(device_, non_blocking) : torch::Tensor();
+      const CoreState state = core_.gather(slots, first);
+      inputs.clear();
+      inputs.push_back(batch->obs.narrow(0, 0, n).to(device_, non_blocking).unsqueeze(0));
+      inputs.push_back(first.unsqueeze(0));
+      for (const auto& rows : extra_rows) inputs.push_back(rows.to(device_, non_blocking).unsqueeze(0));
+      inputs.push_back(state.h);
+      inputs.push_back(state.c);
+      const auto out = graphs.run(n, inputs, model.forward);
+      const torch::Tensor output = out[0][0];
+      const torch::Tensor actions = step_->select(output, slots_host);
+      step_->record(output, extra_rows, record_host.narrow(0, 0, n));
+      const CoreState pre = core_.step(slots, state, CoreState{out[1], out[2]});  // host copy of `state`
+      const auto t1 = std::chrono::steady_clock::now();
+      stats_.forward_ns.fetch_add(ns_since(t0), std::memory_order_relaxed);
 
-    const float* a = actions.data_ptr<float>();
-    const int W = static_cast<int>(actions.size(1));
-    const int H = core ? static_cast<int>(pre.h.size(1)) : 0;
-    const auto* obs_rows = static_cast<const std::uint8_t*>(batch->obs.data_ptr());
-    bool recording = store_ != nullptr;
-    for (int i = 0; i < n; ++i) {
-      const EnvStep& step = *batch->steps[i];
-      // Every row gets its action, whatever the store says: its actor waits for it.
-      std::copy_n(a + i * W, W, step.action);
-      step_->acted(step.slot, a + i * W);
-      if (!recording || !step_->records(step.slot)) continue;
-      StepRecord rec;
-      rec.obs = obs_rows + i * batch->row_bytes;
-      rec.action = a + i * W;
-      rec.policy = rec_policy + i * R;
-      if (core) {
-        rec.core_h = pre.h.data_ptr<float>() + i * H;
-        rec.core_c = pre.c.data_ptr<float>() + i * H;
+      const float* a = actions.data_ptr<float>();
+      const int W = static_cast<int>(actions.size(1));
+      const int H = core ? static_cast<int>(pre.h.size(1)) : 0;
+      const auto* obs_rows = static_cast<const std::uint8_t*>(batch->obs.data_ptr());
+      bool recording = store_ != nullptr;
+      for (int i = 0; i < n; ++i) {
+        const EnvStep& step = *batch->steps[i];
+        // Every row gets its action, whatever the store says: its actor waits for it.
+        std::copy_n(a + i * W, W, step.action);
+        step_->acted(step.slot, a + i * W);
+        if (!recording || !step_->records(step.slot)) continue;
+        StepRecord rec;
+        rec.obs = obs_rows + i * batch->row_bytes;
+        rec.action = a + i * W;
+        rec.policy = rec_policy + i * R;
+        if (core) {
+          rec.core_h = pre.h.data_ptr<float>() + i * H;
+          rec.core_c = pre.c.data_ptr<float>() + i * H;
+        }
+        rec.reward = step.reward;
+        rec.flags = step.flags;
+        recording = store_->append(step.slot, rec, version);  // false: the store closed (shutting down)
       }
-      rec.reward = step.reward;
-      rec.flags = step.flags;
-      recording = store_->append(step.slot, rec, version);  // false: the store closed (shutting down)
+      stats_.record_ns.fetch_add(ns_since(t1), std::memory_order_relaxed);
+      stats_.batches.fetch_add(1, std::memory_order_relaxed);
+      if (graphs.replayed_last()) stats_.graph_batches.fetch_add(1, std::memory_order_relaxed);
+      stats_.rows.fetch_add(n, std::memory_order_relaxed);
+      batcher_.complete(batch);
+    } catch (...) {
+      // Its actors and remote sessions wait on this batch: answer them as
+      // closed before the failure stops this thread (InferenceThreads).
+      batcher_.abandon(batch);
+      throw;
     }
-    stats_.record_ns.fetch_add(ns_since(t1), std::memory_order_relaxed);
-    stats_.batches.fetch_add(1, std::memory_order_relaxed);
-    if (graphs.replayed_last()) stats_.graph_batches.fetch_add(1, std::memory_order_relaxed);
-    stats_.rows.fetch_add(n, std::memory_order_relaxed);
-    batcher_.complete(batch);
   }
 }
 

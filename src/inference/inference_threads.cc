@@ -16,6 +16,7 @@ void InferenceThreads::start(int n, std::function<void(int)> loop) {
         loop(i);
       } catch (const std::exception& e) {
         spdlog::error("inference thread {} failed: {}", i, error_text(e));
+        failed_.store(true, std::memory_order_relaxed);
         batcher_.close();
       }
     });

@@ -220,6 +220,21 @@ void RequestBatcher::complete(InferenceBatch* batch) {
   free_cv_.notify_one();
 }
 
+void RequestBatcher::abandon(InferenceBatch* batch) {
+  for (int i = 0; i < batch->size; ++i) {
+    batch->completions[i]->pending.fetch_or(Completion::kClosed, std::memory_order_acq_rel);
+    batch->completions[i]->count_off();
+  }
+  announce_answered(*batch);
+  {
+    std::lock_guard lock(mu_);
+    batch->size = 0;
+    batch->state = InferenceBatch::State::kFree;
+    free_.push_back(batch);
+  }
+  free_cv_.notify_one();
+}
+
 void RequestBatcher::close() {
   std::lock_guard lock(mu_);
   if (closed_) return;

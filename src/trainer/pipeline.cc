@@ -110,7 +110,12 @@ void Pipeline::stop() noexcept {
   }
 }
 
-bool Pipeline::failed() const { return learner_thread_->failed() || algorithm_.stages_failed(); }
+bool Pipeline::failed() const {
+  // Any stage that stopped on an error: without the actors or inference no
+  // frame would come again, and the learner would wait for ever.
+  return learner_thread_->failed() || algorithm_.stages_failed() || actors_->failed() ||
+         (eval_actors_ && eval_actors_->failed()) || inference_->failed();
+}
 
 void Pipeline::add_scalars(Scalars& out) {
   algorithm_.add_scalars(out);

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <mutex>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -42,11 +44,37 @@ TrainConfig small_cartpole() {
   return c;
 }
 
+// A policy step whose select() throws from its `fail_at`-th batch on, as a
+// forward that runs out of device memory would; else ActorCriticStep's.
+class FailingStep final : public PolicyStep {
+ public:
+  FailingStep(std::unique_ptr<PolicyStep> inner, int fail_at) : inner_(std::move(inner)), fail_at_(fail_at) {}
+  PolicyModel make_model(torch::Device device) const override { return inner_->make_model(device); }
+  CoreState initial_state(int num_slots, torch::Device device) const override {
+    return inner_->initial_state(num_slots, device);
+  }
+  torch::Tensor select(const torch::Tensor& output, const torch::Tensor& slots) override {
+    if (++batches_ >= fail_at_) throw std::runtime_error("out of device memory (injected)");
+    return inner_->select(output, slots);
+  }
+  int record_size() const override { return inner_->record_size(); }
+  void record(const torch::Tensor& output, std::span<const torch::Tensor> inputs, torch::Tensor rows) const override {
+    inner_->record(output, inputs, rows);
+  }
+
+ private:
+  std::unique_ptr<PolicyStep> inner_;
+  int fail_at_;
+  int batches_ = 0;
+};
+
 // Acts with a fixed random policy and "learns" by counting the unrolls it is
-// handed; records which hook was called, in order.
+// handed; records which hook was called, in order. `fail_inference_at` > 0:
+// inference throws from that batch on.
 class CountingAlgorithm final : public Algorithm {
  public:
-  explicit CountingAlgorithm(const TrainConfig& config) : config_(config) {}
+  explicit CountingAlgorithm(const TrainConfig& config, int fail_inference_at = 0)
+      : config_(config), fail_inference_at_(fail_inference_at) {}
   std::string name() const override { return "counting"; }
   UnrollLayout unroll_layout(const EnvSpec& spec) const override { return vtrace_unroll_layout(config_, spec); }
   int store_batch_size() const override { return 2; }
@@ -66,7 +94,8 @@ class CountingAlgorithm final : public Algorithm {
   std::unique_ptr<DeviceInference> make_inference(RequestBatcher& batcher, torch::Device device,
                                                   int num_slots) override {
     note("make_inference");
-    auto step = std::make_unique<ActorCriticStep>([this] { return make_net(); }, spec_.action);
+    std::unique_ptr<PolicyStep> step = std::make_unique<ActorCriticStep>([this] { return make_net(); }, spec_.action);
+    if (fail_inference_at_ > 0) step = std::make_unique<FailingStep>(std::move(step), fail_inference_at_);
     return std::make_unique<InferenceServer>(batcher, store_, *publisher_, std::move(step), num_slots, 1, device);
   }
   void release_slot(int, TrajectoryStore&, InferenceFleet&) override { note("release_slot"); }
@@ -109,6 +138,7 @@ class CountingAlgorithm final : public Algorithm {
   }
 
   TrainConfig config_;
+  int fail_inference_at_ = 0;
   EnvSpec spec_;
   int policy_size_ = 0;
   TrajectoryStore* store_ = nullptr;
@@ -202,6 +232,20 @@ TEST_CASE("a Pipeline an exception leaves after start stops every thread on its 
   REQUIRE(hooks.size() >= 2);
   CHECK(hooks[hooks.size() - 2] == "input closed");
   CHECK(hooks.back() == "join_stages");
+}
+
+TEST_CASE("an inference thread that fails mid-batch fails the Pipeline, whose stop joins every thread",
+          "[trainer][pipeline]") {
+  // Before: the failed batch's actors waited for an answer for ever, the
+  // learner for unrolls, and stop() for the actors.
+  const TrainConfig c = small_cartpole();
+  CountingAlgorithm algo(c, 30);
+  Pipeline pipeline(c, algo);
+  algo.publish();
+  pipeline.start();
+  REQUIRE(test::wait_until([&] { return pipeline.failed(); }));
+  pipeline.stop();  // returns: every thread joined
+  CHECK(algo.hooks().back() == "join_stages");
 }
 
 TEST_CASE("a Pipeline built and never started stops without waiting on anything", "[trainer][pipeline]") {

@@ -42,6 +42,8 @@ class ActorPool {
 
   void start();
   void request_stop() { stop_.store(true, std::memory_order_relaxed); }
+  // An actor thread failed (an env threw; it logged why): the run must stop.
+  bool failed() const { return failed_.load(std::memory_order_relaxed); }
   void join();
   int num_envs() const { return config_.actors * config_.envs_per_actor; }
   // Summed over actor threads (valid after construction; grows while running).
@@ -60,6 +62,7 @@ class ActorPool {
   EpisodeStats& stats_;
   std::atomic<std::int64_t>& frames_;
   std::atomic<bool> stop_{false};
+  std::atomic<bool> failed_{false};
   std::atomic<int> settled_{0};
   std::vector<std::thread> threads_;
   std::vector<ActorTimes> times_;  // one per actor thread

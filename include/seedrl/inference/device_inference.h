@@ -22,6 +22,8 @@ class DeviceInference {
   // Forgets a slot's per-env state (its remote actor went away).
   virtual void reset_slot(int slot) = 0;
   virtual const InferenceStats& stats() const = 0;
+  // An inference thread failed (and said why): the run must stop.
+  virtual bool failed() const = 0;
   // Replay CUDA graphs of the forward for batch sizes that recur
   // (util/cuda_graphs.h); set before start(). No effect on CPU.
   void use_cuda_graphs(bool on) { cuda_graphs_ = on; }

@@ -76,6 +76,12 @@ class InferenceFleet {
 
   InferenceTotals totals() const;
   InferenceTotals totals(int device) const;
+  // An inference thread on some device failed.
+  bool failed() const {
+    for (const auto& s : servers_)
+      if (s->failed()) return true;
+    return false;
+  }
 
  private:
   std::vector<torch::Device> devices_;

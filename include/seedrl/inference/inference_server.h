@@ -38,6 +38,7 @@ class InferenceServer final : public DeviceInference {
   void reset_slot(int slot) override { core_.reset(slot); }
 
   const InferenceStats& stats() const override { return stats_; }
+  bool failed() const override { return workers_.failed(); }
 
  private:
   void run();  // one inference thread

@@ -4,6 +4,8 @@
 // so actors and the trainer see the end instead of a hang.
 #pragma once
 
+#include <atomic>
+
 #include <functional>
 #include <thread>
 #include <vector>
@@ -22,10 +24,13 @@ class InferenceThreads {
   // Runs loop(i) on thread i of n.
   void start(int n, std::function<void(int)> loop);
   void stop();
+  // A thread's loop threw: it logged why and closed the batcher.
+  bool failed() const { return failed_.load(std::memory_order_relaxed); }
 
  private:
   RequestBatcher& batcher_;
   std::vector<std::thread> threads_;
+  std::atomic<bool> failed_{false};
 };
 
 }  // namespace seedrl

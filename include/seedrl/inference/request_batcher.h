@@ -76,6 +76,10 @@ class RequestBatcher final : public ActionSource {
   InferenceBatch* next_batch();
   // Inference side: actions are written; wake the actors and recycle the buffer.
   void complete(InferenceBatch* batch);
+  // A batch next_batch() handed out that will not be answered (its inference
+  // thread failed): its rows are counted off as closed, as close() does for
+  // batches no thread took, so that no actor or remote session waits on it.
+  void abandon(InferenceBatch* batch);
 
   // Wakes every waiter; later submits and next_batch calls return at once.
   void close();

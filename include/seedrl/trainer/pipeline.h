@@ -57,7 +57,8 @@ class Pipeline {
   // tells remote actors it finished, as at --max-frames.
   void mark_finished() { finished_ = true; }
 
-  // The learner thread or one of the algorithm's stages failed.
+  // A stage stopped on an error: the learner thread, one of the algorithm's
+  // stages, an actor (local or evaluation) or an inference thread.
   bool failed() const;
   // The pipeline's part of a metrics line, then the algorithm's.
   void add_scalars(Scalars& out);
