@@ -110,3 +110,12 @@ TEST_CASE("closing the store wakes a learner waiting on the prefetcher", "[traje
   CHECK(returned.load());
   CHECK_FALSE(result.load());
 }
+
+TEST_CASE("a prefetcher whose gathering throws hands the error to the learner, not std::terminate", "[trajectory]") {
+  TrajectoryStore store(one_float_layout(3), 1, 4, 2);
+  // A batch size no vector can hold makes next_batch throw on the thread, as a
+  // failed page-locked allocation would.
+  BatchPrefetcher prefetcher(store, -1);
+  UnrollBatch b;
+  CHECK_THROWS(prefetcher.next(b));
+}

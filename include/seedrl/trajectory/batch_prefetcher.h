@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <thread>
 
 #include "seedrl/trajectory/trajectory_store.h"
@@ -26,7 +27,8 @@ class BatchPrefetcher {
   BatchPrefetcher(const BatchPrefetcher&) = delete;
   BatchPrefetcher& operator=(const BatchPrefetcher&) = delete;
 
-  // Blocks for the next batch; false once the store is closed.
+  // Blocks for the next batch; false once the store is closed. Rethrows what
+  // the gathering thread threw.
   bool next(UnrollBatch& out);
   // Time next() spent blocked: the learner waiting for data.
   std::uint64_t wait_ns() const { return wait_ns_.load(std::memory_order_relaxed); }
@@ -39,7 +41,8 @@ class BatchPrefetcher {
   BoundedQueue<UnrollBatch> ready_;
   std::atomic<bool> stop_{false};
   std::atomic<std::uint64_t> wait_ns_{0};
-  std::thread thread_;  // last: started once everything above exists
+  std::exception_ptr error_;  // set by the thread before it closes ready_
+  std::thread thread_;        // last: started once everything above exists
 };
 
 }  // namespace seedrl
