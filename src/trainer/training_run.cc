@@ -23,6 +23,15 @@
 namespace seedrl {
 
 int run_training(const TrainConfig& config, Algorithm& algorithm) {
+  // Watched from the start: setup can wait long (learner processes meeting,
+  // a large replay loading), and has nothing to save yet, so a signal before
+  // the threads start ends the process at once; after, it stops the run.
+  std::atomic<int> signal_received{0};
+  std::atomic<bool> started{false};
+  SignalWatcher watcher([&](int sig) {
+    if (!started.load()) exit_on_stop_signal(sig);
+    signal_received.store(sig);
+  });
   Pipeline pipeline(config, algorithm);             // refuses a bad setting before the run directory is touched
   const auto dashboard = listen_dashboard(config);  // serves until the run returns
   prepare_run_directory(config.logdir, config.resume);
@@ -78,8 +87,6 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
   spdlog::info("{}", algorithm.describe());
   algorithm.publish();
 
-  std::atomic<int> signal_received{0};
-  SignalWatcher watcher([&](int sig) { signal_received.store(sig); });
   auto& frames = pipeline.frames();
   // Opens metrics.jsonl before any thread starts, so a bad --logdir fails cleanly.
   RunMonitor monitor({config.logdir, config.learner.max_frames, config.log_interval_s, config.checkpoint_every_s,
@@ -101,6 +108,7 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
 
   // From here on an exception (a metrics file that cannot be written) leaves
   // through ~Pipeline, which stops every thread first.
+  started.store(true);
   pipeline.start(save);
   // The learner finishes first only in a run of learner processes, when another rank stopped it.
   monitor.watch(

@@ -201,6 +201,18 @@ TEST_CASE("a process with another token never joins the group", "[learner_proces
   }
 }
 
+TEST_CASE("Ctrl-C while a learner process waits for its group ends it at once, not at the collective timeout",
+          "[learner_processes]") {
+  // Rank 1 never starts: rank 0 waits to meet it for --collective-timeout-s (an hour here).
+  const std::string dir = temp_dir("learner_processes_sigint");
+  const seedrl::test::RunResult r = seedrl::test::run_seedrl_and_signal(
+      rank_args(dir + "/run", 0, 2, free_port(), {"--collective-timeout-s", "3600"}), 2.0, SIGINT, 600);
+  INFO(r.output);
+  CHECK(r.status == 128 + SIGINT);
+  CHECK_THAT(r.output, Catch::Contains("stopped by SIGINT"));
+  CHECK(r.signal_to_exit_s < 300);  // a bound that only catches the old wait for the timeout
+}
+
 TEST_CASE("learner-process flags default to torchrun's variables", "[learner_processes]") {
   // The child inherits them: WORLD_SIZE=2 and RANK=2 are read, and refused as a pair.
   setenv("WORLD_SIZE", "2", 1);
