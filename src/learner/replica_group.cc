@@ -132,6 +132,13 @@ std::unique_ptr<RankComm> make_comm(const c10::intrusive_ptr<c10d::Store>& store
   }
   if (backend == "nccl") {
 #ifdef SEEDRL_HAVE_NCCL
+    // Without blocking wait, work->wait() only queues the collective on the
+    // stream, and the next host copy spins for ever on a peer that died (1.13)
+    // or the watchdog aborts the process (2.x): either way the timeout never
+    // reaches our "lost another rank" path. Read when the group is made; a
+    // user's own setting wins.
+    ::setenv("TORCH_NCCL_BLOCKING_WAIT", "1", 0);
+    ::setenv("NCCL_BLOCKING_WAIT", "1", 0);  // its name before LibTorch 2.2
     auto opts = c10d::ProcessGroupNCCL::Options::create();
     opts->timeout = timeout;
     return std::make_unique<C10dComm<c10d::ProcessGroupNCCL>>(
