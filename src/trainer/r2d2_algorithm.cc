@@ -53,8 +53,11 @@ void R2D2Algorithm::build(const PipelineContext& ctx) {
       config_, *learner_, CheckpointExtrasIn{{"target", learner_->target().ptr().get()}});
   replay_checkpoint_ = std::make_unique<ReplayCheckpoint>(config_, *replay_);
   inserter_ = std::make_unique<r2d2::ReplayInserter>(
-      ctx.store, *replay_, [r2d2 = config_.r2d2, loss = config_.learner.loss](const UnrollBatch& one) {
-        return r2d2::acting_priority(one, r2d2.burn_in, loss, r2d2.n_step, r2d2.priority_eta);
+      ctx.store, *replay_, [this, r2d2 = config_.r2d2, loss = config_.learner.loss](const UnrollBatch& one) {
+        const double p = r2d2::acting_priority(one, r2d2.burn_in, loss, r2d2.n_step, r2d2.priority_eta);
+        // From the acting Q-values: non-finite once the published weights are.
+        checkpoint_->check_finite(p, "weights");
+        return p;
       });
 }
 
@@ -116,7 +119,7 @@ bool R2D2Algorithm::stages_failed() const { return inserter_ && inserter_->faile
 
 bool R2D2Algorithm::learner_step() {
   if (!learner_->step(step_stats_)) return false;
-  checkpoint_->check_finite_loss(step_stats_.loss);
+  checkpoint_->check_finite(step_stats_.loss, "loss");
   last_.set(step_stats_);
   return true;
 }

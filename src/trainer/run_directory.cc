@@ -68,6 +68,8 @@ void check_run_file_names(const std::string& logdir) {
     if (!belongs_to_run(path) || name.rfind("events.out.tfevents.", 0) == 0 || name == "report.html") continue;
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) continue;  // a dangling link: the run writes a file there
+    // A device is let be: a link to /dev/null discards that output on purpose.
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) continue;
     if (const char* kind = special_file_kind(st.st_mode))
       throw std::invalid_argument("--logdir: " + path.string() + " is " + kind + "; a run keeps its " +
                                   path.filename().string() + " there, so remove it or choose another --logdir");

@@ -93,7 +93,7 @@ bool SacAlgorithm::stages_failed() const { return inserter_ && inserter_->failed
 bool SacAlgorithm::learner_step() {
   if (!learner_->step(step_stats_)) return false;
   const sac::SacStats& u = step_stats_.update;
-  checkpoint_->check_finite_loss(u.critic_loss + u.actor_loss + u.temperature_loss);
+  checkpoint_->check_finite(u.critic_loss + u.actor_loss + u.temperature_loss, "loss");
   last_.set(step_stats_);
   return true;
 }

@@ -145,7 +145,7 @@ void VTraceAlgorithm::after_run(int status, const std::function<bool()>& stop_re
 
 bool VTraceAlgorithm::learner_step() {
   if (!learner_->step(step_stats_)) return false;
-  checkpoint_->check_finite_loss(step_stats_.total_loss);
+  checkpoint_->check_finite(step_stats_.total_loss, "loss");
   lag_sum_.store(lag_sum_.load(std::memory_order_relaxed) + step_stats_.policy_lag, std::memory_order_relaxed);
   last_.set(step_stats_);
   return true;

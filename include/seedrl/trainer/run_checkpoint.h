@@ -61,15 +61,16 @@ class RunCheckpoint {
     return c;
   }
 
-  // Ends the run (throws) at the first non-finite loss, which the weights
-  // follow within a step: before the actors act on NaN weights for the rest
-  // of the run and long before the next save would notice. The last
-  // checkpoint stays as it was.
-  void check_finite_loss(double loss) const {
-    if (std::isfinite(loss)) return;
+  // Ends the run (throws) at the first non-finite `value` made from the
+  // learner's loss or its published weights (`what`: "loss" or "weights";
+  // the weights follow a non-finite loss within a step): before the actors
+  // act on NaN weights for the rest of the run and long before the next save
+  // would notice. The last checkpoint stays as it was.
+  void check_finite(double value, const std::string& what) const {
+    if (std::isfinite(value)) return;
     std::error_code ec;
     throw std::runtime_error(
-        non_finite_weights_error("loss", config_.algo, learner_.steps(), path_, std::filesystem::exists(path_, ec)));
+        non_finite_weights_error(what, config_.algo, learner_.steps(), path_, std::filesystem::exists(path_, ec)));
   }
 
   // Written atomically (save_checkpoint): a killed run keeps the previous one.

@@ -255,7 +255,7 @@ bool R2D2Learner::step(R2D2Stats& stats) {
   if (!replay_.sample(config_.batch_size, sample_)) return false;
   const std::vector<double> priorities = update(sample_, stats);
   // A non-finite loss leaves the replay's priorities as they were: the caller
-  // (R2D2Algorithm through RunCheckpoint::check_finite_loss) ends the run.
+  // (R2D2Algorithm through RunCheckpoint::check_finite) ends the run.
   if (std::isfinite(stats.loss)) replay_.update_priorities(sample_, priorities);
   return true;
 }
