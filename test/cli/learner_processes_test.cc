@@ -205,8 +205,11 @@ TEST_CASE("Ctrl-C while a learner process waits for its group ends it at once, n
           "[learner_processes]") {
   // Rank 1 never starts: rank 0 waits to meet it for --collective-timeout-s (an hour here).
   const std::string dir = temp_dir("learner_processes_sigint");
-  const seedrl::test::RunResult r = seedrl::test::run_seedrl_and_signal(
-      rank_args(dir + "/run", 0, 2, free_port(), {"--collective-timeout-s", "3600"}), 2.0, SIGINT, 600);
+  // Signalled once a second thread exists: main blocks the stop signals before
+  // starting any, so from then on SIGINT is the program's to handle.
+  const seedrl::test::RunResult r = seedrl::test::run_seedrl_and_signal_when(
+      rank_args(dir + "/run", 0, 2, free_port(), {"--collective-timeout-s", "3600"}),
+      [](const std::string&, int pid) { return seedrl::test::thread_count(pid) >= 2; }, SIGINT, 600);
   INFO(r.output);
   CHECK(r.status == 128 + SIGINT);
   CHECK_THAT(r.output, Catch::Contains("stopped by SIGINT"));
