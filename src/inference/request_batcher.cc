@@ -206,6 +206,16 @@ void announce_answered(InferenceBatch& b) {
   }
   if (v & Completion::kAnswerSleepers) futex_wake_all(b.answered);
 }
+
+// Counts `b`'s rows off as closed (their actors stop) and empties it.
+void answer_closed(InferenceBatch& b) {
+  for (int i = 0; i < b.size; ++i) {
+    b.completions[i]->pending.fetch_or(Completion::kClosed, std::memory_order_acq_rel);
+    b.completions[i]->count_off();
+  }
+  announce_answered(b);
+  b.size = 0;
+}
 }  // namespace
 
 void RequestBatcher::complete(InferenceBatch* batch) {
@@ -221,14 +231,9 @@ void RequestBatcher::complete(InferenceBatch* batch) {
 }
 
 void RequestBatcher::abandon(InferenceBatch* batch) {
-  for (int i = 0; i < batch->size; ++i) {
-    batch->completions[i]->pending.fetch_or(Completion::kClosed, std::memory_order_acq_rel);
-    batch->completions[i]->count_off();
-  }
-  announce_answered(*batch);
+  answer_closed(*batch);
   {
     std::lock_guard lock(mu_);
-    batch->size = 0;
     batch->state = InferenceBatch::State::kFree;
     free_.push_back(batch);
   }
@@ -243,13 +248,7 @@ void RequestBatcher::close() {
   // the actor sleeps on, so no wake-up is lost). Running batches finish and
   // answer their rows through complete().
   for (auto& b : buffers_) {
-    if (b->state != InferenceBatch::State::kFilling) continue;
-    for (int i = 0; i < b->size; ++i) {
-      b->completions[i]->pending.fetch_or(Completion::kClosed, std::memory_order_acq_rel);
-      b->completions[i]->count_off();
-    }
-    announce_answered(*b);
-    b->size = 0;
+    if (b->state == InferenceBatch::State::kFilling) answer_closed(*b);
   }
   ready_cv_.notify_all();
   free_cv_.notify_all();

@@ -70,7 +70,7 @@ std::uint32_t file_crc32(const std::filesystem::path& file) {
 }
 
 // Sizes on every check (as cheap as the existence check); contents once per
-// folder and process (39 MB, a few tens of milliseconds).
+// folder and process (every file read once).
 void check_against_manifest(const std::string& data_dir) {
   namespace fs = std::filesystem;
   const auto damaged = [&](const char* file, const std::string& how) {
