@@ -94,7 +94,7 @@ echo "slurm-launch: slurmctld and slurmd up on $host ($work)"
 
 logdir="$work/run"
 start=$(date +%s)
-out=$(cd "$work" && CONFIG="$repo/configs/cartpole.toml" ENV_NAME=cartpole SEEDRL=$seedrl LOGDIR=$logdir \
+out=$(cd "$work" && CONFIG="$repo/configs/cartpole.toml" SEEDRL=$seedrl LOGDIR=$logdir \
   ACTORS=16 ENVS_PER_ACTOR=8 TRAIN_ARGS="--target-return 475 --stop-at-target --max-frames 20000000 --report-every-s 0" \
   sbatch --parsable --wait --nodes=1 --ntasks=3 --ntasks-per-node=3 --time=30 "$repo/deploy/slurm/seed.sbatch") || true
 job=${out%%;*}

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -15,6 +16,7 @@
 #include <CLI/CLI.hpp>
 
 #include "seedrl/cli/commands.h"
+#include "seedrl/cli/config_file.h"
 #include "seedrl/cli/env_flags.h"
 #include "seedrl/cli/validators.h"
 #include "seedrl/net/protocol.h"
@@ -47,6 +49,7 @@ void check_host_resolves(const std::string& host, std::uint16_t port) {
 CommandRunner add_actor_command(CLI::App& app) {
   struct Options {
     std::string connect;
+    std::string config;
     std::string token_file;
     double timeout_s = 30;
     double connect_timeout_s = 60;
@@ -59,6 +62,14 @@ CommandRunner add_actor_command(CLI::App& app) {
   cmd->add_option("--connect", o->connect, "The learner's HOST:PORT")->required();
   cmd->add_option("--env", r.env, "Environment name (must match the learner's spec)")->transform(env_name_validator());
   add_env_option_flags(*cmd, r.env_options);
+  // --config takes these from the learner's file: the env and its settings, which the learner checks.
+  auto env_keys = std::make_shared<std::set<std::string>>();
+  for (const CLI::Option* opt : cmd->get_options())
+    for (const std::string& name : opt->get_lnames())
+      if (name != "connect" && name != "help") env_keys->insert("--" + name);
+  cmd->add_option("--config", o->config,
+                  "The learner's TOML config: its env and env settings (flags given here win; its other keys, "
+                  "the learner's, are ignored)");
   cmd->add_option("--actors", r.actors, "Actor threads (one connection each)")->check(in_range(1, 4096));
   cmd->add_option("--envs-per-actor", r.envs_per_actor, "Environments per actor thread (one round trip per step)")
       ->check(in_range(1, 65536));
@@ -71,8 +82,9 @@ CommandRunner add_actor_command(CLI::App& app) {
                   "with backoff meanwhile (0: retry for ever)")
       ->check(in_range(0.0, 1e6));
   check_number_options(*cmd);
-  return [cmd, o]() -> int {
+  return [cmd, o, env_keys]() -> int {
     if (!cmd->parsed()) return -1;
+    if (!o->config.empty()) apply_config_file_subset(*cmd, o->config, *env_keys);
     net::RemoteActorsConfig config = o->runner;
     check_env_family_flags(*cmd, config.env);
     const net::HostPort hp = net::parse_host_port(o->connect, "--connect");

@@ -215,9 +215,8 @@ struct Setting {
   const toml::node* value;
 };
 
-}  // namespace
-
-void apply_config_file(CLI::App& command, const std::string& path) {
+// `only`: the flags to take from the file, the others ignored (nullptr: every key is this command's).
+void apply_config_keys(CLI::App& command, const std::string& path, const std::set<std::string>* only) {
   const std::string text = read_text(path);
   toml::table table;
   try {
@@ -252,6 +251,7 @@ void apply_config_file(CLI::App& command, const std::string& path) {
                       at, printable(s.key)));
     const std::string flag = "--" + name;  // as the file names it, for its errors
     const std::string current = current_flag_name(flag);
+    if (only != nullptr && only->count(current) == 0) continue;  // another command's key
     if (current != flag) warnings.push_back(fmt::format("{}: {}", at, renamed_flag_warning(flag, current)));
     CLI::Option* opt = command.get_option_no_throw(current);
     if (!opt)
@@ -276,6 +276,14 @@ void apply_config_file(CLI::App& command, const std::string& path) {
     }
   }
   for (const std::string& w : warnings) spdlog::warn("{}", w);
+}
+
+}  // namespace
+
+void apply_config_file(CLI::App& command, const std::string& path) { apply_config_keys(command, path, nullptr); }
+
+void apply_config_file_subset(CLI::App& command, const std::string& path, const std::set<std::string>& flags) {
+  apply_config_keys(command, path, &flags);
 }
 
 namespace {

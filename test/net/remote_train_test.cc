@@ -3,6 +3,7 @@
 // actor process killed mid-run costs nothing but its own steps.
 #include <catch2/catch.hpp>
 #include <csignal>
+#include <fstream>
 #include <regex>
 #include <thread>
 
@@ -184,4 +185,54 @@ TEST_CASE("seedrl actor gives up on an unreachable learner after --connect-timeo
   for (std::size_t at = r.output.find("[error]"); at != std::string::npos; at = r.output.find("[error]", at + 1))
     ++errors;
   CHECK(errors == 1);
+}
+
+TEST_CASE("seedrl actor --config takes the env settings from the learner's config", "[net][cli]") {
+  // The learner's file holds its env settings beside keys only the learner
+  // has; an actor given the same file steps the same MDP and is let in, one
+  // given only --env steps episodes of another length and is refused.
+  const std::string dir = temp_dir("actor_config");
+  const std::string file = dir + "/learner.toml";
+  std::ofstream(file)
+      << "env = \"cartpole\"\ntime-limit = 200\nmax-frames = 30000\nactors = 0\nlearning-rate = 0.001\n";
+  const auto no_signal = [](const std::vector<std::string>&, const std::vector<bool>&) -> std::pair<int, int> {
+    return {-1, 0};
+  };
+  std::string addr = "127.0.0.1:" + std::to_string(free_port());
+  auto runs = run_seedrl_group(
+      {{"train", "--config", file, "--remote-actors", addr, "--logdir", dir + "/run", "--checkpoint-every-s", "0"},
+       {"actor", "--connect", addr, "--config", file, "--actors", "2", "--envs-per-actor", "4"}},
+      no_signal, 300);
+  INFO(runs[0].output);
+  INFO(runs[1].output);
+  REQUIRE(runs[0].status == 0);
+  CHECK(runs[1].status == 0);
+  CHECK_THAT(runs[1].output, Catch::Contains("training finished"));
+  const auto s = nlohmann::json::parse(read_file(dir + "/run/summary.json"));
+  CHECK(s["frames"].get<double>() >= 30000);
+
+  // Without the file: refused, naming the setting. The learner, which would
+  // wait for actors for ever, is stopped with Ctrl-C once the actor has gone.
+  addr = "127.0.0.1:" + std::to_string(free_port());
+  runs = run_seedrl_group(
+      {{"train", "--config", file, "--remote-actors", addr, "--logdir", dir + "/run2", "--checkpoint-every-s", "0"},
+       {"actor", "--connect", addr, "--env", "cartpole", "--connect-timeout-s", "300"}},
+      [sent = false](const std::vector<std::string>&, const std::vector<bool>& exited) mutable -> std::pair<int, int> {
+        if (sent || !exited[1]) return {-1, 0};
+        sent = true;
+        return {0, SIGINT};
+      },
+      300);
+  INFO(runs[1].output);
+  CHECK(runs[1].status == 1);
+  CHECK_THAT(runs[1].output, Catch::Contains("env: --time-limit 0 differs from the learner's 200"));
+
+  // The file's errors name it; a key the actor does not take is not checked.
+  std::ofstream(dir + "/bad.toml") << "env = \"cartpol\"\nno-such-key = 1\n";
+  RunResult r = run_seedrl({"actor", "--connect", addr, "--config", dir + "/bad.toml"}, 60);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains(dir + "/bad.toml:1") && Catch::Contains("cartpol"));
+  r = run_seedrl({"actor", "--connect", addr, "--config", dir + "/missing.toml"}, 60);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("--config") && Catch::Contains("missing.toml"));
 }

@@ -26,6 +26,11 @@ namespace seedrl {
 // Throws std::invalid_argument naming the file, its line and the key at fault.
 void apply_config_file(CLI::App& command, const std::string& path);
 
+// The keys of `path` that name one of `flags` ("--env"), applied as
+// apply_config_file does; every other key is ignored unchecked, as another
+// command's: `seedrl actor --config` reads the learner's file for its env.
+void apply_config_file_subset(CLI::App& command, const std::string& path, const std::set<std::string>& flags);
+
 // The settings `command` was given (on its command line and, once
 // apply_config_file has run, from its file) as a TOML config file that
 // --config reads back: `max-frames = 2000000`. --config, --resume and
