@@ -8,11 +8,12 @@
 
 namespace seedrl {
 
-std::vector<EnvPtr> make_envs(const std::string& env, const EnvOptions& options, int count) {
-  const auto& registry = EnvRegistry::builtin();
+std::vector<EnvPtr> make_envs(const std::string& env, const EnvOptions& options, int count,
+                              const EnvRegistry* registry) {
+  const EnvRegistry& from = registry != nullptr ? *registry : EnvRegistry::builtin();
   std::vector<EnvPtr> envs;
   envs.reserve(static_cast<std::size_t>(std::max(count, 0)));
-  for (int k = 0; k < count; ++k) envs.push_back(registry.make(env, options));
+  for (int k = 0; k < count; ++k) envs.push_back(from.make(env, options));
   return envs;
 }
 

@@ -19,6 +19,7 @@ struct ActorPoolConfig {
   std::uint64_t seed = 0;
   std::int64_t max_frames = 0;            // 0: unlimited; actors stop once the shared counter reaches it
   std::string threads_flag = "--actors";  // the flag that set `actors`, for errors
+  const EnvRegistry* registry = nullptr;  // where `env` is made; nullptr: EnvRegistry::builtin()
 };
 
 }  // namespace seedrl

@@ -28,8 +28,9 @@ struct EnvPort {
   const float* action = nullptr;  // spec.action.width() floats, read by step()
 };
 
-// `count` envs of one kind, as the registry makes them.
-std::vector<EnvPtr> make_envs(const std::string& env, const EnvOptions& options, int count);
+// `count` envs of one kind, as `registry` (nullptr: the built-in one) makes them.
+std::vector<EnvPtr> make_envs(const std::string& env, const EnvOptions& options, int count,
+                              const EnvRegistry* registry = nullptr);
 
 class EnvStepper {
  public:
