@@ -167,6 +167,26 @@ torch::Tensor TrajectoryStore::gather_core(const torch::Tensor& pool) const {
   return out;
 }
 
+int TrajectoryStore::borrow_unroll(UnrollBatch& out) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto u = ready_.pop();
+  if (!u) return -1;
+  learner_wait_ns_.fetch_add(ns_since(t0), std::memory_order_relaxed);
+  auto view = [&](const torch::Tensor& pool) { return pool.select(0, *u).unsqueeze(1); };
+  out.obs = view(obs_);
+  out.actions = view(actions_);
+  out.policy = view(policy_);
+  out.rewards = view(rewards_);
+  out.flags = view(flags_);
+  if (layout_.core_size > 0) {
+    out.core_h = core_h_.select(0, *u).narrow(0, 0, 1);  // mark 0: [1, H]
+    out.core_c = core_c_.select(0, *u).narrow(0, 0, 1);
+  }
+  out.versions = torch::tensor({unroll_version_[*u]}, torch::kInt64);
+  out.slots = torch::tensor({unroll_slot_[*u]}, torch::kInt64);
+  return *u;
+}
+
 bool TrajectoryStore::next_batch(int batch, UnrollBatch& out, const std::atomic<bool>* cancel) {
   std::vector<int>& idx = batch_idx_;
   idx.resize(batch);

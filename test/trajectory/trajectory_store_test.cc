@@ -199,6 +199,46 @@ TEST_CASE("every unroll carries the core state of its own first step, whatever t
   }
 }
 
+TEST_CASE("a borrowed unroll is the batch of one that next_batch gives, and goes back on release", "[trajectory]") {
+  // The replay inserter's path: views of the pool, no gathered copy. Two
+  // stores fed the same steps; one lends its unrolls, one gathers them. The
+  // pool holds slots + queue + max_batch = 1 + 2 + 1 unrolls: 30 unrolls only
+  // fit if each borrowed one comes back.
+  const auto [L, O] = GENERATE(table<int, int>({{7, 5}, {2, 1}, {6, 0}}));
+  CAPTURE(L, O);
+  TrajectoryStore lending(small_layout(L, O, 2), 1, 2, 1), gathering(small_layout(L, O, 2), 1, 2, 1);
+  FakeStep f;
+  int i = 0, compared = 0;
+  while (compared < 30) {
+    const std::uint8_t flags = i == 0 ? kFirst : (i % 11 == 10 ? kTruncated : 0);
+    REQUIRE(lending.append(0, f.record(0, i, flags), i / 3));
+    REQUIRE(gathering.append(0, f.record(0, i, flags), i / 3));
+    ++i;
+    if (lending.queued() == 0) continue;
+    UnrollBatch lent, gathered;
+    const int u = lending.borrow_unroll(lent);
+    REQUIRE(u >= 0);
+    REQUIRE(gathering.next_batch(1, gathered));
+    for (const auto& [a, b] : {std::pair{lent.obs, gathered.obs},
+                               {lent.actions, gathered.actions},
+                               {lent.policy, gathered.policy},
+                               {lent.rewards, gathered.rewards},
+                               {lent.flags, gathered.flags},
+                               {lent.core_h, gathered.core_h},
+                               {lent.core_c, gathered.core_c},
+                               {lent.versions, gathered.versions},
+                               {lent.slots, gathered.slots}}) {
+      REQUIRE(a.sizes() == b.sizes());
+      CHECK(torch::equal(a, b));
+    }
+    lending.release(u);
+    ++compared;
+  }
+  lending.close();
+  UnrollBatch none;
+  CHECK(lending.borrow_unroll(none) == -1);
+}
+
 TEST_CASE("dropping a partial unroll starts the slot afresh", "[trajectory]") {
   TrajectoryStore store(small_layout(4, 1, 0), 1, 4, 1);
   FakeStep f;

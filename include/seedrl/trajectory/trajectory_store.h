@@ -77,6 +77,14 @@ class TrajectoryStore {
   // every 20 ms; a cancelled call takes no unroll when the queue can hold a
   // whole batch.
   bool next_batch(int batch, UnrollBatch& out, const std::atomic<bool>* cancel = nullptr);
+  // Learner side, for a consumer that copies each unroll on at once (the
+  // replay inserter): blocks for one finished unroll and lends it as views of
+  // the store's pool, shaped as next_batch(1) gives it ([L, 1, ...]; versions
+  // and slots [1]), without gathering a copy. The views stay valid until
+  // release(unroll), which hands the unroll back to be refilled. Returns the
+  // unroll's index, or -1 once closed.
+  int borrow_unroll(UnrollBatch& out);
+  void release(int unroll) { free_.push(unroll); }
   // Learner side, before it starts: gather batches into page-locked memory
   // (a CUDA build, for a learner on a GPU), so that the learner's copy to the
   // GPU is one asynchronous transfer. Pinned blocks come from LibTorch's

@@ -30,9 +30,12 @@ void ReplayInserter::join() {
 
 void ReplayInserter::run() {
   try {
+    // Each unroll is copied once, from the store's pool into the replay.
     UnrollBatch one;
-    while (store_.next_batch(1, one)) {
-      if (!replay_.insert(one, 0, priority_(one))) break;
+    for (int u; (u = store_.borrow_unroll(one)) >= 0;) {
+      const bool inserted = replay_.insert(one, 0, priority_(one));
+      store_.release(u);
+      if (!inserted) break;
     }
   } catch (const std::exception& e) {
     spdlog::error("replay inserter failed: {}", error_text(e));
