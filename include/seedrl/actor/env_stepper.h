@@ -1,8 +1,9 @@
 // The env-stepping routine of every actor thread, local or remote: it resets
-// and steps the thread's K envs, each writing its observation straight into
-// the memory inference reads it from (the one copy of an observation), sets
-// the reward and episode flags beside it, clips continuous actions to the box
-// and tells an EpisodeTracker every step. The callers differ only in where
+// and steps the thread's K envs, each writing its observation into the
+// thread's staging row (a local actor's: the RequestBatcher then copies it
+// once into the inference batch; a remote actor's STEP frame, sent as is),
+// sets the reward and episode flags beside it, clips continuous actions to
+// the box and tells an EpisodeTracker every step. The callers differ only in where
 // that memory is (a local actor's staging rows, a remote actor's STEP frame)
 // and where the actions come from (the RequestBatcher, the socket).
 // Buffers are set up once; step() allocates nothing.
