@@ -1,6 +1,8 @@
 // seedrl_bench's main, and the operator new that counts allocations.
+#include <cstdio>
 #include <cstdlib>
 #include <new>
+#include <string>
 
 #include <benchmark/benchmark.h>
 
@@ -27,6 +29,10 @@ void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 int main(int argc, char** argv) {
   seedrl::use_native_blas_kernels(argv);  // the kernels seedrl itself runs with
+  if (const std::string error = seedrl::blas_core_setting_error(); !error.empty()) {
+    std::fprintf(stderr, "seedrl_bench: error: %s\n", error.c_str());
+    return 2;
+  }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -22,6 +22,10 @@
 
 int main(int argc, char** argv) {
   seedrl::use_native_blas_kernels(argv);  // may start this program again, once
+  if (const std::string error = seedrl::blas_core_setting_error(); !error.empty()) {
+    fmt::print(stderr, "seedrl: error: {}\n", error);
+    return 2;
+  }
   // Before any thread exists, so every thread inherits the mask and SIGINT /
   // SIGTERM reach only the trainer's SignalWatcher.
   seedrl::block_stop_signals();

@@ -32,25 +32,49 @@ std::string better_blas_core(const std::string& detected, const CpuVectorSupport
   return "";
 }
 
+namespace {
+
+// OpenBLAS's x86-64 cores by the widest vectors their kernels use.
+constexpr std::array<const char*, 3> kAvx512Cores{"SkylakeX", "Cooperlake", "SapphireRapids"};
+constexpr std::array<const char*, 6> kAvx2Cores{"Haswell",        "Zen",      "SkylakeX", "Cooperlake",
+                                                "SapphireRapids", "Excavator"};
+
+template <class Names>
+bool among(const std::string& chosen, const Names& names) {
+  for (const char* name : names)
+    if (chosen == name) return true;
+  return false;
+}
+
+}  // namespace
+
 std::string blas_core_warning(const std::string& chosen, const CpuVectorSupport& cpu) {
   if (chosen.empty()) return "";
-  // OpenBLAS's x86-64 cores by the widest vectors their kernels use.
-  static constexpr std::array<const char*, 3> kAvx512{"SkylakeX", "Cooperlake", "SapphireRapids"};
-  static constexpr std::array<const char*, 6> kAvx2{"Haswell",        "Zen",      "SkylakeX", "Cooperlake",
-                                                    "SapphireRapids", "Excavator"};
-  const auto among = [&](const auto& names) {
-    for (const char* name : names)
-      if (chosen == name) return true;
-    return false;
-  };
   const char* better = nullptr;
-  if (cpu.avx512 && !among(kAvx512))
+  if (cpu.avx512 && !among(chosen, kAvx512Cores))
     better = "SkylakeX";
-  else if (!cpu.avx512 && cpu.avx2_fma && !among(kAvx2))
+  else if (!cpu.avx512 && cpu.avx2_fma && !among(chosen, kAvx2Cores))
     better = "Haswell";
   if (!better) return "";
   return "OPENBLAS_CORETYPE=" + chosen + " keeps OpenBLAS below this CPU's vectors: unset it (or set " + better +
          ") for faster fully connected layers";
+}
+
+std::string blas_core_error(const std::string& chosen, const CpuVectorSupport& cpu) {
+  const char* lacks = nullptr;
+  if (!cpu.avx512 && among(chosen, kAvx512Cores))
+    lacks = "AVX-512";
+  else if (!cpu.avx2_fma && among(chosen, kAvx2Cores))
+    lacks = "AVX2";
+  if (!lacks) return "";
+  return std::string("OPENBLAS_CORETYPE=") + chosen + " names OpenBLAS kernels that need " + lacks +
+         ", which this CPU lacks (its first matrix product would die of an illegal instruction): unset it" +
+         (cpu.avx2_fma ? " or set Haswell" : "");
+}
+
+std::string blas_core_setting_error() {
+  const char* chosen = std::getenv("OPENBLAS_CORETYPE");
+  return chosen ? blas_core_error(chosen, cpu_vector_support()) : std::string();
 }
 
 std::string openblas_core() {

@@ -2,6 +2,7 @@
 // the decision table, and the effect on a training run.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -68,4 +69,39 @@ TEST_CASE("a training run uses OpenBLAS's native kernels where the CPU has them"
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("blas: OpenBLAS, " + expected + " kernels"));
+}
+
+TEST_CASE("an OPENBLAS_CORETYPE naming kernels the CPU cannot run is refused in one line", "[util][blas][cli]") {
+  const CpuVectorSupport avx512{true, true}, avx2{true, false}, neither{false, false};
+  CHECK_THAT(blas_core_error("SkylakeX", avx2),
+             Catch::Contains("OPENBLAS_CORETYPE=SkylakeX") && Catch::Contains("AVX-512") && Catch::Contains("Haswell"));
+  CHECK_THAT(blas_core_error("SapphireRapids", avx2), Catch::Contains("AVX-512"));
+  CHECK_THAT(blas_core_error("Haswell", neither), Catch::Contains("AVX2") && !Catch::Contains("set Haswell"));
+  CHECK_THAT(blas_core_error("SkylakeX", neither), Catch::Contains("AVX-512"));
+  CHECK(blas_core_error("SkylakeX", avx512).empty());
+  CHECK(blas_core_error("Haswell", avx512).empty());
+  CHECK(blas_core_error("Zen", avx2).empty());
+  CHECK(blas_core_error("Prescott", neither).empty());
+  CHECK(blas_core_error("", neither).empty());
+
+  // On this CPU: a core it cannot run is refused before any matrix product
+  // (where OpenBLAS would die of SIGILL). An AVX-512 CPU runs every x86 core
+  // OpenBLAS has, so there is nothing to refuse there.
+  const CpuVectorSupport here = cpu_vector_support();
+  const char* beyond = !here.avx512 ? "SkylakeX" : nullptr;
+  if (!beyond) return;
+  const char* before = std::getenv("OPENBLAS_CORETYPE");
+  const std::string saved = before ? before : "";
+  setenv("OPENBLAS_CORETYPE", beyond, 1);
+  const std::string dir = seedrl::test::temp_dir("blas_refused");
+  const seedrl::test::RunResult r = seedrl::test::run_seedrl(
+      {"train", "--env", "cartpole", "--max-frames", "2000", "--logdir", dir, "--report-every-s", "0"});
+  if (before)
+    setenv("OPENBLAS_CORETYPE", saved.c_str(), 1);
+  else
+    unsetenv("OPENBLAS_CORETYPE");
+  INFO(r.output);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::StartsWith("seedrl: error: OPENBLAS_CORETYPE=SkylakeX") && Catch::Contains("AVX-512"));
+  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
 }

@@ -31,6 +31,15 @@ std::string better_blas_core(const std::string& detected, const CpuVectorSupport
 // every fully connected layer (bench/RESULTS.md: SAC's update).
 std::string blas_core_warning(const std::string& chosen, const CpuVectorSupport& cpu);
 
+// A one-line error when the user's OPENBLAS_CORETYPE (`chosen`) names
+// kernels this CPU cannot run (AVX-512 ones without AVX-512, AVX2 ones
+// without AVX2), naming the core to set instead; "" when it can run them.
+// OpenBLAS takes the setting as it is, and the first matrix product dies of
+// an illegal instruction.
+std::string blas_core_error(const std::string& chosen, const CpuVectorSupport& cpu);
+// blas_core_error() for this process's OPENBLAS_CORETYPE on this CPU ("" when unset).
+std::string blas_core_setting_error();
+
 // The kernels the loaded OpenBLAS uses, or "" when LibTorch's BLAS is not OpenBLAS.
 std::string openblas_core();
 
