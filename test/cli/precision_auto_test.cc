@@ -1,0 +1,54 @@
+// --precision auto: bfloat16 only where the devices compute it in hardware
+// (read here from the kernel's own list of CPU flags) and the torso is an
+// image one; float32 elsewhere, and the run says which.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <string>
+
+#include <torch/types.h>
+
+#include "run_binary.h"
+#include "seedrl/util/native_bf16.h"
+
+namespace {
+
+// AVX512-BF16 or AMX-BF16 in /proc/cpuinfo's flags line; false without one.
+bool cpuinfo_lists_bf16() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("flags", 0) == 0) {
+      line += ' ';
+      return line.find(" avx512_bf16 ") != std::string::npos || line.find(" amx_bf16 ") != std::string::npos;
+    }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("--precision auto picks bf16 only for an image torso on a CPU with bfloat16 instructions",
+          "[cli][precision]") {
+  const bool hardware = cpuinfo_lists_bf16();
+  CHECK(seedrl::native_bf16(torch::Device(torch::kCPU)) == hardware);
+
+  const std::string image_dir = seedrl::test::temp_dir("precision_auto_image");
+  const auto image = seedrl::test::run_seedrl({"train", "--env", "minatar:breakout", "--precision", "auto",
+                                               "--max-frames", "2000", "--logdir", image_dir, "--report-every-s", "0"});
+  INFO(image.output);
+  REQUIRE(image.status == 0);
+  CHECK_THAT(image.output, Catch::Contains(hardware ? "--precision auto: bf16" : "--precision auto: fp32"));
+  // Resolved before the run: the warning for bf16 on a CPU without it never shows.
+  CHECK_THAT(image.output, !Catch::Contains("emulated there"));
+
+  const std::string mlp_dir = seedrl::test::temp_dir("precision_auto_mlp");
+  const auto mlp = seedrl::test::run_seedrl({"train", "--env", "cartpole", "--precision", "auto", "--max-frames",
+                                             "2000", "--logdir", mlp_dir, "--report-every-s", "0"});
+  INFO(mlp.output);
+  REQUIRE(mlp.status == 0);
+  CHECK_THAT(mlp.output, Catch::Contains("--precision auto: fp32 (the MLP torso"));
+
+  const auto bad = seedrl::test::run_seedrl({"train", "--env", "cartpole", "--precision", "fp16"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.output, Catch::Contains("--precision") && Catch::Contains("auto"));
+}
