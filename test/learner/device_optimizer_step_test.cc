@@ -40,17 +40,6 @@ double max_rel_diff(const std::vector<torch::Tensor>& a, const std::vector<torch
   return worst;
 }
 
-// The largest difference of each tensor against its typical size: float
-// rounding that differs between two orders of the same arithmetic (a fused
-// loop and tensor ops) and grows over updates, without a near-zero element's
-// relative difference counting as an error.
-double max_scaled_diff(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b) {
-  double worst = 0;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    worst = std::max(worst, (a[i] - b[i]).abs().max().item<double>() / (b[i].abs().mean().item<double>() + 1e-12));
-  return worst;
-}
-
 }  // namespace
 
 TEST_CASE("DeviceOptimizerStep steps as LibTorch's optimizer with clip_grad_norm_ does", "[learner][optimizer]") {
@@ -271,9 +260,17 @@ TEST_CASE("a V-trace update with the device optimizer step equals LibTorch's", "
     CHECK(lb.total.item<double>() == Approx(la.total.item<double>()).epsilon(1e-5));
   }
   // On the CPU the step is a fused loop (learner/fused_adam.h): the same
-  // arithmetic as LibTorch's ops, rounded in another order.
-  CHECK(max_scaled_diff(b->parameters(), a->parameters()) < 1e-4);
-  // And the parameters moved: the comparison is not of two untouched models.
+  // arithmetic as LibTorch's ops, rounded in another order. Adam divides by
+  // the root of each weight's squared-gradient average, so for a weight whose
+  // gradients stay near zero a rounding difference becomes a visible one in
+  // its update; per tensor, the two stay within a thousandth of how far the
+  // eight steps moved it (a wrong step differs by a good part of its move).
   AgentNet fresh = make();
-  CHECK(max_rel_diff(a->parameters(), fresh->parameters()) > 1e-3);
+  const auto pa = a->parameters(), pb = b->parameters(), pf = fresh->parameters();
+  for (std::size_t i = 0; i < pa.size(); ++i) {
+    const double moved = (pa[i] - pf[i]).abs().max().item<double>();
+    CAPTURE(i, moved);
+    CHECK(moved > 1e-3);  // the comparison is not of two untouched models
+    CHECK((pa[i] - pb[i]).abs().max().item<double>() < 1e-3 * moved);
+  }
 }
