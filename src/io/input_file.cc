@@ -18,7 +18,7 @@ namespace {
   throw std::invalid_argument(what + " " + path + ": " + why);
 }
 
-const char* kind_of(mode_t mode) {
+const char* read_kind_of(mode_t mode) {
   const char* kind = special_file_kind(mode);
   return kind != nullptr ? kind : "not a regular file";
 }
@@ -43,7 +43,7 @@ int open_regular_file(const std::string& path, const std::string& what) {
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    const std::string kind = kind_of(st.st_mode);
+    const std::string kind = read_kind_of(st.st_mode);
     refuse(what, path, kind.rfind("not", 0) == 0 ? kind : "is " + kind + ", not a regular file");
   }
   const int flags = ::fcntl(fd, F_GETFL);

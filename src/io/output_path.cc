@@ -18,7 +18,7 @@ namespace {
   throw std::invalid_argument(flag + ": " + why);
 }
 
-const char* kind_of(mode_t mode) {
+const char* write_kind_of(mode_t mode) {
   const char* kind = special_file_kind(mode);
   return kind != nullptr ? kind : "a special file";
 }
@@ -50,7 +50,7 @@ void check_output_path(const std::string& flag, const std::string& path, const s
     check_parent(flag, path);
     return;
   }
-  if (!S_ISREG(st.st_mode)) refuse(flag, path + " is " + kind_of(st.st_mode) + ", not a file to write");
+  if (!S_ISREG(st.st_mode)) refuse(flag, path + " is " + write_kind_of(st.st_mode) + ", not a file to write");
   for (const KeptFile& k : kept) {
     std::error_code ec;  // a kept file that does not exist cannot be this one
     if (std::filesystem::equivalent(path, k.path, ec))
