@@ -2,9 +2,9 @@
 # whether they reach LibTorch. LibTorch's headers and the templates they
 # instantiate dominate the build (bench/RESULTS.md, "Building"):
 # - a source that reaches no LibTorch header (directly, or through the project
-#   headers it includes, followed recursively) compiles alone and without the
+#   headers it includes, followed recursively) compiles without the
 #   precompiled header (src/pch.h), whose loading would cost it more than it
-#   saves;
+#   saves, and with SEEDRL_UNITY_BUILD in batches of its own kind;
 # - the sources that reach LibTorch keep the precompiled header and, with
 #   SEEDRL_UNITY_BUILD (on by default), compile SEEDRL_UNITY_BATCH at a time as
 #   one translation unit (CMake's unity build, grouped in path order so that
