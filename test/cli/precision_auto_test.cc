@@ -3,33 +3,18 @@
 // image one; float32 elsewhere, and the run says which.
 #include <catch2/catch.hpp>
 
-#include <fstream>
 #include <string>
 
 #include <torch/types.h>
 
+#include "../util/cpuinfo_flags.h"
 #include "run_binary.h"
 #include "seedrl/util/native_bf16.h"
 
-namespace {
-
-// AVX512-BF16 or AMX-BF16 in /proc/cpuinfo's flags line; false without one.
-bool cpuinfo_lists_bf16() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("flags", 0) == 0) {
-      line += ' ';
-      return line.find(" avx512_bf16 ") != std::string::npos || line.find(" amx_bf16 ") != std::string::npos;
-    }
-  return false;
-}
-
-}  // namespace
-
 TEST_CASE("--precision auto picks bf16 only for an image torso on a CPU with bfloat16 instructions",
           "[cli][precision]") {
-  const bool hardware = cpuinfo_lists_bf16();
+  const std::string flags = seedrl::test::cpuinfo_flags();
+  const bool hardware = seedrl::test::cpuinfo_has(flags, "avx512_bf16") || seedrl::test::cpuinfo_has(flags, "amx_bf16");
   CHECK(seedrl::native_bf16(torch::Device(torch::kCPU)) == hardware);
 
   const std::string image_dir = seedrl::test::temp_dir("precision_auto_image");

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 
 #include "../cli/run_binary.h"
+#include "cpuinfo_flags.h"
 #include "seedrl/util/blas_kernels.h"
 
 using namespace seedrl;
@@ -39,20 +39,15 @@ TEST_CASE("an OPENBLAS_CORETYPE below the CPU's vectors is named in a warning, a
   CHECK(blas_core_warning("", avx512).empty());
 }
 
-// The kernel's own view of the CPU: the flags line of /proc/cpuinfo.
 TEST_CASE("bfloat16 instructions are detected as /proc/cpuinfo lists them", "[util][blas]") {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line) && line.rfind("flags", 0) != 0) {
-  }
-  if (line.rfind("flags", 0) != 0) return;  // no /proc/cpuinfo (not Linux x86): nothing to compare with
-  line += ' ';
-  const bool listed = line.find(" avx512_bf16 ") != std::string::npos || line.find(" amx_bf16 ") != std::string::npos;
-  INFO(line);
+  using seedrl::test::cpuinfo_has;
+  const std::string flags = seedrl::test::cpuinfo_flags();
+  if (flags.empty()) return;  // no /proc/cpuinfo (not Linux x86): nothing to compare with
+  const bool listed = cpuinfo_has(flags, "avx512_bf16") || cpuinfo_has(flags, "amx_bf16");
+  INFO(flags);
   CHECK(cpu_vector_support().bf16 == listed);
-  CHECK(cpu_vector_support().avx512 ==
-        (line.find(" avx512f ") != std::string::npos && line.find(" avx512bw ") != std::string::npos &&
-         line.find(" avx512vl ") != std::string::npos && line.find(" avx512dq ") != std::string::npos));
+  CHECK(cpu_vector_support().avx512 == (cpuinfo_has(flags, "avx512f") && cpuinfo_has(flags, "avx512bw") &&
+                                        cpuinfo_has(flags, "avx512vl") && cpuinfo_has(flags, "avx512dq")));
 }
 
 TEST_CASE("a training run uses OpenBLAS's native kernels where the CPU has them", "[util][blas][cli]") {
