@@ -10,6 +10,7 @@
 #include <torch/torch.h>
 
 #include "seedrl/bench/stage_bench.h"
+#include "seedrl/learner/data_parallel_options.h"
 #include "seedrl/learner/device_optimizer_step.h"
 #include "seedrl/learner/vtrace_learner.h"
 #include "seedrl/publisher/param_publisher.h"
@@ -77,7 +78,8 @@ LearnerProfile profile_learner_update(const TrainConfig& config, int updates) {
   auto dist = make_policy_distribution(spec.action);
   auto optimizer = make_optimizer(config.learner.optimizer, model->parameters());
   std::unique_ptr<DeviceOptimizerStep> device_step;
-  if (device.is_cuda())
+  // The optimizer step the trainer's learner takes (DataParallelOptions' auto rule).
+  if (DataParallelOptions{}.use_device_step(device.is_cuda(), config.learner.optimizer.name == "adam"))
     device_step = std::make_unique<DeviceOptimizerStep>(*optimizer, config.learner.optimizer, model->parameters());
   ParamPublisher publisher;
 

@@ -54,7 +54,7 @@ ReplicaSetBase::ReplicaSetBase(std::vector<torch::Device> devices, const std::ve
     rep.optimizer = make_optimizer(optimizer, rep.params);
     if (impl_->group)
       rep.buckets = std::make_unique<GradientBuckets>(*impl_->group, r, rep.params, options_.bucket_bytes);
-    if (options_.use_device_step(devices_[r].is_cuda()))
+    if (options_.use_device_step(devices_[r].is_cuda(), optimizer.name == "adam"))
       rep.device_step = std::make_unique<DeviceOptimizerStep>(*rep.optimizer, optimizer, rep.params);
   }
   impl_->threads = std::make_unique<ReplicaThreads>(n, options_.learner_cpus);

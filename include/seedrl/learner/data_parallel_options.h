@@ -39,10 +39,13 @@ struct DataParallelOptions {
   std::vector<std::vector<int>> learner_cpus;
   // Clip and step with DeviceOptimizerStep, whose update never waits for the
   // device, instead of LibTorch's clip_grad_norm_ and step(). Auto: on CUDA
-  // replicas (on CPU both are the same arithmetic; tests force it there).
+  // replicas, and for Adam on the CPU, where its step is one fused loop per
+  // parameter (learner/fused_adam.h) instead of LibTorch's nine tensor ops
+  // with their temporaries: the same arithmetic, a fraction of the time on a
+  // small net (bench/RESULTS.md). CPU RMSprop keeps LibTorch's step.
   enum class DeviceStep { kAuto, kAlways, kNever } device_step = DeviceStep::kAuto;
-  bool use_device_step(bool cuda) const {
-    return device_step == DeviceStep::kAlways || (device_step == DeviceStep::kAuto && cuda);
+  bool use_device_step(bool cuda, bool adam) const {
+    return device_step == DeviceStep::kAlways || (device_step == DeviceStep::kAuto && (cuda || adam));
   }
   // --cuda-graphs: a single CUDA learner's update (forward, backward, clip,
   // optimizer step) is captured once as a CUDA graph and replayed for every
