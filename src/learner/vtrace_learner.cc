@@ -8,6 +8,7 @@
 
 #include "seedrl/env/env_step.h"
 #include "seedrl/learner/reward_shaping.h"
+#include "seedrl/learner/vtrace/fused_categorical_losses.h"
 
 namespace seedrl {
 
@@ -61,6 +62,13 @@ VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, cons
 
 VTraceLosses vtrace_losses_from_output(const NetOutput& out, const PolicyDistribution& dist, const UnrollBatch& batch,
                                        const VTraceLossConfig& config, torch::Device device, double normalizer) {
+  if (fused_categorical_applies(dist, out, batch, config))
+    return fused_categorical_losses(out, batch, config, normalizer);
+  return vtrace_losses_tensor_ops(out, dist, batch, config, device, normalizer);
+}
+
+VTraceLosses vtrace_losses_tensor_ops(const NetOutput& out, const PolicyDistribution& dist, const UnrollBatch& batch,
+                                      const VTraceLossConfig& config, torch::Device device, double normalizer) {
   const bool nb = device.is_cuda();
   auto flags = batch.flags.to(device, nb).to(torch::kInt32);  // [L, B]
   const auto L = flags.size(0);

@@ -10,6 +10,7 @@ class Categorical final : public PolicyDistribution {
  public:
   explicit Categorical(int n) : n_(n) {}
   int param_size() const override { return n_; }
+  bool is_categorical() const override { return true; }
 
   torch::Tensor sample(const torch::Tensor& logits) const override {
     torch::Tensor u;

@@ -58,9 +58,14 @@ VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, cons
                            const VTraceLossConfig& config, torch::Device device, double normalizer = 0);
 
 // The same losses from the model's output on `batch` (the part after the
-// forward pass; the learner profile times the two apart).
+// forward pass; the learner profile times the two apart). A categorical
+// policy on the CPU takes the fused pass (learner/vtrace/
+// fused_categorical_losses.h), everything else the tensor ops below.
 VTraceLosses vtrace_losses_from_output(const NetOutput& out, const PolicyDistribution& dist, const UnrollBatch& batch,
                                        const VTraceLossConfig& config, torch::Device device, double normalizer = 0);
+// The losses as whole-tensor ops, for any distribution and device.
+VTraceLosses vtrace_losses_tensor_ops(const NetOutput& out, const PolicyDistribution& dist, const UnrollBatch& batch,
+                                      const VTraceLossConfig& config, torch::Device device, double normalizer = 0);
 
 // Valid transitions in a batch (the default normalizer of vtrace_losses).
 double valid_transitions(const UnrollBatch& batch);

@@ -46,6 +46,8 @@ class PolicyDistribution {
   struct LogProbEntropy {
     torch::Tensor log_prob, entropy;
   };
+  // A categorical over param_size() actions, whose parameters are logits.
+  virtual bool is_categorical() const { return false; }
   virtual LogProbEntropy log_prob_and_entropy(const torch::Tensor& params, const torch::Tensor& actions) const {
     return {log_prob(params, actions), entropy(params)};
   }
