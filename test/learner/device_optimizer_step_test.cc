@@ -66,6 +66,8 @@ TEST_CASE("DeviceOptimizerStep steps as LibTorch's optimizer with clip_grad_norm
     step.prepare(lr);
     const double dev_norm = step.step().item<double>();
     CHECK(dev_norm == Approx(ref_norm).epsilon(1e-6));
+    // The gradients are left clipped, as clip_grad_norm_ leaves them.
+    for (std::size_t i = 0; i < ref.size(); ++i) CHECK(torch::allclose(dev[i].grad(), ref[i].grad(), 1e-5, 1e-8));
     clipped += ref_norm > config.max_grad_norm && config.max_grad_norm > 0;
   }
   if (config.max_grad_norm > 0) CHECK(clipped > 10);
@@ -257,7 +259,10 @@ TEST_CASE("a V-trace update with the device optimizer step equals LibTorch's", "
     const double nb =
         vtrace_update(b, *dist, *opt_b, batch, tc.learner, torch::kCPU, lr, lb, 0, {}, &device_step).item<double>();
     CHECK(nb == Approx(na).epsilon(1e-5));
-    CHECK(lb.total.item<double>() == Approx(la.total.item<double>()).epsilon(1e-5));
+    // The weights of the two differ by rounding from the second pass on
+    // (below), and this total of O(0.1-1) terms passes near zero here
+    // (-0.03): relative to the terms, not to the total.
+    CHECK(lb.total.item<double>() == Approx(la.total.item<double>()).epsilon(1e-5).margin(1e-5));
   }
   // On the CPU the step is a fused loop (learner/fused_adam.h): the same
   // arithmetic as LibTorch's ops, rounded in another order. Adam divides by

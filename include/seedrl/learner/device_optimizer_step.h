@@ -55,9 +55,11 @@ class DeviceOptimizerStep {
     torch::optim::OptimizerParamState* state = nullptr;  // bound by prepare()
   };
   void bind_states();
-  // On the CPU, Adam's step of parameter i in one pass (learner/fused_adam.h)
-  // when its tensors are plain float32; false (nothing done) otherwise.
-  bool fused_adam(std::size_t i, const torch::Tensor& grad);
+  // On the CPU, whether parameter i's tensors are plain float32, so that
+  // fused_adam can step it in one pass (learner/fused_adam.h).
+  bool fusable(std::size_t i, const torch::Tensor& grad);
+  // That pass, the gradient first scaled by `grad_scale` in place (the clip).
+  void fused_adam(std::size_t i, const torch::Tensor& grad, float grad_scale);
   bool storage_moved();
 
   torch::optim::Optimizer& optimizer_;
