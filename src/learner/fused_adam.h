@@ -17,8 +17,8 @@ struct AdamScalars {
 // g *= grad_scale (stored back, as clip_grad_norm_ scales the gradients);
 // m = beta1 m + (1 - beta1) g; v = beta2 v + (1 - beta2) g^2;
 // p -= (step_size m) / (sqrt(v) / bias_correction2_sqrt + eps), element by element.
-void fused_adam_step(float* param, float* grad, float* exp_avg, float* exp_avg_sq, std::int64_t n,
-                     const AdamScalars& s, float grad_scale = 1.f);
+void fused_adam_step(float* param, float* grad, float* exp_avg, float* exp_avg_sq, std::int64_t n, const AdamScalars& s,
+                     float grad_scale = 1.f);
 
 // The sum of x[i]^2, accumulated in double: a gradient's share of the clip's
 // global norm.
