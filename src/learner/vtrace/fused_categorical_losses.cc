@@ -180,14 +180,7 @@ VTraceLosses fused_categorical_losses(const NetOutput& out, const UnrollBatch& b
                                       double normalizer) {
   const Inputs in{&batch, &config, normalizer};
   const variable_list o = FusedLosses::apply(out.policy, out.value, &in);
-  VTraceLosses l;
-  l.total = o[0];
-  l.pg = o[1];
-  l.baseline = o[2];
-  l.entropy = o[3];
-  l.mean_rho = o[4];
-  l.clip_fraction = o[5];
-  return l;
+  return VTraceLosses{o[0], o[1], o[2], o[3], /*mean_rho=*/o[4], /*clip_fraction=*/o[5]};
 }
 
 }  // namespace seedrl
