@@ -30,6 +30,13 @@ inline torch::ScalarType torso_dtype(const std::string& precision) {
   throw std::invalid_argument("--precision: unknown precision '" + precision + "' (valid: fp32, bf16)");
 }
 
+// The last conv's output, made NCHW-contiguous for the ReLU and the flatten
+// that follow it. Flattening a channels-last tensor copies it anyway; copied
+// here, before the ReLU, the ReLU's backward sees its gradient in the layout
+// of its output (a channels-last output with the NCHW gradient flatten's
+// backward hands back takes a slow, strided path), and flatten is a view.
+inline torch::Tensor flatten_after_conv(const torch::Tensor& x) { return x.contiguous(); }
+
 // [N, H, W, C] of any dtype -> [N, C, H, W] in `dtype`, times `scale`, kept
 // in channels-last memory (the HWC layout the frames arrive in): no
 // transposing copy, and oneDNN's channels-last convolutions are much faster

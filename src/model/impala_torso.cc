@@ -80,7 +80,7 @@ class ImpalaTorsoImpl : public torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     x = hwc_to_nchw(x, scale_, dtype_);
     for (auto& stack : stacks_) x = stack->forward(x);
-    return torch::relu(linear_in_input_dtype(fc_, torch::relu(x).flatten(1))).to(torch::kFloat32);
+    return torch::relu(linear_in_input_dtype(fc_, torch::relu(flatten_after_conv(x)).flatten(1))).to(torch::kFloat32);
   }
 
  private:

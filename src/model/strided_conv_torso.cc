@@ -41,7 +41,11 @@ class StridedConvTorsoImpl : public torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     x = hwc_to_nchw(x, scale_, dtype_);
     // ReLU in place on each layer's fresh output (its backward needs only that output).
-    for (auto& conv : convs_) x = conv2d_in_input_dtype(conv, x).relu_();
+    for (std::size_t i = 0; i < convs_.size(); ++i) {
+      x = conv2d_in_input_dtype(convs_[i], x);
+      if (i + 1 == convs_.size()) x = flatten_after_conv(x);
+      x.relu_();
+    }
     return linear_in_input_dtype(fc_, x.flatten(1)).relu_().to(torch::kFloat32);
   }
 
