@@ -23,8 +23,6 @@ class MinatarTorsoImpl : public torch::nn::Module {
     fc_ = register_module("fc", torch::nn::Linear(flat, kMinatarHidden));
   }
   torch::Tensor forward(torch::Tensor x) {
-    // The conv's channels-last output is made NCHW-contiguous before the
-    // ReLU (flatten_after_conv), so flatten is a view.
     x = torch::relu(flatten_after_conv(conv2d_in_input_dtype(conv_, hwc_to_nchw(x, 1.0, dtype_))));
     return torch::relu(linear_in_input_dtype(fc_, x.flatten(1))).to(torch::kFloat32);
   }

@@ -6,6 +6,7 @@
 #include <torch/torch.h>
 
 #include "seedrl/env/env_step.h"
+#include "seedrl/learner/reward_shaping.h"
 #include "seedrl/model/squashed_gaussian.h"
 
 namespace seedrl::sac {
@@ -30,8 +31,7 @@ TransitionBatch make_transitions(const UnrollBatch& seq, int n_step, double disc
       while (k < n_step && t + k + 1 < L && !ended) {
         ++k;
         const std::int64_t e = (t + k) * B + b;
-        const double clipped = reward_clip > 0 ? std::clamp<double>(r[e], -reward_clip, reward_clip) : r[e];
-        sum += g * clipped * reward_scale;
+        sum += g * shape_reward(r[e], reward_clip, reward_scale);
         g *= discount;
         ended = is_last(f[e]);
       }

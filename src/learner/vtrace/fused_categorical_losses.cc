@@ -9,6 +9,7 @@
 #include <torch/torch.h>
 
 #include "seedrl/env/env_step.h"
+#include "seedrl/learner/reward_shaping.h"
 #include "seedrl/learner/vtrace/vtrace.h"
 
 namespace seedrl {
@@ -81,10 +82,7 @@ struct FusedLosses : public torch::autograd::Function<FusedLosses> {
       lr[e] = target_logp[e] - log_softmax_at(mu + e * A, nullptr, a);
       ok[e] = is_last(f[e]) ? 0.f : 1.f;
       const float terminal_next = (f[e + B] & kTerminated) ? 1.f : 0.f;
-      float reward = rew[e + B];
-      if (c.reward_clip > 0)
-        reward = std::clamp(reward, static_cast<float>(-c.reward_clip), static_cast<float>(c.reward_clip));
-      r[e] = c.reward_scale != 1.0 ? static_cast<float>(reward * c.reward_scale) : reward;
+      r[e] = static_cast<float>(shape_reward(rew[e + B], c.reward_clip, c.reward_scale));
       g[e] = static_cast<float>(c.discount * (1 - terminal_next) * ok[e]);
     }
     const auto vt = vtrace_loop(log_rhos, discounts, shaped, values.slice(0, 0, T), values[T], valid, c.vtrace);
