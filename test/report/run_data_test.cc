@@ -15,7 +15,7 @@ using seedrl::test::temp_dir;
 
 namespace {
 
-void write(const std::string& path, const std::string& text) {
+void write_text(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
 }
@@ -23,8 +23,8 @@ void write(const std::string& path, const std::string& text) {
 // A run directory with a metrics line and, unless `config` is empty, a config.toml.
 std::string run_dir(const std::string& name, const std::string& config) {
   const std::string dir = temp_dir(name);
-  write(dir + "/metrics.jsonl", "{\"frames\": 100, \"episode_return_mean\": 1.5}\n");
-  if (!config.empty()) write(dir + "/config.toml", config);
+  write_text(dir + "/metrics.jsonl", "{\"frames\": 100, \"episode_return_mean\": 1.5}\n");
+  if (!config.empty()) write_text(dir + "/config.toml", config);
   return dir;
 }
 
@@ -32,11 +32,11 @@ std::string run_dir(const std::string& name, const std::string& config) {
 
 TEST_CASE("a run's metrics load as columns, nulls as no value", "[report]") {
   const std::string dir = temp_dir("report_load");
-  write(dir + "/metrics.jsonl",
-        "{\"frames\": 0, \"episode_return_mean\": null, \"fps\": 10}\n"
-        "\n"
-        "{\"frames\": 100, \"episode_return_mean\": 2.5, \"fps\": 20, \"grad_norm\": 0.5}\n");
-  write(dir + "/summary.json", "{\"frames\": 100, \"nested\": {\"a\": [1, 2]}}");
+  write_text(dir + "/metrics.jsonl",
+             "{\"frames\": 0, \"episode_return_mean\": null, \"fps\": 10}\n"
+             "\n"
+             "{\"frames\": 100, \"episode_return_mean\": 2.5, \"fps\": 20, \"grad_norm\": 0.5}\n");
+  write_text(dir + "/summary.json", "{\"frames\": 100, \"nested\": {\"a\": [1, 2]}}");
   const RunData run = load_run(dir);
   REQUIRE(run.frames == std::vector<double>{0, 100});
   REQUIRE(run.metric("episode_return_mean"));
@@ -53,12 +53,12 @@ TEST_CASE("a resumed run's lines replace the earlier process's past its checkpoi
   const std::string dir = temp_dir("report_resume");
   // The first process logged up to 300 frames; the checkpoint was at 200.
   // The resumed process counts its wall time from 0 again.
-  write(dir + "/metrics.jsonl",
-        "{\"frames\": 100, \"wall_seconds\": 1}\n"
-        "{\"frames\": 200, \"wall_seconds\": 2}\n"
-        "{\"frames\": 300, \"wall_seconds\": 3}\n"
-        "{\"frames\": 250, \"wall_seconds\": 0.5}\n"
-        "{\"frames\": 350, \"wall_seconds\": 1.5}\n");
+  write_text(dir + "/metrics.jsonl",
+             "{\"frames\": 100, \"wall_seconds\": 1}\n"
+             "{\"frames\": 200, \"wall_seconds\": 2}\n"
+             "{\"frames\": 300, \"wall_seconds\": 3}\n"
+             "{\"frames\": 250, \"wall_seconds\": 0.5}\n"
+             "{\"frames\": 350, \"wall_seconds\": 1.5}\n");
   const RunData run = load_run(dir);
   CHECK(run.frames == std::vector<double>{100, 200, 250, 350});
   CHECK(*run.metric("wall_seconds") == std::vector<double>{1, 2, 3.5, 4.5});
@@ -66,7 +66,7 @@ TEST_CASE("a resumed run's lines replace the earlier process's past its checkpoi
 
 TEST_CASE("a last line still being written is left out", "[report]") {
   const std::string dir = temp_dir("report_partial");
-  write(dir + "/metrics.jsonl", "{\"frames\": 100}\n{\"frames\": 200, \"fp");
+  write_text(dir + "/metrics.jsonl", "{\"frames\": 100}\n{\"frames\": 200, \"fp");
   CHECK(load_run(dir).frames == std::vector<double>{100});
 }
 
@@ -77,7 +77,7 @@ TEST_CASE("a metrics file of more values than a report charts is refused, not te
   for (int k = 0; k < 256; ++k) text += ",\"k" + std::to_string(k) + "\": 1";
   text += "}\n";
   for (int i = 1; i < 300000; ++i) text += "{\"frames\":" + std::to_string(i) + "}\n";
-  write(dir + "/metrics.jsonl", text);
+  write_text(dir + "/metrics.jsonl", text);
   CHECK_THROWS_WITH(load_run(dir),
                     Catch::Contains(dir + "/metrics.jsonl:") && Catch::Contains("more values than a report charts"));
 }
@@ -86,15 +86,16 @@ TEST_CASE("a line cut off by a killed process is left out wherever it is", "[rep
   // The process was killed mid-line; its --resume appended from the next line
   // (OutputFile ends a torn last line before appending).
   const std::string dir = temp_dir("report_torn");
-  write(dir + "/metrics.jsonl", "{\"frames\": 100}\n{\"frames\": 200, \"fp\n{\"frames\": 150}\n{\"frames\": 300}\n");
+  write_text(dir + "/metrics.jsonl",
+             "{\"frames\": 100}\n{\"frames\": 200, \"fp\n{\"frames\": 150}\n{\"frames\": 300}\n");
   CHECK(load_run(dir).frames == std::vector<double>{100, 150, 300});
 }
 
 TEST_CASE("a summary nested far past the table's depth is shown, not a stack overflow", "[report]") {
   const std::string dir = temp_dir("report_deep");
-  write(dir + "/metrics.jsonl", "{\"frames\": 100}\n");
+  write_text(dir + "/metrics.jsonl", "{\"frames\": 100}\n");
   const int depth = 100000;
-  write(dir + "/summary.json", "{\"deep\": " + std::string(depth, '[') + std::string(depth, ']') + "}");
+  write_text(dir + "/summary.json", "{\"deep\": " + std::string(depth, '[') + std::string(depth, ']') + "}");
   const RunData run = load_run(dir);
   bool shown = false;
   for (const auto& [key, value] : run.summary) shown = shown || value == "(nested deeper than 32 levels)";
@@ -103,21 +104,21 @@ TEST_CASE("a summary nested far past the table's depth is shown, not a stack ove
 
 TEST_CASE("malformed run files are refused naming the file and line", "[report]") {
   const std::string dir = temp_dir("report_malformed");
-  write(dir + "/metrics.jsonl", "{\"frames\": 100}\n{\"frames\": 200,, \"fps\": 3}\n{\"frames\": 300}\n");
+  write_text(dir + "/metrics.jsonl", "{\"frames\": 100}\n{\"frames\": 200,, \"fps\": 3}\n{\"frames\": 300}\n");
   CHECK_THROWS_WITH(load_run(dir), Catch::Contains(dir + "/metrics.jsonl:2: not a JSON line (syntax error"));
-  write(dir + "/metrics.jsonl", "{\"frames\": 100}\n[1, 2]\n");
+  write_text(dir + "/metrics.jsonl", "{\"frames\": 100}\n[1, 2]\n");
   CHECK_THROWS_WITH(load_run(dir), Catch::Contains("metrics.jsonl:2: not a JSON object"));
-  write(dir + "/metrics.jsonl", "{\"frames\": 100}\n{\"frames\": 200, \"loss\": 1e400}\n");
+  write_text(dir + "/metrics.jsonl", "{\"frames\": 100}\n{\"frames\": 200, \"loss\": 1e400}\n");
   CHECK_THROWS_WITH(load_run(dir), Catch::Contains(dir + "/metrics.jsonl:2: not a JSON line (a number beyond"));
-  write(dir + "/metrics.jsonl", "{\"fps\": 100}\n");
+  write_text(dir + "/metrics.jsonl", "{\"fps\": 100}\n");
   CHECK_THROWS_WITH(load_run(dir), Catch::Contains("metrics.jsonl:1: no \"frames\" number"));
-  write(dir + "/metrics.jsonl", "{\"frames\": 100}\n");
-  write(dir + "/config.toml", "env = \"cartpole\"\nseed = \n");
+  write_text(dir + "/metrics.jsonl", "{\"frames\": 100}\n");
+  write_text(dir + "/config.toml", "env = \"cartpole\"\nseed = \n");
   CHECK_THROWS_WITH(load_run(dir), Catch::Contains(dir + "/config.toml:2"));
-  write(dir + "/config.toml", "env = \"cartpole\"\n");
-  write(dir + "/summary.json", "{\"frames\": ");
+  write_text(dir + "/config.toml", "env = \"cartpole\"\n");
+  write_text(dir + "/summary.json", "{\"frames\": ");
   CHECK_THROWS_WITH(load_run(dir), Catch::Contains(dir + "/summary.json"));
-  write(dir + "/summary.json", "{\"frames\": 1e999}");
+  write_text(dir + "/summary.json", "{\"frames\": 1e999}");
   CHECK_THROWS_WITH(load_run(dir), Catch::Contains(dir + "/summary.json: not JSON (a number beyond"));
   CHECK_THROWS_WITH(load_run(dir + "/missing"), Catch::Contains(dir + "/missing: no such run directory"));
   CHECK_THROWS_WITH(load_run(temp_dir("report_empty")), Catch::Contains("no metrics.jsonl"));

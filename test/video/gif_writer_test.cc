@@ -14,7 +14,7 @@ using namespace seedrl;
 
 namespace {
 
-void write(const std::string& path, const std::string& bytes) {
+void write_bytes(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary);
   out << bytes;
 }
@@ -39,7 +39,7 @@ TEST_CASE("gif: frames of up to 256 colours come back from giflib's decoder exac
   std::vector<RgbImage> frames{frame(30, 41, 256, 1), frame(30, 41, 2, 2), frame(30, 41, 1, 3), frame(30, 41, 77, 4)};
   for (const auto& f : frames) gif.add(f);
   CHECK(gif.frames() == 4);
-  write(dir + "/a.gif", gif.finish());
+  write_bytes(dir + "/a.gif", gif.finish());
   const auto decoded = test::decode_gif(dir + "/a.gif");
   REQUIRE(decoded.size() == frames.size());
   for (std::size_t i = 0; i < frames.size(); ++i) {
@@ -56,7 +56,7 @@ TEST_CASE("gif: a frame of more than 256 colours comes back on the 6x7x6 cube", 
   GifWriter gif(3);
   const RgbImage f = frame(20, 20, 400, 9);
   gif.add(f);
-  write(dir + "/b.gif", gif.finish());
+  write_bytes(dir + "/b.gif", gif.finish());
   const auto decoded = test::decode_gif(dir + "/b.gif");
   REQUIRE(decoded.size() == 1);
   // Each component is the nearest of 6 (red, blue) or 7 (green) even levels.
