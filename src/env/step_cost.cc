@@ -1,23 +1,12 @@
 #include "seedrl/env/step_cost.h"
 
-#include <time.h>
-
 #include <chrono>
 #include <vector>
 
 #include "seedrl/env/random_action.h"
+#include "seedrl/util/clock.h"
 
 namespace seedrl {
-
-namespace {
-// This thread's CPU time: unlike wall time, it leaves out the time the thread
-// waited for a CPU, which on a loaded machine can dwarf a cheap env's steps.
-double thread_cpu_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return 1e9 * static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec);
-}
-}  // namespace
 
 double measure_step_ns(Env& env, std::uint64_t seed, int max_steps, double max_seconds) {
   using Clock = std::chrono::steady_clock;
