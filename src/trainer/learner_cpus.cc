@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 
 #include "seedrl/env/step_cost.h"
+#include "seedrl/model/forward_cost.h"
+#include "seedrl/model/policy_distribution.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/train_config.h"
 #include "seedrl/util/cpu_affinity.h"
@@ -74,7 +76,7 @@ double busy_cpus(const std::map<int, CpuTimes>& before, const std::map<int, CpuT
 }
 
 LearnerCpus plan_learner_cpus(const std::string& mode, const std::vector<int>& cpus, int learner_threads,
-                              int torch_threads, double env_step_ns, double busy) {
+                              int torch_threads, const StepCost& cost, double busy) {
   if (mode != "auto" && mode != "reserve" && mode != "share")
     throw std::invalid_argument("--learner-cpus: '" + mode + "' is not auto, reserve or share");
   const int n = static_cast<int>(cpus.size());
@@ -89,10 +91,17 @@ LearnerCpus plan_learner_cpus(const std::string& mode, const std::vector<int>& c
   std::string why = "--learner-cpus reserve";
   if (mode == "auto") {
     if (2 * want > n) return shared(fmt::format("{} learner CPU(s) would leave fewer than half", want));
-    if (env_step_ns >= kExpensiveEnvStepNs)
-      return shared(fmt::format("an env step takes {:.0f} us: the actors bound the run", env_step_ns / 1000));
+    std::string weighed;
+    if (cost.env_ns >= kExpensiveEnvStepNs) {
+      // Each side's CPU time per agent step per CPU it would have.
+      const double learner_load = cost.learner_ns / want, actors_load = cost.actors_ns() / (n - want);
+      weighed = fmt::format("an env step and its inference take {:.0f} us, the learner's passes {:.0f} us",
+                            cost.actors_ns() / 1000, cost.learner_ns / 1000);
+      if (learner_load < kReserveBalance * actors_load) return shared(weighed + ": the actors bound the run");
+      weighed = "; " + weighed + ": the learner bounds the run";
+    }
     const int busy_n = std::clamp(static_cast<int>(std::lround(busy)), 0, n);
-    why = fmt::format("auto: {} of {} CPUs busy with other work", busy_n, n);
+    why = fmt::format("auto: {} of {} CPUs busy with other work{}", busy_n, n, weighed);
     if (2 * want > n - busy_n) return shared(why);
   }
   const int per = std::max(1, torch_threads);
@@ -136,15 +145,33 @@ LearnerCpus learner_cpus_for(const TrainConfig& config, const Placement& placeme
     return shared_plan(thread_cpus().size(), gpu ? "a GPU learner" : config.algo + ": replay paces the learner");
   }
   const std::vector<int> cpus = thread_cpus();
-  const double step_ns = config.learner_cpus == "auto" ? measure_step_ns(env, config.seed) : 0;
-  LearnerCpus plan = plan_learner_cpus(config.learner_cpus, cpus, learner_threads, config.torch_threads, step_ns);
+  StepCost cost;
+  if (config.learner_cpus == "auto") {
+    cost.env_ns = measure_step_ns(env, config.seed);
+    if (cost.env_ns >= kExpensiveEnvStepNs) {
+      // Each side's forward pass timed at its own batch size (capped: past a
+      // hundred samples the cost per sample barely falls), since a small
+      // model's per-sample cost at inference's batches is many times its cost
+      // at the learner's. A backward pass costs about two forward ones; the
+      // decoupled clip adds one forward pass (the proximal policy) per batch.
+      const auto& learner = config.learner;
+      const int policy_size = make_policy_distribution(env.spec().action)->param_size();
+      const int learner_batch = config.unroll_length * learner.batch_size / std::max(1, learner.minibatches);
+      const auto forward_ns = [&](int batch) {
+        return measure_forward_ns(env.spec(), config.model, policy_size, std::clamp(batch, 1, 128));
+      };
+      cost.inference_ns = forward_ns(config.inference_batch);
+      cost.learner_ns = forward_ns(learner_batch) * (3.0 * learner.epochs + (learner.loss.ppo_decoupled ? 1.0 : 0.0));
+    }
+  }
+  LearnerCpus plan = plan_learner_cpus(config.learner_cpus, cpus, learner_threads, config.torch_threads, cost);
   if (config.learner_cpus != "auto" || !plan.reserved()) return plan;
   // Other work on the machine: this process is between its start-up steps,
   // its threads not started yet, so the busy time is others'.
   const auto before = read_cpu_times();
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   const double busy = busy_cpus(before, read_cpu_times(), cpus);
-  return plan_learner_cpus(config.learner_cpus, cpus, learner_threads, config.torch_threads, step_ns, busy);
+  return plan_learner_cpus(config.learner_cpus, cpus, learner_threads, config.torch_threads, cost, busy);
 }
 
 }  // namespace seedrl

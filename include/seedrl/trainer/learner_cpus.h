@@ -16,10 +16,31 @@ class Env;
 struct Placement;
 struct TrainConfig;
 
-// An env step above this is expensive (MuJoCo's physics steps are; every
-// other builtin env is orders of magnitude below it): the actors, not the
-// learner, bound the run.
+// An env step above this is expensive (Atari's, Football's and MuJoCo's
+// are; MinAtar's and classic control's are orders of magnitude below it):
+// the actors bound the run unless the learner's passes weigh as much.
 inline constexpr double kExpensiveEnvStepNs = 10'000;
+
+// With expensive env steps, auto reserves when the learner's estimated CPU
+// time per agent step per learner CPU is at least this multiple of the
+// actors' per remaining CPU. Sharing spreads the work over every CPU, but the
+// scheduler gives one learner thread only its share among the many actor
+// threads, so reserving pays once the learner's work fills its CPUs. The
+// estimate leaves out the actor threads' own costs (batching, recording), so
+// it reads the learner a little heavier than the run does: on two CPUs
+// Pong-fast (four passes, reserving measured faster) estimates 1.3-1.6,
+// Breakout-fast (two passes, sharing measured faster) about 0.7
+// (bench/RESULTS.md).
+inline constexpr double kReserveBalance = 1.0;
+
+// What one agent step costs, in CPU ns: the env's step, the inference's
+// forward pass for it, and the learner's passes over it.
+struct StepCost {
+  double env_ns = 0;
+  double inference_ns = 0;
+  double learner_ns = 0;  // 0: not measured (auto then shares for expensive envs)
+  double actors_ns() const { return env_ns + inference_ns; }
+};
 
 struct LearnerCpus {
   std::vector<std::vector<int>> learner;  // CPUs of learner thread (rank) r; empty: not reserved
@@ -46,23 +67,27 @@ double busy_cpus(const std::map<int, CpuTimes>& before, const std::map<int, CpuT
 // `mode`: auto | reserve | share. `cpus`: those the process may use.
 // Each of `learner_threads` threads gets `torch_threads` CPUs, taken from the
 // end of `cpus`. auto reserves when an env step takes under
-// kExpensiveEnvStepNs and at least half of the CPUs that other work leaves
-// idle stay for the rest: `busy` is the CPUs' worth of other work measured
-// at start (busy_cpus), rounded. Pinned beside other work, the learner and
-// the actors each get a share of fewer CPUs than the scheduler would give
-// them unpinned. reserve needs one CPU left (else std::invalid_argument
+// kExpensiveEnvStepNs, or when the learner's passes weigh at least
+// kReserveBalance of the actors' work per CPU, and at least half of the CPUs
+// that other work leaves idle stay for the rest: `busy` is the CPUs' worth
+// of other work measured at start (busy_cpus), rounded. Pinned beside other
+// work, the learner and the actors each get a share of fewer CPUs than the
+// scheduler would give them unpinned. reserve needs one CPU left (else std::invalid_argument
 // naming --learner-cpus); share never reserves. The description says which
 // and why.
 LearnerCpus plan_learner_cpus(const std::string& mode, const std::vector<int>& cpus, int learner_threads,
-                              int torch_threads, double env_step_ns, double busy = 0);
+                              int torch_threads, const StepCost& cost, double busy = 0);
 
 // The plan for `config` (its --learner-cpus and --torch-threads) and one
 // thread per learner device of `placement`, over the calling thread's CPUs.
-// auto times a few steps of `env` (at most 20 ms) and, where it would
-// reserve, samples the CPUs' load from /proc/stat for 200 ms; it shares for
-// R2D2, whose learner replay paces, and for GPU learners (whose thread
-// mostly waits on the device, and whose batch prefetch thread would share
-// its CPU).
+// auto times a few steps of `env` (at most 20 ms); where they are expensive,
+// forward passes of the model at the inference's and the learner's batch
+// sizes (about 50 ms each, forward_cost.h), the learner's passes counted as
+// --epochs forward and backward passes, a backward pass as two forward ones;
+// and where it would reserve, samples the CPUs' load from /proc/stat for
+// 200 ms. It shares for R2D2 and SAC, whose learner replay paces, and for GPU
+// learners (whose thread mostly waits on the device, and whose batch
+// prefetch thread would share its CPU).
 LearnerCpus learner_cpus_for(const TrainConfig& config, const Placement& placement, Env& env);
 
 }  // namespace seedrl
