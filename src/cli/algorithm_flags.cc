@@ -42,6 +42,7 @@ const std::vector<AlgorithmFlag>& algorithm_flags() {
       {"--normalize-advantages", kVTrace},
       {"--baseline-cost", kVTrace},
       {"--entropy-cost", kVTrace},
+      {"--entropy-cost-final", kVTrace},
       {"--eval-every-s", kVTrace,
        "R2D2 evaluates all along with --eval-envs; evaluate a SAC checkpoint with seedrl eval"},
       {"--eval-episodes", kVTrace},

@@ -72,6 +72,10 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_option("--baseline-cost", l.loss.baseline_cost, "V-trace: weight of the value loss")->check(non_negative());
   cmd->add_option("--entropy-cost", l.loss.entropy_cost, "V-trace: weight of the entropy bonus (cartpole: 0.001)")
       ->check(non_negative());
+  cmd->add_option("--entropy-cost-final", l.loss.entropy_cost_final,
+                  "V-trace: the entropy bonus's weight at --max-frames, reached linearly from --entropy-cost "
+                  "(unset: constant)")
+      ->check(non_negative());
   cmd->add_option("--reward-clip", l.loss.reward_clip, "Clip rewards to [-c, c] (0: off)")->check(non_negative());
   cmd->add_option("--reward-scale", l.loss.reward_scale,
                   "Multiply rewards by this in the learner, after clipping (cartpole: 0.1)")

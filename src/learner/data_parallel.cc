@@ -35,7 +35,7 @@ std::unique_ptr<CudaGraphs> update_graphs(torch::Device device) {
 DataParallelLearner::DataParallelLearner(const ModelFactory& make_model, const ActionSpec& action,
                                          const LearnerConfig& config, TrajectoryStore& store, ParamPublisher& publisher,
                                          std::vector<torch::Device> devices, DataParallelOptions options)
-    : config_(config), store_(store), publisher_(publisher), options_(options) {
+    : config_(config), base_loss_(config.loss), store_(store), publisher_(publisher), options_(options) {
   const int n = static_cast<int>(devices.size());
   check_batch_splits(config_.batch_size, n, "unrolls");
   const bool any_cuda = std::any_of(devices.begin(), devices.end(), [](const torch::Device& d) { return d.is_cuda(); });
@@ -253,6 +253,8 @@ void DataParallelLearner::update(const UnrollBatch& batch, LearnerStats& stats, 
     throw std::invalid_argument("--batch-size: a batch of " + std::to_string(B) + " unrolls cannot feed " +
                                 std::to_string(n) + " learner replicas");
   job_.lr = decayed_learning_rate(config_, frames_);
+  // Read by the replicas' threads only inside run_update below.
+  config_.loss.entropy_cost = scheduled_entropy_cost(base_loss_, config_.max_frames, frames_);
   // One replica: its own count (the plain VTraceLearner update). Several:
   // the whole batch's count, so the summed gradient is the batch's gradient.
   // Learner processes (all_frames >= 0): every process's batch's count, all_valid.
@@ -295,6 +297,7 @@ void DataParallelLearner::update(const UnrollBatch& batch, LearnerStats& stats, 
     s.clip_fraction *= share;
   }
   s.learning_rate = job_.lr;
+  s.entropy_cost = config_.loss.entropy_cost;
   s.policy_lag = static_cast<double>(steps_ - 1) - batch.versions.to(torch::kFloat64).mean().item<double>();
   stats = s;
 }

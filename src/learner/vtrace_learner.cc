@@ -120,10 +120,21 @@ double valid_transitions(const UnrollBatch& batch) {
   return (flags & (kTerminated | kTruncated)).eq(0).sum().item<double>();
 }
 
+namespace {
+// How far through max_frames the run is, 0 to 1.
+double schedule_progress(std::int64_t max_frames, std::int64_t frames) {
+  return std::min(1.0, static_cast<double>(frames) / static_cast<double>(std::max<std::int64_t>(1, max_frames)));
+}
+}  // namespace
+
 double decayed_learning_rate(const LearnerConfig& config, std::int64_t frames) {
-  const double progress =
-      std::min(1.0, static_cast<double>(frames) / static_cast<double>(std::max<std::int64_t>(1, config.max_frames)));
-  return config.optimizer.learning_rate * (1.0 - progress);
+  return config.optimizer.learning_rate * (1.0 - schedule_progress(config.max_frames, frames));
+}
+
+double scheduled_entropy_cost(const VTraceLossConfig& loss, std::int64_t max_frames, std::int64_t frames) {
+  if (loss.entropy_cost_final < 0) return loss.entropy_cost;
+  const double progress = schedule_progress(max_frames, frames);
+  return loss.entropy_cost + (loss.entropy_cost_final - loss.entropy_cost) * progress;
 }
 
 UnrollBatch select_unrolls(const UnrollBatch& batch, const torch::Tensor& index) {
@@ -216,6 +227,7 @@ VTraceLearner::VTraceLearner(AgentNet model, const ActionSpec& action, const Lea
     : model_(std::move(model)),
       dist_(make_policy_distribution(action)),
       config_(config),
+      base_loss_(config.loss),
       store_(store),
       publisher_(publisher),
       device_(device) {
@@ -239,6 +251,7 @@ void VTraceLearner::update(const UnrollBatch& batch, LearnerStats& stats) {
   const auto B = batch.obs.size(1);
   // Linear decay to zero over max_frames of consumed experience.
   const double lr = decayed_learning_rate(config_, frames_);
+  config_.loss.entropy_cost = scheduled_entropy_cost(base_loss_, config_.max_frames, frames_);
   VTraceLosses l;
   const double grad_norm = vtrace_update(model_, *dist_, *optimizer_, batch, config_, device_, lr, l).item<double>();
   ++steps_;
@@ -253,6 +266,7 @@ void VTraceLearner::update(const UnrollBatch& batch, LearnerStats& stats) {
   stats.clip_fraction = l.clip_fraction.item<double>();
   stats.grad_norm = grad_norm;
   stats.learning_rate = lr;
+  stats.entropy_cost = config_.loss.entropy_cost;
   stats.policy_lag = static_cast<double>(steps_ - 1) - batch.versions.to(torch::kFloat64).mean().item<double>();
 }
 

@@ -66,9 +66,11 @@ void VTraceAlgorithm::build(const PipelineContext& ctx) {
   options.learner_cpus = ctx.cpus.learner;
   options.checksum_every = config_.replica_checksum_every;
   // The graphed update is one pass over the whole batch: minibatches, and the
-  // proximal policy's forward before the passes, update eagerly.
+  // proximal policy's forward before the passes, update eagerly; so does a
+  // scheduled entropy cost, which a graph would hold at its captured value.
   options.cuda_graphs = config_.learner_cuda_graphs() && config_.learner.minibatches == 1 &&
-                        !(config_.learner.loss.ppo_clip > 0 && config_.learner.loss.ppo_decoupled);
+                        !(config_.learner.loss.ppo_clip > 0 && config_.learner.loss.ppo_decoupled) &&
+                        config_.learner.loss.entropy_cost_final < 0;
   options.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(config_.collective_timeout_s * 1000));
   if (config_.learner_processes()) {
     options.rendezvous = learner_rendezvous(config_, static_cast<int>(ctx.placement.learner.size()));
@@ -104,10 +106,13 @@ void VTraceAlgorithm::publish() { learner_->publish(); }
 std::string VTraceAlgorithm::describe() const {
   const auto& loss = config_.learner.loss;
   return fmt::format(
-      "v-trace: unroll {} batch {} | {} learning rate {} (to 0 at {} frames) | discount {} | entropy cost {} | "
+      "v-trace: unroll {} batch {} | {} learning rate {} (to 0 at {} frames) | discount {} | entropy cost {}{} | "
       "reward scale {}",
       config_.unroll_length, config_.learner.batch_size, config_.learner.optimizer.name,
       config_.learner.optimizer.learning_rate, config_.learner.max_frames, loss.discount, loss.entropy_cost,
+      loss.entropy_cost_final >= 0
+          ? fmt::format(" (to {} at {} frames)", loss.entropy_cost_final, config_.learner.max_frames)
+          : "",
       loss.reward_scale);
 }
 
@@ -160,6 +165,7 @@ void VTraceAlgorithm::add_scalars(Scalars& out) {
                           {"entropy", s.entropy},       {"grad_norm", s.grad_norm}, {"learning_rate", s.learning_rate},
                           {"policy_lag", s.policy_lag}, {"mean_rho", s.mean_rho}};
   if (config_.learner.loss.ppo_clip > 0) learner_scalars["clip_fraction"] = s.clip_fraction;
+  if (config_.learner.loss.entropy_cost_final >= 0) learner_scalars["entropy_cost"] = s.entropy_cost;
   if (!stepped)
     for (auto& [key, value] : learner_scalars) value = kNoValue;  // no step yet: no loss, not a loss of 0
   out.merge(learner_scalars);

@@ -265,6 +265,62 @@ TEST_CASE("epochs take that many optimizer steps on the same batch", "[learner][
   CHECK(lc.total.item<double>() == Approx(la.total.item<double>()).epsilon(1e-6));
 }
 
+TEST_CASE("a scheduled entropy cost moves linearly over max_frames and reaches every learner's loss",
+          "[learner][vtrace]") {
+  ReplicaFixture f;
+  LearnerConfig config;
+  config.batch_size = 4;
+  config.max_frames = 2 * f.T * config.batch_size;  // the schedule ends after two updates
+  config.loss.entropy_cost = 0.5;
+  config.loss.entropy_cost_final = 0.1;
+  // The closed form: 0.5 at 0 frames, halfway (0.3) after one update, 0.1 from then on.
+  CHECK(scheduled_entropy_cost(config.loss, config.max_frames, 0) == Approx(0.5));
+  CHECK(scheduled_entropy_cost(config.loss, config.max_frames, f.T * 4) == Approx(0.3));
+  CHECK(scheduled_entropy_cost(config.loss, config.max_frames, 10 * f.T * 4) == Approx(0.1));
+  VTraceLossConfig constant = config.loss;
+  constant.entropy_cost_final = -1;
+  CHECK(scheduled_entropy_cost(constant, config.max_frames, 10 * f.T * 4) == 0.5);
+
+  // Each learner against updates made by hand with the expected cost.
+  const double expected[] = {0.5, 0.3, 0.1, 0.1};
+  VTraceLearner single(f.clone(), f.spec.action, config, *f.store, f.publisher, torch::kCPU);
+  DataParallelLearner dp([&] { return f.clone(); }, f.spec.action, config, *f.store, f.publisher, {torch::kCPU});
+  AgentNet by_hand = f.clone();
+  auto dist = make_policy_distribution(f.spec.action);
+  auto optimizer = make_optimizer(config.optimizer, by_hand->parameters());
+  for (int k = 0; k < 4; ++k) {
+    const UnrollBatch b = f.batch(config.batch_size, 200 + k);
+    LearnerConfig fixed = config;
+    fixed.loss.entropy_cost = expected[k];
+    fixed.loss.entropy_cost_final = -1;
+    VTraceLosses l;
+    vtrace_update(by_hand, *dist, *optimizer, b, fixed, torch::kCPU,
+                  decayed_learning_rate(config, static_cast<std::int64_t>(k) * f.T * config.batch_size), l);
+    LearnerStats s1, s2;
+    single.update(b, s1);
+    dp.update(b, s2);
+    CHECK(s1.entropy_cost == Approx(expected[k]));
+    CHECK(s2.entropy_cost == Approx(expected[k]));
+    // The loss used that cost: total = pg + baseline_cost x baseline - cost x entropy.
+    CHECK(s2.total_loss == Approx(s2.pg_loss + 0.5 * s2.baseline_loss - expected[k] * s2.entropy).epsilon(1e-5));
+    CHECK(s1.total_loss == Approx(l.total.item<double>()).epsilon(1e-5));
+  }
+  CHECK(max_relative_difference(*single.model(), *by_hand) <= 1e-5);
+  CHECK(max_relative_difference(*dp.model(), *by_hand) <= 1e-5);
+  // A constant cost would have ended elsewhere: the schedule is what matched.
+  AgentNet constant_cost = f.clone();
+  auto constant_optimizer = make_optimizer(config.optimizer, constant_cost->parameters());
+  LearnerConfig unscheduled = config;
+  unscheduled.loss.entropy_cost_final = -1;
+  for (int k = 0; k < 4; ++k) {
+    VTraceLosses l;
+    vtrace_update(constant_cost, *dist, *constant_optimizer, f.batch(config.batch_size, 200 + k), unscheduled,
+                  torch::kCPU, decayed_learning_rate(config, static_cast<std::int64_t>(k) * f.T * config.batch_size),
+                  l);
+  }
+  CHECK(max_relative_difference(*constant_cost, *by_hand) > 1e-4);
+}
+
 // A minibatch built column by column, independently of select_unrolls.
 UnrollBatch columns_of(const UnrollBatch& b, const std::vector<std::int64_t>& unrolls) {
   std::vector<torch::Tensor> obs, actions, policy, rewards, flags, versions;

@@ -73,3 +73,16 @@ TEST_CASE("a checkpoint's config JSON keeps --learner-cpus, also under its old k
   old.erase("learner_cores");
   CHECK(train_config_from_json(old.dump()).learner_cpus == TrainConfig{}.learner_cpus);
 }
+
+TEST_CASE("a checkpoint's config JSON keeps the entropy schedule", "[trainer][checkpoint][config]") {
+  TrainConfig c;
+  c.learner.loss.entropy_cost = 0.02;
+  c.learner.loss.entropy_cost_final = 0.001;
+  const TrainConfig back = train_config_from_json(to_json(c));
+  CHECK(back.learner.loss.entropy_cost == 0.02);
+  CHECK(back.learner.loss.entropy_cost_final == 0.001);
+  // A checkpoint written before --entropy-cost-final existed: a constant cost.
+  auto j = nlohmann::json::parse(to_json(c));
+  j["loss"].erase("entropy_cost_final");
+  CHECK(train_config_from_json(j.dump()).learner.loss.entropy_cost_final < 0);
+}

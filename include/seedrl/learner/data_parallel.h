@@ -95,7 +95,8 @@ class DataParallelLearner {
   void replica_update(int rank);
   torch::Tensor graphed_update(int rank, const UnrollBatch& shard);
 
-  LearnerConfig config_;
+  LearnerConfig config_;        // its entropy cost the one the next update uses
+  VTraceLossConfig base_loss_;  // the loss settings as given (the schedule's start)
   TrajectoryStore& store_;
   ParamPublisher& publisher_;
   DataParallelOptions options_;

@@ -20,6 +20,10 @@ struct VTraceLossConfig {
   double discount = 0.99;
   double baseline_cost = 0.5;
   double entropy_cost = 0.01;
+  // >= 0: the entropy cost moves linearly from entropy_cost to this over
+  // max_frames, as the learning rate decays (an exploration schedule);
+  // < 0: entropy_cost throughout.
+  double entropy_cost_final = -1;
   double reward_clip = 0.0;   // > 0: rewards clamped to [-c, c]
   double reward_scale = 1.0;  // rewards multiplied by this (after clipping)
   // > 0: the policy-gradient term becomes PPO's clipped surrogate (as APPO in

@@ -22,6 +22,7 @@ namespace seedrl {
 struct LearnerStats {
   double total_loss = 0, pg_loss = 0, baseline_loss = 0, entropy = 0;
   double grad_norm = 0, learning_rate = 0, policy_lag = 0;
+  double entropy_cost = 0;  // the cost this update used (scheduled_entropy_cost)
   double mean_rho = 0;
   double clip_fraction = 0;
 };
@@ -108,6 +109,10 @@ torch::Tensor vtrace_pass(AgentNet& model, const PolicyDistribution& dist, torch
 // The learning rate after `frames` consumed frames: linear decay to zero.
 double decayed_learning_rate(const LearnerConfig& config, std::int64_t frames);
 
+// The entropy cost after `frames` consumed frames: loss.entropy_cost, moved
+// linearly to loss.entropy_cost_final over max_frames where that is set.
+double scheduled_entropy_cost(const VTraceLossConfig& loss, std::int64_t max_frames, std::int64_t frames);
+
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(const OptimizerConfig& config,
                                                         std::vector<torch::Tensor> params);
 
@@ -135,7 +140,8 @@ class VTraceLearner {
  private:
   AgentNet model_;
   std::unique_ptr<PolicyDistribution> dist_;
-  LearnerConfig config_;
+  LearnerConfig config_;        // its entropy cost the one the next update uses
+  VTraceLossConfig base_loss_;  // the loss settings as given (the schedule's start)
   TrajectoryStore& store_;
   ParamPublisher& publisher_;
   torch::Device device_;
