@@ -29,6 +29,7 @@ TEST_CASE("a sample's forward pass costs more through IMPALA's deep ResNet than 
   deep.torso = "impala";
   const double s = measure_forward_ns(spec, shallow, 6, 8, 0.02);
   const double d = measure_forward_ns(spec, deep, 6, 8, 0.02);
+  CAPTURE(s, d);
   CHECK(std::isfinite(s));
   CHECK(s > 0);
   CHECK(d > 2 * s);
