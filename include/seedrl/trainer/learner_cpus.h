@@ -27,10 +27,10 @@ inline constexpr double kExpensiveEnvStepNs = 10'000;
 // scheduler gives one learner thread only its share among the many actor
 // threads, so reserving pays once the learner's work fills its CPUs. The
 // estimate leaves out the actor threads' own costs (batching, recording), so
-// it reads the learner a little heavier than the run does: on two CPUs
-// Pong-fast (four passes, reserving measured faster) estimates 1.3-1.6,
-// Breakout-fast (two passes, sharing measured faster) about 0.7
-// (bench/RESULTS.md).
+// it reads the learner a little heavier than the run does; 1 sits between
+// Pong-fast's estimate (four passes, measured faster reserved) and
+// Breakout-fast's (two passes, measured faster sharing) on two CPUs, with a
+// margin on each side (bench/RESULTS.md, "learner-cpus auto").
 inline constexpr double kReserveBalance = 1.0;
 
 // What one agent step costs, in CPU ns: the env's step, the inference's
@@ -72,9 +72,9 @@ double busy_cpus(const std::map<int, CpuTimes>& before, const std::map<int, CpuT
 // that other work leaves idle stay for the rest: `busy` is the CPUs' worth
 // of other work measured at start (busy_cpus), rounded. Pinned beside other
 // work, the learner and the actors each get a share of fewer CPUs than the
-// scheduler would give them unpinned. reserve needs one CPU left (else std::invalid_argument
-// naming --learner-cpus); share never reserves. The description says which
-// and why.
+// scheduler would give them unpinned. reserve needs one CPU left (else
+// std::invalid_argument naming --learner-cpus); share never reserves. The
+// description says which and why.
 LearnerCpus plan_learner_cpus(const std::string& mode, const std::vector<int>& cpus, int learner_threads,
                               int torch_threads, const StepCost& cost, double busy = 0);
 
