@@ -7,11 +7,9 @@
 
 #include <torch/torch.h>
 
-namespace seedrl {
+#include "seedrl/util/torch_dtype.h"
 
-namespace {
-torch::Dtype to_torch(DType d) { return d == DType::kUInt8 ? torch::kUInt8 : torch::kFloat32; }
-}  // namespace
+namespace seedrl {
 
 RequestBatcher::RequestBatcher(const ArraySpec& observation, int batch_size, std::chrono::microseconds timeout,
                                int num_buffers, bool pin_memory)
@@ -23,7 +21,7 @@ RequestBatcher::RequestBatcher(const ArraySpec& observation, int batch_size, std
   auto opts = torch::TensorOptions().pinned_memory(pin_memory);
   for (int i = 0; i < num_buffers; ++i) {
     auto b = std::make_unique<InferenceBatch>();
-    b->obs = torch::empty(shape, opts.dtype(to_torch(observation.dtype)));
+    b->obs = torch::empty(shape, opts.dtype(to_torch_dtype(observation.dtype)));
     b->first = torch::zeros({batch_size}, opts.dtype(torch::kUInt8));
     b->slots = torch::zeros({batch_size}, opts.dtype(torch::kInt64));
     b->steps.resize(batch_size);

@@ -7,6 +7,7 @@
 
 #include "seedrl/model/agent_net.h"
 #include "seedrl/util/clock.h"
+#include "seedrl/util/torch_dtype.h"
 
 namespace seedrl {
 
@@ -22,7 +23,7 @@ double measure_forward_ns(const EnvSpec& spec, const ModelConfig& model, int pol
   net->eval();
   std::vector<std::int64_t> shape = {1, batch};
   for (const auto d : spec.observation.shape) shape.push_back(d);
-  const auto dtype = spec.observation.dtype == DType::kUInt8 ? torch::kUInt8 : torch::kFloat32;
+  const auto dtype = to_torch_dtype(spec.observation.dtype);
   // Mid-range pixels rather than zeros, so no kernel takes a zero shortcut.
   const torch::Tensor obs = torch::full(shape, dtype == torch::kUInt8 ? 128 : 0.5, torch::dtype(dtype));
   const torch::Tensor first = torch::zeros({1, batch}, torch::kUInt8);

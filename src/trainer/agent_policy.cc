@@ -9,6 +9,7 @@
 
 #include "seedrl/actor/clip_action.h"
 #include "seedrl/model/policy_distribution.h"
+#include "seedrl/util/torch_dtype.h"
 
 namespace seedrl {
 
@@ -25,7 +26,7 @@ PlayPolicy agent_play_policy(AgentNet model, const EnvSpec& spec, bool greedy, s
   st->generator = at::make_generator<at::CPUGeneratorImpl>(seed);
   std::vector<std::int64_t> shape{1, 1};
   shape.insert(shape.end(), spec.observation.shape.begin(), spec.observation.shape.end());
-  st->obs = torch::empty(shape, spec.observation.dtype == DType::kUInt8 ? torch::kUInt8 : torch::kFloat32);
+  st->obs = torch::empty(shape, to_torch_dtype(spec.observation.dtype));
   const std::size_t obs_bytes = spec.observation.bytes();
   const int width = spec.action.width();
   const ActionSpec action_spec = spec.action;

@@ -19,6 +19,7 @@
 #include "seedrl/trainer/memory_budget.h"
 #include "seedrl/util/error_text.h"
 #include "seedrl/util/rng.h"
+#include "seedrl/util/torch_dtype.h"
 
 namespace seedrl {
 
@@ -74,7 +75,7 @@ void check_widths(const std::string& checkpoint, const LoadedCheckpoint& header,
 torch::Tensor obs_tensor(const EnvSpec& spec) {
   std::vector<std::int64_t> shape{1, 1};
   shape.insert(shape.end(), spec.observation.shape.begin(), spec.observation.shape.end());
-  return torch::empty(shape, spec.observation.dtype == DType::kUInt8 ? torch::kUInt8 : torch::kFloat32);
+  return torch::empty(shape, to_torch_dtype(spec.observation.dtype));
 }
 
 // An R2D2 checkpoint acts on its online Q-network: greedily, or else

@@ -8,12 +8,9 @@
 #include <torch/torch.h>
 
 #include "seedrl/util/clock.h"
+#include "seedrl/util/torch_dtype.h"
 
 namespace seedrl {
-
-namespace {
-torch::Dtype to_torch(DType d) { return d == DType::kUInt8 ? torch::kUInt8 : torch::kFloat32; }
-}  // namespace
 
 TrajectoryStore::TrajectoryStore(const UnrollLayout& layout, int num_slots, int queue_capacity, int max_batch)
     : layout_(layout),
@@ -30,7 +27,7 @@ TrajectoryStore::TrajectoryStore(const UnrollLayout& layout, int num_slots, int 
   const std::int64_t L = layout.length;
   std::vector<std::int64_t> obs_shape{pool, L};
   obs_shape.insert(obs_shape.end(), layout.observation.shape.begin(), layout.observation.shape.end());
-  obs_ = torch::zeros(obs_shape, torch::dtype(to_torch(layout.observation.dtype)));
+  obs_ = torch::zeros(obs_shape, torch::dtype(to_torch_dtype(layout.observation.dtype)));
   actions_ = torch::zeros({pool, L, layout.action_width});
   policy_ = torch::zeros({pool, L, layout.policy_size});
   rewards_ = torch::zeros({pool, L});

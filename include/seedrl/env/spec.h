@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-namespace seedrl {
+#include "seedrl/util/dtype.h"
 
-enum class DType : std::uint8_t { kFloat32, kUInt8 };
+namespace seedrl {
 
 std::size_t dtype_size(DType d);
 const char* dtype_name(DType d);

@@ -10,12 +10,11 @@
 
 #include "seedrl/env/env_step.h"
 #include "seedrl/util/available_memory.h"
+#include "seedrl/util/torch_dtype.h"
 
 namespace seedrl::r2d2 {
 
 namespace {
-
-torch::Dtype to_torch(DType d) { return d == DType::kUInt8 ? torch::kUInt8 : torch::kFloat32; }
 
 std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
@@ -55,7 +54,7 @@ Replay::Replay(const UnrollLayout& layout, const ReplayConfig& config)
   try {
     std::vector<std::int64_t> obs_shape{C, L};
     obs_shape.insert(obs_shape.end(), layout.observation.shape.begin(), layout.observation.shape.end());
-    obs_ = torch::zeros(obs_shape, torch::dtype(to_torch(layout.observation.dtype)));
+    obs_ = torch::zeros(obs_shape, torch::dtype(to_torch_dtype(layout.observation.dtype)));
     actions_ = torch::zeros({C, L, layout.action_width});
     policy_ = torch::zeros({C, L, layout.policy_size});
     rewards_ = torch::zeros({C, L});
