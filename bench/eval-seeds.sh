@@ -13,12 +13,12 @@ fi
 checkpoint=$1 seeds=$2 episodes=$3
 shift 3
 bin=${SEEDRL:-build/seedrl}
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
 for s in $seeds; do
-  if ! line=$("$bin" eval --checkpoint "$checkpoint" --episodes "$episodes" --seed "$s" --json "$@" 2>/dev/null); then
+  if ! line=$("$bin" eval --checkpoint "$checkpoint" --episodes "$episodes" --seed "$s" --json "$@" 2>"$err"); then
     echo "seed $s: seedrl eval failed; its message:" >&2
-    "$bin" eval --checkpoint "$checkpoint" --episodes "$episodes" --seed "$s" --json "$@" 2>&1 | tail -n 2 >&2 || true
+    tail -n 2 "$err" >&2
     exit 1
   fi
   echo "$s $line" >> "$out"
