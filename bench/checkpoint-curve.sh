@@ -47,8 +47,9 @@ case $cmd in
           tmp="$logdir/curve/.copy"
           cp "$logdir/checkpoint.pt" "$tmp"
           if f=$(frames_of "$tmp" 2>/dev/null); then
-            mv "$tmp" "$logdir/curve/checkpoint-$(printf %012d "$f").pt"
-            echo "kept $logdir/curve/checkpoint-$(printf %012d "$f").pt"
+            kept="$logdir/curve/checkpoint-$(printf %012d "$f").pt"
+            mv "$tmp" "$kept"
+            echo "kept $kept"
             last=$stamp
           fi
         fi
@@ -80,7 +81,8 @@ case $cmd in
         tail -n 2 "$err" >&2
         exit 1
       fi
-      python3 - "$(frames_of "$c")" "$line" <<'PY'
+      name=${c##*/checkpoint-}
+      python3 - "$((10#${name%.pt}))" "$line" <<'PY'
 import json, math, sys
 j = json.loads(sys.argv[2])
 n = j["episodes"]
