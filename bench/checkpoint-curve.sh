@@ -18,6 +18,15 @@ usage() {
 cmd=$1 logdir=$2
 shift 2
 bin=${SEEDRL:-build/seedrl}
+# `keep` may start beside a run that has not made its logdir yet: wait for it
+# while a process with that --logdir is alive.
+run_alive() { pgrep -f -- "--logdir $logdir( |$)" > /dev/null; }
+if [[ $cmd == keep ]]; then
+  for _ in $(seq 60); do
+    [[ -d $logdir ]] || ! run_alive && break
+    sleep 1
+  done
+fi
 [[ -d $logdir ]] || { echo "$0: no logdir '$logdir'" >&2; exit 2; }
 
 # The frame count in a checkpoint's index (src/io/checkpoint.cc's layout).
@@ -40,7 +49,7 @@ case $cmd in
     while :; do
       done_now=0
       [[ -e $logdir/summary.json ]] && done_now=1
-      pgrep -f -- "--logdir $logdir( |$)" > /dev/null || done_now=1
+      run_alive || done_now=1
       if [[ -e $logdir/checkpoint.pt ]]; then
         stamp=$(stat -c %Y "$logdir/checkpoint.pt")
         if [[ $stamp != "$last" ]]; then
