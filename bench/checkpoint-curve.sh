@@ -23,7 +23,7 @@ bin=${SEEDRL:-build/seedrl}
 run_alive() { pgrep -f -- "--logdir $logdir( |$)" > /dev/null; }
 if [[ $cmd == keep ]]; then
   for _ in $(seq 60); do
-    [[ -d $logdir ]] || ! run_alive && break
+    if [[ -d $logdir ]] || ! run_alive; then break; fi
     sleep 1
   done
 fi
