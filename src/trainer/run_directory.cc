@@ -100,12 +100,17 @@ std::vector<KeptFile> checkpoint_and_run_files(const std::string& checkpoint, co
   return kept;
 }
 
-std::string prepare_run_directory(const std::string& logdir, bool resume) {
+void create_run_directory(const std::string& logdir) {
   std::error_code ec;
   fs::create_directories(logdir, ec);
   if (ec || !fs::is_directory(logdir))
     throw std::invalid_argument("--logdir: cannot create directory " + logdir + (ec ? " (" + ec.message() + ")" : ""));
   check_writable(logdir);
+}
+
+std::string prepare_run_directory(const std::string& logdir, bool resume) {
+  create_run_directory(logdir);
+  std::error_code ec;
   check_run_file_names(logdir);
   if (resume || !fs::exists(checkpoint_path(logdir))) return "";
   fs::path aside = fs::path(logdir) / ("replaced-" + timestamp());

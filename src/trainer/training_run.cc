@@ -17,6 +17,7 @@
 #include "seedrl/trainer/run_dashboard.h"
 #include "seedrl/trainer/run_directory.h"
 #include "seedrl/trainer/run_ending.h"
+#include "seedrl/trainer/run_lock.h"
 #include "seedrl/trainer/run_monitor.h"
 #include "seedrl/util/signal_watcher.h"
 
@@ -34,6 +35,8 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
   });
   Pipeline pipeline(config, algorithm);             // refuses a bad setting before the run directory is touched
   const auto dashboard = listen_dashboard(config);  // serves until the run returns
+  create_run_directory(config.logdir);
+  const RunLock lock(config.logdir);  // before an earlier run's files are set aside
   prepare_run_directory(config.logdir, config.resume);
   if (!config.resume && !config.settings_toml.empty()) write_run_settings(config.logdir, config.settings_toml);
   const CheckpointCounters counters = algorithm.resume(config.resume);

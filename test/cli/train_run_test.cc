@@ -225,3 +225,44 @@ TEST_CASE("a --stop-at-target without --target-return is one line naming both", 
   CHECK(nan.status == 2);
   CHECK_THAT(nan.output, Catch::Contains("--target-return"));
 }
+
+TEST_CASE("two runs started on one --logdir: the second is refused and the first keeps its files",
+          "[cli][train][logdir]") {
+  // Both start at once; whichever takes the logdir first runs, the other is
+  // refused in one line before it touches the directory (it would otherwise
+  // set the first run's files aside while that run writes them). The runner
+  // is stopped with Ctrl-C once the other has gone and its learner stepped.
+  const std::string dir = temp_dir("train_lock");
+  const std::vector<std::string> args{"train", "--max-frames",     "100000000", "--actors", "4", "--logdir",
+                                      dir,     "--log-interval-s", "0.2"};
+  auto learner_stepped = [](const std::string& out) {
+    for (auto at = out.find("learner steps "); at != std::string::npos; at = out.find("learner steps ", at + 1))
+      if (at + 14 < out.size() && out[at + 14] >= '1' && out[at + 14] <= '9') return true;
+    return false;
+  };
+  const auto runs = run_seedrl_group({args, args},
+                                     [&, sent = false](const std::vector<std::string>& out,
+                                                       const std::vector<bool>& exited) mutable -> std::pair<int, int> {
+                                       if (sent || exited[0] == exited[1]) return {-1, 0};
+                                       const int runner = exited[0] ? 1 : 0;
+                                       if (!learner_stepped(out[runner])) return {-1, 0};
+                                       sent = true;
+                                       return {runner, SIGINT};
+                                     });
+  const int refused = runs[0].status == 2 ? 0 : 1;
+  const RunResult& runner = runs[1 - refused];
+  INFO(runs[0].output);
+  INFO(runs[1].output);
+  REQUIRE(runs[refused].status == 2);
+  CHECK_THAT(runs[refused].output,
+             Catch::Contains("seedrl: error: --logdir: " + dir + " is in use by another seedrl train (pid "));
+  REQUIRE(runner.status == 130);
+  CHECK(seedrl::read_checkpoint_header(dir + "/checkpoint.pt").counters.learner_steps > 0);
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    CHECK(entry.path().filename().string().rfind("replaced-", 0) != 0);  // nothing was set aside
+
+  // The lock ends with its run: a resume is let in (and, past --max-frames, has nothing to do).
+  RunResult resume = run_seedrl({"train", "--max-frames", "1", "--actors", "4", "--logdir", dir, "--resume"});
+  INFO(resume.output);
+  CHECK(resume.status == 0);
+}

@@ -11,8 +11,11 @@
 
 namespace seedrl {
 
-// Throws std::invalid_argument naming --logdir when it cannot be created or
-// written in.
+// Creates `logdir` if missing; throws std::invalid_argument naming --logdir
+// when it cannot be created or written in.
+void create_run_directory(const std::string& logdir);
+
+// create_run_directory, then sets an earlier run aside (unless resuming).
 // Returns the subdirectory the earlier run was moved to, or "" if none.
 std::string prepare_run_directory(const std::string& logdir, bool resume);
 
