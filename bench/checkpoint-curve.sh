@@ -18,9 +18,14 @@ usage() {
 cmd=$1 logdir=$2
 shift 2
 bin=${SEEDRL:-build/seedrl}
-# `keep` may start beside a run that has not made its logdir yet: wait for it
-# while a process with that --logdir is alive.
-run_alive() { pgrep -f -- "--logdir $logdir( |$)" > /dev/null; }
+# A run holds LOGDIR/.seedrl.lock while it lives (src/trainer/run_lock.h),
+# whether its logdir came from --logdir or a config file. `keep` may start
+# beside a run that has not made its logdir yet: it waits for one while a
+# process with that --logdir is alive.
+run_alive() {
+  if [[ -e $logdir/.seedrl.lock ]] && ! flock -n "$logdir/.seedrl.lock" true; then return 0; fi
+  pgrep -f -- "--logdir $logdir( |$)" > /dev/null
+}
 if [[ $cmd == keep ]]; then
   for _ in $(seq 60); do
     if [[ -d $logdir ]] || ! run_alive; then break; fi
