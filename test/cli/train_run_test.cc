@@ -14,6 +14,15 @@
 
 using namespace seedrl::test;
 
+namespace {
+// The progress line says the learner has taken a step.
+bool learner_stepped(const std::string& out) {
+  for (auto at = out.find("learner steps "); at != std::string::npos; at = out.find("learner steps ", at + 1))
+    if (at + 14 < out.size() && out[at + 14] >= '1' && out[at + 14] <= '9') return true;
+  return false;
+}
+}  // namespace
+
 TEST_CASE("a short CartPole run learns and writes its outputs", "[cli][train][slow]") {
   const std::string dir = temp_dir("train_learns");
   RunResult r = run_seedrl({"train", "--env", "cartpole", "--max-frames", "400000", "--actors", "32", "--logdir", dir,
@@ -104,14 +113,9 @@ TEST_CASE("Ctrl-C checkpoints, and --resume continues to --max-frames", "[cli][t
   const std::string dir = temp_dir("train_resume");
   const std::vector<std::string> args{"train", "--max-frames",     "100000000", "--actors", "16", "--logdir",
                                       dir,     "--log-interval-s", "0.2"};
-  // Ctrl-C once the learner has stepped (its progress line says so), however
-  // long a loaded machine takes to get there.
-  auto learner_stepped = [](const std::string& out, int) {
-    for (auto at = out.find("learner steps "); at != std::string::npos; at = out.find("learner steps ", at + 1))
-      if (at + 14 < out.size() && out[at + 14] >= '1' && out[at + 14] <= '9') return true;
-    return false;
-  };
-  RunResult first = run_seedrl_and_signal_when(args, learner_stepped, SIGINT);
+  // Ctrl-C once the learner has stepped, however long a loaded machine takes to get there.
+  RunResult first = run_seedrl_and_signal_when(
+      args, [](const std::string& out, int) { return learner_stepped(out); }, SIGINT);
   INFO(first.output);
   REQUIRE(first.status == 130);
   const auto saved = seedrl::read_checkpoint_header(dir + "/checkpoint.pt").counters;
@@ -235,11 +239,6 @@ TEST_CASE("two runs started on one --logdir: the second is refused and the first
   const std::string dir = temp_dir("train_lock");
   const std::vector<std::string> args{"train", "--max-frames",     "100000000", "--actors", "4", "--logdir",
                                       dir,     "--log-interval-s", "0.2"};
-  auto learner_stepped = [](const std::string& out) {
-    for (auto at = out.find("learner steps "); at != std::string::npos; at = out.find("learner steps ", at + 1))
-      if (at + 14 < out.size() && out[at + 14] >= '1' && out[at + 14] <= '9') return true;
-    return false;
-  };
   const auto runs = run_seedrl_group({args, args},
                                      [&, sent = false](const std::vector<std::string>& out,
                                                        const std::vector<bool>& exited) mutable -> std::pair<int, int> {
