@@ -2,11 +2,16 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
@@ -15,16 +20,27 @@ namespace seedrl {
 
 namespace {
 
-// The holder's pid as it wrote it, or "" if the file holds none (yet).
+// The pid holding a lock on `fd`'s file, from /proc/locks ("1: FLOCK
+// ADVISORY WRITE PID MAJ:MIN:INODE 0 EOF", the device numbers in hex), or ""
+// where it cannot tell.
 std::string holder_pid(int fd) {
-  char buf[32] = {};
-  const ssize_t n = ::pread(fd, buf, sizeof(buf) - 1, 0);
-  if (n <= 0) return "";
-  std::string pid(buf, static_cast<size_t>(n));
-  while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
-  for (const char c : pid)
-    if (c < '0' || c > '9') return "";
-  return pid;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return "";
+  std::ifstream locks("/proc/locks");
+  for (std::string line; std::getline(locks, line);) {
+    std::istringstream words(line);
+    std::string previous, word;
+    while (words >> word) {
+      unsigned maj = 0, min = 0;
+      unsigned long long inode = 0;
+      char tail = 0;
+      if (std::sscanf(word.c_str(), "%x:%x:%llu%c", &maj, &min, &inode, &tail) == 3 && maj == major(st.st_dev) &&
+          min == minor(st.st_dev) && inode == st.st_ino)
+        return previous;
+      previous = word;
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -35,7 +51,7 @@ std::string RunLock::path(const std::string& logdir) {
 
 RunLock::RunLock(const std::string& logdir) {
   const std::string file = path(logdir);
-  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  fd_ = ::open(file.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) {
     const int error = errno;
     throw std::invalid_argument("--logdir: cannot open " + file + " (" + std::strerror(error) + ")");
@@ -54,10 +70,6 @@ RunLock::RunLock(const std::string& logdir) {
                  std::strerror(error), logdir);
     return;
   }
-  const std::string pid = std::to_string(::getpid()) + "\n";
-  // Best effort: the pid only makes a second run's refusal more helpful.
-  const bool written = ::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, pid.data(), pid.size(), 0) > 0;
-  (void)written;
 }
 
 RunLock::~RunLock() {

@@ -3,7 +3,9 @@
 // writing, and both then write checkpoint.pt. A run holds an exclusive
 // flock(2) on logdir/.seedrl.lock from before it touches the directory until
 // the process ends (the kernel drops it if the process dies), so a second
-// run, --resume included, is refused naming the holder's pid. Scripts can
+// run, --resume included, is refused naming the holder's pid. The file stays
+// empty, so a run that does nothing (a finished --resume) changes no byte of
+// the directory after the first. Scripts can
 // ask the same question: `flock -n LOGDIR/.seedrl.lock true` fails while a
 // run holds it.
 #pragma once
