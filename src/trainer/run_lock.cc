@@ -68,7 +68,6 @@ RunLock::RunLock(const std::string& logdir) {
     }
     spdlog::warn("--logdir: cannot lock {} ({}); nothing stops a second run from using {} at the same time", file,
                  std::strerror(error), logdir);
-    return;
   }
 }
 

@@ -5,9 +5,8 @@
 // the process ends (the kernel drops it if the process dies), so a second
 // run, --resume included, is refused naming the holder's pid. The file stays
 // empty, so a run that does nothing (a finished --resume) changes no byte of
-// the directory after the first. Scripts can
-// ask the same question: `flock -n LOGDIR/.seedrl.lock true` fails while a
-// run holds it.
+// the directory after the first. Scripts can ask the same question:
+// `flock -n LOGDIR/.seedrl.lock true` fails while a run holds it.
 #pragma once
 
 #include <string>
@@ -17,8 +16,8 @@ namespace seedrl {
 class RunLock {
  public:
   // `logdir` must exist. Throws std::invalid_argument naming --logdir when
-  // another process holds the lock. A file system without locks (ENOLCK)
-  // gets a warning and no lock.
+  // another process holds the lock. A file system that cannot lock (ENOLCK
+  // and the like) gets a warning and no lock.
   explicit RunLock(const std::string& logdir);
   ~RunLock();
   RunLock(const RunLock&) = delete;
