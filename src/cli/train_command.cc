@@ -92,6 +92,10 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_option("--checkpoint-every-s", c.checkpoint_every_s, "Seconds between checkpoints (0: only at the end)")
       ->check(non_negative());
   cmd->add_flag("--resume", c.resume, "Continue from the checkpoint in --logdir");
+  cmd->add_option("--init-checkpoint", c.init_checkpoint,
+                  "Start the network from another run's checkpoint (fine-tuning, a curriculum): the same "
+                  "algorithm and network shapes; the optimizer, counters and schedules start afresh (ignored "
+                  "with --resume)");
   cmd->add_option("--log-interval-s", c.log_interval_s, "Seconds between metrics lines")->check(positive());
   cmd->add_option("--report-every-s", c.report_every_s,
                   "Seconds between refreshes of LOGDIR/report.html (seedrl report; 0: only at the end)")

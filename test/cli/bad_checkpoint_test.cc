@@ -80,7 +80,8 @@ std::vector<std::string> refused_copies(const std::string& good_path, const std:
 
 }  // namespace
 
-TEST_CASE("eval and play refuse a damaged checkpoint in one line naming it", "[cli][checkpoint]") {
+TEST_CASE("eval, play and train --init-checkpoint refuse a damaged checkpoint in one line naming it",
+          "[cli][checkpoint]") {
   const std::string dir = temp_dir("cli_bad_checkpoint");
   const std::string good = cartpole_checkpoint(dir);
   {
@@ -92,6 +93,9 @@ TEST_CASE("eval and play refuse a damaged checkpoint in one line naming it", "[c
   for (const std::string& bad : refused_copies(good, dir)) {
     check_one_line_error({"eval", "--checkpoint", bad, "--episodes", "1"}, bad);
     check_one_line_error({"play", "--policy", "checkpoint:" + bad, "--episodes", "1"}, bad);
+    const RunResult r = check_one_line_error(
+        {"train", "--init-checkpoint", bad, "--max-frames", "1000", "--logdir", dir + "/init"}, "--init-checkpoint: ");
+    CHECK_THAT(r.output, Catch::Contains(bad));
   }
 }
 
@@ -173,7 +177,8 @@ TEST_CASE("eval refuses a crafted config before building its model: sizes, narro
   CHECK_THAT(r.output, Catch::Contains("4294967360") && Catch::Contains("does not fit"));
 }
 
-TEST_CASE("eval, play and train --resume refuse a checkpoint whose weights are not finite", "[cli][checkpoint]") {
+TEST_CASE("eval, play, train --resume and --init-checkpoint refuse a checkpoint whose weights are not finite",
+          "[cli][checkpoint]") {
   const std::string dir = temp_dir("cli_nan_checkpoint");
   const std::vector<std::string> train{"train", "--max-frames", "3000", "--actors", "2", "--logdir", dir};
   REQUIRE(run_seedrl(train).status == 0);
@@ -188,6 +193,8 @@ TEST_CASE("eval, play and train --resume refuse a checkpoint whose weights are n
     write_bytes(path, join_checkpoint(parts));
     check_one_line_error({"eval", "--checkpoint", path, "--episodes", "1"}, "non-finite weights");
     check_one_line_error({"play", "--policy", "checkpoint:" + path, "--episodes", "1"}, "non-finite weights");
+    check_one_line_error({"train", "--init-checkpoint", path, "--max-frames", "1000", "--logdir", dir + "-init"},
+                         "non-finite weights");
     std::vector<std::string> resume = train;
     resume[2] = "6000";
     resume.push_back("--resume");

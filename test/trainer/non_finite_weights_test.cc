@@ -19,7 +19,7 @@ using namespace seedrl;
 
 namespace {
 
-// What RunCheckpoint::save reads of a learner.
+// What RunCheckpoint::save reads of a learner (and its constructor names).
 struct TinyLearner {
   torch::nn::Linear net{2, 1};
   torch::optim::Adam adam{net->parameters(), torch::optim::AdamOptions(1e-3)};
@@ -27,6 +27,7 @@ struct TinyLearner {
   torch::optim::Optimizer& optimizer() { return adam; }
   std::int64_t steps() const { return 7; }
   std::int64_t frames() const { return 70; }
+  void sync_replicas() {}  // one replica
   void poison() {
     torch::NoGradGuard no_grad;
     net->weight.view(-1)[0] = std::numeric_limits<float>::quiet_NaN();

@@ -29,7 +29,12 @@ class RunCheckpoint {
         config_(config),
         config_json_(to_json(config)),
         learner_(learner),
-        extras_(std::move(extras)) {}
+        extras_(std::move(extras)) {
+    // Here, while the learner is being built: a refused file leaves the run
+    // directory untouched, and the weights are in place before the first
+    // publication.
+    if (!config.resume && !config.init_checkpoint.empty()) initialize(config.init_checkpoint);
+  }
 
   const std::string& path() const { return path_; }
 
@@ -59,6 +64,35 @@ class RunCheckpoint {
     learner_.set_counters(c.learner_steps, c.learner_frames);
     learner_.sync_replicas();
     return c;
+  }
+
+  // --init-checkpoint: a fresh run's network (and extras) from `file`, another
+  // run's checkpoint of this algorithm with the same tensor shapes; the
+  // optimizer and the counters stay fresh. Refuses (std::invalid_argument,
+  // one line naming the flag and the file) anything else, changing nothing.
+  void initialize(const std::string& file) {
+    const std::string flag = "--init-checkpoint: ";
+    LoadedCheckpoint header;
+    try {
+      header = read_checkpoint_header(file);
+    } catch (const CheckpointError& e) {
+      throw std::invalid_argument(flag + e.what());
+    }
+    TrainConfig saved;
+    try {
+      saved = train_config_from_json(header.config_json);
+    } catch (const std::exception& e) {
+      throw std::invalid_argument(flag + "checkpoint " + file + ": " + e.what());
+    }
+    if (saved.algo != config_.algo)
+      throw std::invalid_argument(flag + file + " holds " + saved.algo + " weights; this run trains " + config_.algo);
+    try {
+      load_checkpoint(file, *learner_.model(), nullptr, extras_);
+    } catch (const CheckpointError& e) {
+      throw std::invalid_argument(flag + e.what() + " (its run: --env " + saved.env + " --model " + saved.model.torso +
+                                  ")");
+    }
+    learner_.sync_replicas();
   }
 
   // Ends the run (throws) at the first non-finite `value` made from the

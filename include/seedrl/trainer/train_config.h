@@ -71,6 +71,9 @@ struct TrainConfig {
   double checkpoint_every_s = 600;
   bool checkpoint_replay = true;  // R2D2: save the replay with each checkpoint (trainer/replay_checkpoint.h)
   bool resume = false;
+  // A fresh run's network starts from this checkpoint's weights (another
+  // run's: fine-tuning, a curriculum); ignored with --resume.
+  std::string init_checkpoint;
   double log_interval_s = 5;
   double report_every_s = 60;  // logdir/report.html: seconds between refreshes (0: at the end only)
   double record_every_s = 0;   // logdir/video.gif from the latest checkpoint: seconds between (0: off)
