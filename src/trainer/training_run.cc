@@ -55,6 +55,9 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
   if (config.resume)
     spdlog::info("resumed from {} at {} frames, {} learner steps", algorithm.checkpoint_path(), counters.frames,
                  counters.learner_steps);
+  else if (!config.init_checkpoint.empty())
+    spdlog::info("network from {} (--init-checkpoint: its weights only; optimizer, counters and schedules start fresh)",
+                 config.init_checkpoint);
   pipeline.set_counters(counters);
   // train --record-every-s: videos of the latest checkpoint, on a thread of their own
   // (refuses an env without renderer here, before the first log line).

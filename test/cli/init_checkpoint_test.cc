@@ -64,6 +64,7 @@ TEST_CASE("train --init-checkpoint starts a fresh run from another run's weights
   const RunResult b = run_seedrl(with(still, {"--max-frames", "3000", "--init-checkpoint", from, "--logdir", tuned}));
   INFO(b.output);
   REQUIRE(b.status == 0);
+  CHECK(b.output.find("network from " + from + " (--init-checkpoint") != std::string::npos);
   const std::string tuned_path = checkpoint_path(tuned);
   CHECK(max_difference(load_net(tuned_path), load_net(from)) < 1e-20);
 
