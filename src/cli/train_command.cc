@@ -143,6 +143,7 @@ CommandRunner add_train_command(CLI::App& app) {
 
   return [cmd, config, config_file, target_return]() -> int {
     if (!cmd->parsed()) return -1;
+    read_launcher_variables(*cmd);
     const std::set<std::string> typed = given_flags(*cmd);
     if (!config_file->empty()) {
       apply_config_file(*cmd, *config_file);

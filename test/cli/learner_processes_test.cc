@@ -229,9 +229,16 @@ TEST_CASE("learner-process flags default to torchrun's variables", "[learner_pro
       "--rank: 3 is not below --world-size 3");
   unsetenv("WORLD_SIZE");
   unsetenv("RANK");
+  // A value the flag would refuse is refused from its variable too, naming
+  // both (CLI11 2.4 and later would drop it in silence and train alone).
   setenv("MASTER_PORT", "0", 1);
-  seedrl::test::check_one_line_error({"train", "--env", "cartpole", "--logdir", logdir}, "--master-port");
+  seedrl::test::check_one_line_error({"train", "--env", "cartpole", "--logdir", logdir},
+                                     "--master-port: MASTER_PORT=0 is refused");
   unsetenv("MASTER_PORT");
+  setenv("WORLD_SIZE", "two", 1);
+  seedrl::test::check_one_line_error({"train", "--env", "cartpole", "--logdir", logdir},
+                                     "--world-size: WORLD_SIZE=two is refused");
+  unsetenv("WORLD_SIZE");
 }
 
 TEST_CASE("learner-process flags refuse what they cannot do in one line", "[learner_processes]") {

@@ -13,4 +13,9 @@ namespace seedrl {
 
 void add_learner_process_flags(CLI::App& command, TrainConfig& config);
 
+// Gives each of those flags not on the command line its variable's value,
+// checked as the flag is: a bad value is an error naming both (a
+// std::invalid_argument), never the default in its place. Call once parsed.
+void read_launcher_variables(CLI::App& command);
+
 }  // namespace seedrl
