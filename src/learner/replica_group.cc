@@ -267,6 +267,12 @@ ReplicaGroup::ReplicaGroup(const std::vector<torch::Device>& devices, std::chron
   if (rdv.master_port < 1 || rdv.master_port > 65535)
     throw std::invalid_argument("master port " + std::to_string(rdv.master_port) + " is not a TCP port");
   impl_->world_size = rdv.world_size;
+  // A write to a socket whose peer has died raises SIGPIPE unless the writer
+  // opts out, and not every write in Gloo and c10d's store does: a rank that
+  // dies would end this one in silence (status 141, seen on a GPU machine)
+  // instead of with the line that names it. Python, PyTorch's usual host,
+  // ignores SIGPIPE from its start; a native process must say so itself.
+  ::signal(SIGPIPE, SIG_IGN);
   // One store client per local rank (a TCPStore's connection is not shared
   // between threads); the process holding global rank 0 also serves it.
   const std::string store_name = rdv.master_addr + ":" + std::to_string(rdv.master_port);

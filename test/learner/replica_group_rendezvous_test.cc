@@ -5,6 +5,8 @@
 // collectives must cover all three ranks.
 #include <catch2/catch.hpp>
 
+#include <signal.h>
+
 #include <memory>
 #include <thread>
 
@@ -30,6 +32,7 @@ TEST_CASE("replica groups of two processes meet at a TCP store and reduce over a
     r.gloo_host = "127.0.0.1";
     return r;
   };
+  ::signal(SIGPIPE, SIG_DFL);
   std::unique_ptr<ReplicaGroup> a, b;
   std::thread pa(
       [&] { a = std::make_unique<ReplicaGroup>(std::vector<torch::Device>{torch::kCPU}, timeout, rendezvous(0)); });
@@ -40,6 +43,11 @@ TEST_CASE("replica groups of two processes meet at a TCP store and reduce over a
   pb.join();
   REQUIRE(a);
   REQUIRE(b);
+  // A peer process that dies must not end this one by SIGPIPE on a write to
+  // its socket: the group reports the lost rank instead.
+  struct sigaction pipe_action {};
+  REQUIRE(::sigaction(SIGPIPE, nullptr, &pipe_action) == 0);
+  CHECK(pipe_action.sa_handler == SIG_IGN);
   CHECK(a->size() == 1);
   CHECK(b->size() == 2);
   CHECK(a->world_size() == 3);
