@@ -175,4 +175,9 @@ std::vector<std::string> with(std::vector<std::string> args, const std::vector<s
 
 std::string source_dir() { return SEEDRL_SOURCE_DIR; }
 
+std::string dygraphs_js() {
+  const std::string found = SEEDRL_DYGRAPHS_JS;
+  return found.empty() ? "/usr/share/javascript/dygraphs/dygraph.min.js" : found;
+}
+
 }  // namespace seedrl::test

@@ -53,4 +53,8 @@ std::vector<std::string> with(std::vector<std::string> args, const std::vector<s
 // is compiled with its path, as with the binary's.
 std::string source_dir();
 
+// The dygraphs script this build inlines into report pages (libjs-dygraphs'
+// dygraph.min.js where CMake found it; Debian's path when it found none).
+std::string dygraphs_js();
+
 }  // namespace seedrl::test

@@ -18,8 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* kDygraphs = "/usr/share/javascript/dygraphs/dygraph.min.js";
-
 void write(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
@@ -77,7 +75,7 @@ TEST_CASE("seedrl report writes one page with every run's curves, offline", "[cl
   const std::string html = read_file(out);
 
   // Self-contained: dygraphs inlined, nothing fetched.
-  const std::string dygraphs = read_file(kDygraphs);
+  const std::string dygraphs = read_file(dygraphs_js());
   REQUIRE(dygraphs.size() > 4000);
   CHECK(html.find(dygraphs.substr(1000, 2000)) != std::string::npos);
   CHECK_FALSE(
