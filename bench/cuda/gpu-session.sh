@@ -13,6 +13,11 @@
 # build's CTestCostData.txt as .device/CTestCostData.txt: longest first).
 #   bash bench/cuda/gpu-session.sh next
 # : what session 68's figures point at next (see the plan's comment).
+#   bash bench/cuda/gpu-session.sh verify
+# : the build, the [.gpu] tests and the whole CTest suite first (code changed
+# since the last lent machine), then `benches` for what is left.
+#   bash bench/cuda/gpu-session.sh benches
+# : on the warm machine, the two bench rows of `next` alone.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 START=$(date +%s)
@@ -24,7 +29,8 @@ R=bench/cuda/run-on-gpu.sh
 BACK=${OUT:-$PWD/cuda-results}
 export OUT=/tmp/gpu-session
 mkdir -p "$OUT" "$BACK"
-trap 'cp "$OUT/steps.log" "$OUT/logs.tar.gz" "$BACK/" 2>/dev/null' EXIT
+pack() { tar -C "$OUT" -czf "$OUT/logs.tar.gz" --exclude logs.tar.gz $(cd "$OUT" && ls) 2>/dev/null; }
+trap 'pack; cp "$OUT/steps.log" "$OUT/logs.tar.gz" "$BACK/" 2>/dev/null' EXIT
 export SEEDRL_BENCH_SECONDS=${SEEDRL_BENCH_SECONDS:-3}
 PLAN=${1:-first}
 if [[ $PLAN == suite ]]; then
@@ -47,6 +53,17 @@ elif [[ $PLAN == next ]]; then
   SEEDRL_BENCH_ONLY="pong-deep-b128 --env atari:pong --model impala --actors 256 --envs-per-actor 8 --inference-batch 1024 --inference-threads 2 --batch-size 128 --torch-threads 4 --sweep actors=256" \
     bash $R bench
   SEEDRL_TEST_TIMEOUT=$(($(left) - 15)) bash $R ctest
+elif [[ $PLAN == verify ]]; then
+  SEEDRL_TARGETS="seedrl seedrl_tests seedrl_env_tests" bash $R build || exit 1
+  cp "$OUT/steps.log" "$OUT/logs.tar.gz" "$BACK/" 2>/dev/null
+  SEEDRL_GPU_TEST_TIMEOUT=150 bash $R gpu-tests
+  cp "$OUT/steps.log" "$OUT/logs.tar.gz" "$BACK/" 2>/dev/null
+  SEEDRL_TEST_TIMEOUT=$(($(left) - 15)) bash $R ctest
+elif [[ $PLAN == benches ]]; then
+  SEEDRL_BENCH_ONLY="minatar-envs --env minatar:breakout --model minatar --actors 512 --envs-per-actor 32 --inference-batch 8192 --inference-threads 4 --batch-size 512 --torch-threads 4 --sweep envs-per-actor=32,48,64" \
+    bash $R bench
+  SEEDRL_BENCH_ONLY="pong-deep-b128 --env atari:pong --model impala --actors 256 --envs-per-actor 8 --inference-batch 1024 --inference-threads 2 --batch-size 128 --torch-threads 4 --sweep actors=256" \
+    bash $R bench
 elif [[ $PLAN == first ]]; then
   SEEDRL_TARGETS="seedrl seedrl_tests" bash $R build || exit 1
   cp "$OUT/steps.log" "$OUT/logs.tar.gz" "$BACK/" 2>/dev/null
