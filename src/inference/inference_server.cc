@@ -20,6 +20,7 @@ InferenceServer::InferenceServer(RequestBatcher& batcher, TrajectoryStore* store
       step_(std::move(step)),
       threads_(threads),
       device_(device),
+      turns_(num_slots),
       workers_(batcher) {
   CoreState initial = step_->initial_state(num_slots, device_);
   if (initial.defined()) core_.enable(std::move(initial));
@@ -57,7 +58,11 @@ void InferenceServer::run() {
   inputs.reserve(4 + extra_host.size());
   const bool non_blocking = device_.is_cuda();
 
+  std::vector<PendingRecord> pending_rows(static_cast<std::size_t>(cap));
+  bool recording = store_ != nullptr;
+
   while (InferenceBatch* batch = batcher_.next_batch()) {
+    bool answered = false;
     try {
       const auto t0 = std::chrono::steady_clock::now();
       version = publisher_.sync(*model.module, version);
@@ -86,34 +91,56 @@ void InferenceServer::run() {
       const int W = static_cast<int>(actions.size(1));
       const int H = core ? static_cast<int>(pre.h.size(1)) : 0;
       const auto* obs_rows = static_cast<const std::uint8_t*>(batch->obs.data_ptr());
-      bool recording = store_ != nullptr;
+      // Every row gets its action. What the record needs from the actors'
+      // EnvSteps is copied out with a ticket per slot, before the answer
+      // hands the EnvSteps back to their actors.
+      int pending = 0;
       for (int i = 0; i < n; ++i) {
         const EnvStep& step = *batch->steps[i];
-        // Every row gets its action, whatever the store says: its actor waits for it.
         std::copy_n(a + i * W, W, step.action);
         step_->acted(step.slot, a + i * W);
         if (!recording || !step_->records(step.slot)) continue;
-        StepRecord rec;
-        rec.obs = obs_rows + i * batch->row_bytes;
-        rec.action = a + i * W;
-        rec.policy = rec_policy + i * R;
-        if (core) {
-          rec.core_h = pre.h.data_ptr<float>() + i * H;
-          rec.core_c = pre.c.data_ptr<float>() + i * H;
+        pending_rows[pending++] = PendingRecord{i, step.slot, turns_.take_ticket(step.slot), step.reward, step.flags};
+      }
+      answered = answer_first_;
+      if (answered) batcher_.answer(batch);
+      for (int k = 0; k < pending; ++k) {
+        const PendingRecord& p = pending_rows[k];
+        turns_.wait_turn(p.slot, p.ticket);
+        if (recording) {
+          StepRecord rec;
+          rec.obs = obs_rows + p.row * batch->row_bytes;
+          rec.action = a + p.row * W;
+          rec.policy = rec_policy + p.row * R;
+          if (core) {
+            rec.core_h = pre.h.data_ptr<float>() + p.row * H;
+            rec.core_c = pre.c.data_ptr<float>() + p.row * H;
+          }
+          rec.reward = p.reward;
+          rec.flags = p.flags;
+          recording = store_->append(p.slot, rec, version);  // false: the store closed (shutting down)
         }
-        rec.reward = step.reward;
-        rec.flags = step.flags;
-        recording = store_->append(step.slot, rec, version);  // false: the store closed (shutting down)
+        turns_.pass_turn(p.slot);
       }
       stats_.record_ns.fetch_add(ns_since(t1), std::memory_order_relaxed);
       stats_.batches.fetch_add(1, std::memory_order_relaxed);
       if (graphs.replayed_last()) stats_.graph_batches.fetch_add(1, std::memory_order_relaxed);
       stats_.rows.fetch_add(n, std::memory_order_relaxed);
-      batcher_.complete(batch);
+      if (answered)
+        batcher_.release(batch);
+      else
+        batcher_.complete(batch);
     } catch (...) {
-      // Its actors and remote sessions wait on this batch: answer them as
-      // closed before the failure stops this thread (InferenceThreads).
-      batcher_.abandon(batch);
+      if (answered) {
+        // Its actors have their actions, but steps they were answered for
+        // will not be recorded: nothing may wait for those turns.
+        turns_.abandon();
+        batcher_.release(batch);
+      } else {
+        // Its actors and remote sessions wait on this batch: answer them as
+        // closed before the failure stops this thread (InferenceThreads).
+        batcher_.abandon(batch);
+      }
       throw;
     }
   }

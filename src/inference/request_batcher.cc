@@ -216,10 +216,13 @@ void answer_closed(InferenceBatch& b) {
 }
 }  // namespace
 
-void RequestBatcher::complete(InferenceBatch* batch) {
+void RequestBatcher::answer(InferenceBatch* batch) {
   // close() leaves running batches alone, so no lock is needed to answer.
   for (int i = 0; i < batch->size; ++i) batch->completions[i]->count_off();
   announce_answered(*batch);
+}
+
+void RequestBatcher::release(InferenceBatch* batch) {
   {
     std::lock_guard lock(mu_);
     batch->state = InferenceBatch::State::kFree;

@@ -61,8 +61,10 @@ Pipeline::Pipeline(const TrainConfig& config, Algorithm& algorithm)
     eval_actors_ = std::make_unique<ActorPool>(ec, inference_->batchers(), eval_episodes_, eval_frames_);
   }
   // Listens now, so that a bad address fails before any thread starts.
-  remote_ = net::make_remote_server(config, spec_, local_envs, *inference_, episodes_, frames_,
-                                    [this](int slot) { algorithm_.release_slot(slot, *store_, *inference_); });
+  remote_ = net::make_remote_server(config, spec_, local_envs, *inference_, episodes_, frames_, [this](int slot) {
+    inference_->settle_slot(slot);  // its last steps recorded first
+    algorithm_.release_slot(slot, *store_, *inference_);
+  });
   learner_thread_ = std::make_unique<LearnerThread>([this] { return algorithm_.learner_step(); },
                                                     [this] { return algorithm_.learner_steps(); }, [this] { save_(); },
                                                     cpus_.of_rank(0));

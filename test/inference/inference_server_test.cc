@@ -1,9 +1,13 @@
 // The one inference loop under both algorithms' PolicySteps: a store that
 // refuses appends (shutting down) still leaves every row of a batch with its
 // action, and R2D2's step feeds the Q-network each env's previous action and
-// reward, records [previous action, Q-values] and leaves evaluation slots out.
+// reward, records [previous action, Q-values] and leaves evaluation slots out;
+// threads that answer actors before recording keep each slot's steps in order.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <atomic>
+#include <thread>
 #include <vector>
 
 #include <torch/torch.h>
@@ -133,10 +137,10 @@ TEST_CASE("R2D2 inference feeds back previous actions, records [previous action,
     REQUIRE(batcher.submit(steps, done));
     eval_actions.push_back(actions[1]);
   }
-  CHECK(store.unrolls_completed() == 1);  // slot 0's; the evaluation slot is not recorded
   UnrollBatch unroll;
   REQUIRE(store.next_batch(1, unroll));
-  server->stop();
+  server->stop();                         // every answered step recorded
+  CHECK(store.unrolls_completed() == 1);  // slot 0's; the evaluation slot is not recorded
   CHECK(unroll.slots[0].item<std::int64_t>() == 0);
   for (float a : eval_actions) CHECK((a == 0.f || a == 1.f));
 
@@ -155,4 +159,67 @@ TEST_CASE("R2D2 inference feeds back previous actions, records [previous action,
   const torch::Tensor q = out.q.select(1, 0);  // [T, A]
   CHECK((policy.narrow(1, 1, A) - q).abs().max().item<double>() < 1e-5);
   CHECK(torch::equal(recorded_actions, q.argmax(-1).to(torch::kFloat32)));  // greedy
+}
+
+TEST_CASE("inference threads that answer before recording keep every slot's steps in order",
+          "[inference][inference_server]") {
+  // Many actors, tiny batches and four inference threads: a slot's next step
+  // often reaches another thread while the one that answered the step before
+  // is still recording. Each step carries its number as observation and
+  // reward, so every unroll must hold consecutive numbers, each with its own
+  // reward (the actors overwrite their EnvSteps as soon as they are answered).
+  const EnvSpec spec = cartpole();
+  const int P = make_policy_distribution(spec.action)->param_size();
+  auto make_model = [&] { return AgentNet(spec, small_model(), P); };
+  ParamPublisher publisher;
+  publisher.publish(*make_model(), 0);
+  const int actors = 8, envs_per_actor = 4, slots = actors * envs_per_actor, steps = 150, L = 5;
+  const int unrolls_per_slot = (steps - 1) / (L - 1);
+  TrajectoryStore store(layout_for(spec, P, L, 1), slots, slots * unrolls_per_slot, 1);
+  const int batch = 3, threads = 4;
+  RequestBatcher batcher(spec.observation, batch, std::chrono::microseconds(200),
+                         RequestBatcher::buffers_needed(slots, batch, threads), false);
+  InferenceServer server(batcher, &store, publisher, std::make_unique<ActorCriticStep>(make_model, spec.action), slots,
+                         threads, torch::kCPU);
+  server.start();
+  std::vector<std::thread> pool;
+  std::atomic<int> bad_actions{0};
+  for (int a = 0; a < actors; ++a) {
+    pool.emplace_back([&, a] {
+      std::vector<float> obs(envs_per_actor * 4), actions(envs_per_actor);
+      std::vector<EnvStep> envs(envs_per_actor);
+      Completion done;
+      for (int t = 0; t < steps; ++t) {
+        for (int e = 0; e < envs_per_actor; ++e) {
+          std::fill_n(obs.data() + e * 4, 4, static_cast<float>(t));
+          actions[e] = -1.f;
+          envs[e] = EnvStep{a * envs_per_actor + e, static_cast<std::uint8_t>(t == 0 ? kFirst : 0),
+                            static_cast<float>(t), obs.data() + e * 4, actions.data() + e};
+        }
+        if (!batcher.submit(envs, done)) return;
+        for (float x : actions)
+          if (x != 0.f && x != 1.f) ++bad_actions;
+      }
+    });
+  }
+  for (auto& t : pool) t.join();
+  for (int s = 0; s < slots; ++s) server.settle_slot(s);  // every answered step recorded
+  CHECK(store.unrolls_completed() == static_cast<std::uint64_t>(slots * unrolls_per_slot));
+  server.stop();
+  CHECK(bad_actions.load() == 0);
+  CHECK(server.stats().rows == static_cast<std::uint64_t>(slots * steps));
+  std::vector<int> seen(slots, 0);
+  UnrollBatch unroll;
+  for (int u = 0; u < slots * unrolls_per_slot; ++u) {
+    REQUIRE(store.next_batch(1, unroll));
+    const int slot = static_cast<int>(unroll.slots[0].item<std::int64_t>());
+    const torch::Tensor obs = unroll.obs.select(1, 0).select(1, 0);  // [L]: each entry's step number
+    const torch::Tensor rewards = unroll.rewards.select(1, 0);       // [L]
+    const float start = obs[0].item<float>();
+    INFO("slot " << slot << ", unroll from step " << start);
+    CHECK(start == static_cast<float>(seen[slot] * (L - 1)));  // a slot's unrolls in order, none skipped
+    CHECK(torch::equal(obs, torch::arange(L, torch::kFloat32) + start));
+    CHECK(torch::equal(rewards, obs));
+    ++seen[slot];
+  }
 }

@@ -21,15 +21,22 @@ class DeviceInference {
   virtual void stop() = 0;
   // Forgets a slot's per-env state (its remote actor went away).
   virtual void reset_slot(int slot) = 0;
+  // Returns once every step of the slot that was answered is recorded, so
+  // that its partial unroll can be dropped (its actor went away).
+  virtual void settle_slot(int slot) = 0;
   virtual const InferenceStats& stats() const = 0;
   // An inference thread failed (and said why): the run must stop.
   virtual bool failed() const = 0;
   // Replay CUDA graphs of the forward for batch sizes that recur
   // (util/cuda_graphs.h); set before start(). No effect on CPU.
   void use_cuda_graphs(bool on) { cuda_graphs_ = on; }
+  // Answer a batch's actors before recording it (the default: they step while
+  // it is recorded), or only after; set before start().
+  void answer_first(bool on) { answer_first_ = on; }
 
  protected:
   bool cuda_graphs_ = false;
+  bool answer_first_ = true;
 };
 
 }  // namespace seedrl

@@ -35,6 +35,7 @@ struct InferenceFleetConfig {
   int remote_envs = 0;       // slots after the local ones, each connection served by one device
   int eval_envs = 0;         // slots after the remote ones: actor threads of one env each, spread e % N
   bool cuda_graphs = false;  // inference forwards replayed as CUDA graphs (util/cuda_graphs.h)
+  bool answer_first = true;  // actors answered before their steps are recorded (DeviceInference::answer_first)
   // Slots every device's server must index.
   int num_slots() const { return local_actors * envs_per_actor + remote_envs + eval_envs; }
 };
@@ -72,6 +73,10 @@ class InferenceFleet {
   // away; the slot's next user may be served by another device).
   void reset_slot(int slot) {
     for (auto& s : servers_) s->reset_slot(slot);
+  }
+  // Until every answered step of the slot is recorded, on every device.
+  void settle_slot(int slot) {
+    for (auto& s : servers_) s->settle_slot(slot);
   }
 
   InferenceTotals totals() const;

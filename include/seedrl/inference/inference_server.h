@@ -6,10 +6,14 @@
 // between algorithms (model, extra inputs, action choice, record format,
 // recorded slots) comes from a PolicyStep (policy_step.h).
 //
+// The actors are answered before their steps are recorded, so that they step
+// their envs while the inference thread copies the batch into the store;
+// RecordTurns keeps each slot's steps in order across threads.
 // Once the store refuses an append (it closed: shutting down), the batch's
 // remaining rows still get their actions but nothing more is recorded.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include <torch/types.h>
@@ -18,6 +22,7 @@
 #include "seedrl/inference/device_inference.h"
 #include "seedrl/inference/inference_threads.h"
 #include "seedrl/inference/policy_step.h"
+#include "seedrl/inference/record_turns.h"
 #include "seedrl/inference/request_batcher.h"
 #include "seedrl/publisher/param_publisher.h"
 #include "seedrl/trajectory/trajectory_store.h"
@@ -36,12 +41,22 @@ class InferenceServer final : public DeviceInference {
   void stop() override;
   // Zeroes a slot's recurrent state (its actor went away).
   void reset_slot(int slot) override { core_.reset(slot); }
+  void settle_slot(int slot) override { turns_.wait_settled(slot); }
 
   const InferenceStats& stats() const override { return stats_; }
   bool failed() const override { return workers_.failed(); }
 
  private:
   void run();  // one inference thread
+  // A row to record once its actor is answered, with what it needs from the
+  // actor's EnvStep.
+  struct PendingRecord {
+    int row;
+    int slot;
+    std::uint32_t ticket;
+    float reward;
+    std::uint8_t flags;
+  };
 
   RequestBatcher& batcher_;
   TrajectoryStore* store_;
@@ -50,6 +65,7 @@ class InferenceServer final : public DeviceInference {
   int threads_;
   torch::Device device_;
   CoreStateTable core_;
+  RecordTurns turns_;
   InferenceStats stats_;
   InferenceThreads workers_;  // last: joined before the rest goes
 };

@@ -75,7 +75,16 @@ class RequestBatcher final : public ActionSource {
   // Inference side: the next batch to run, or nullptr once closed.
   InferenceBatch* next_batch();
   // Inference side: actions are written; wake the actors and recycle the buffer.
-  void complete(InferenceBatch* batch);
+  void complete(InferenceBatch* batch) {
+    answer(batch);
+    release(batch);
+  }
+  // complete() in two halves, for an inference thread that records the batch
+  // after its actors have their actions: answer() wakes the actors (their
+  // EnvSteps are theirs again, so read nothing from them after it); the
+  // batch's own rows (observations, slots) stay valid until release().
+  void answer(InferenceBatch* batch);
+  void release(InferenceBatch* batch);
   // A batch next_batch() handed out that will not be answered (its inference
   // thread failed): its rows are counted off as closed, as close() does for
   // batches no thread took, so that no actor or remote session waits on it.
