@@ -17,7 +17,8 @@
 # : the build, the [.gpu] tests and the whole CTest suite first (code changed
 # since the last lent machine), then `benches` for what is left.
 #   bash bench/cuda/gpu-session.sh benches
-# : on the warm machine, the two bench rows of `next` alone.
+# : on the warm machine, MinAtar and Pong with inference answering actors
+# before and after recording, alternated.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 START=$(date +%s)
@@ -60,9 +61,15 @@ elif [[ $PLAN == verify ]]; then
   cp "$OUT/steps.log" "$OUT/logs.tar.gz" "$BACK/" 2>/dev/null
   SEEDRL_TEST_TIMEOUT=$(($(left) - 15)) bash $R ctest
 elif [[ $PLAN == benches ]]; then
-  SEEDRL_BENCH_ONLY="minatar-envs --env minatar:breakout --model minatar --actors 512 --envs-per-actor 32 --inference-batch 8192 --inference-threads 4 --batch-size 512 --torch-threads 4 --sweep envs-per-actor=32,48,64" \
+  # Inference answering its actors before recording (the default since
+  # session 87) against after, alternated: MinAtar Breakout with session 68's
+  # flags (1.99M frames/s, record 1.47 ms of each batch), then Pong's shallow
+  # and deep nets.
+  SEEDRL_BENCH_ONLY="minatar-answer-first --env minatar:breakout --model minatar --actors 512 --envs-per-actor 32 --inference-batch 4096 --inference-threads 4 --batch-size 512 --torch-threads 4 --sweep inference-answer-first=1,0,1,0" \
     bash $R bench
-  SEEDRL_BENCH_ONLY="pong-deep-b128 --env atari:pong --model impala --actors 256 --envs-per-actor 8 --inference-batch 1024 --inference-threads 2 --batch-size 128 --torch-threads 4 --sweep actors=256" \
+  SEEDRL_BENCH_ONLY="pong-shallow-answer-first --env atari:pong --model impala-shallow --actors 256 --envs-per-actor 8 --inference-batch 1024 --inference-threads 2 --batch-size 64 --torch-threads 4 --sweep inference-answer-first=1,0,1,0" \
+    bash $R bench
+  SEEDRL_BENCH_ONLY="pong-deep-b128 --env atari:pong --model impala --actors 256 --envs-per-actor 8 --inference-batch 1024 --inference-threads 2 --batch-size 128 --torch-threads 4 --sweep inference-answer-first=1,0" \
     bash $R bench
 elif [[ $PLAN == first ]]; then
   SEEDRL_TARGETS="seedrl seedrl_tests" bash $R build || exit 1

@@ -68,6 +68,7 @@ nlohmann::json config_json(const TrainConfig& c) {
           {"inference_batch", c.inference_batch},
           {"inference_timeout_us", c.inference_timeout_us},
           {"inference_threads", c.inference_threads},
+          {"inference_answer_first", c.inference_answer_first},
           {"device", c.device},
           {"torso", c.model.torso},
           {"hidden", c.model.hidden},
@@ -259,14 +260,20 @@ std::string learner_to_json(const TrainConfig& config, const BenchTiming& timing
 
 Sweep parse_sweep(const std::string& spec) {
   const auto bad = [&](const std::string& why) {
-    return std::invalid_argument(fmt::format(
-        "--sweep '{}': {} (expected KEY=V1,V2,... with KEY actors, envs-per-actor or inference-batch)", spec, why));
+    return std::invalid_argument(
+        fmt::format("--sweep '{}': {} (expected KEY=V1,V2,... with KEY actors, envs-per-actor, inference-batch or "
+                    "inference-answer-first, whose values are 1 and 0)",
+                    spec, why));
   };
   const auto eq = spec.find('=');
   if (eq == std::string::npos) throw bad("no '='");
   Sweep s;
   s.key = spec.substr(0, eq);
-  if (s.key != "actors" && s.key != "envs-per-actor" && s.key != "inference-batch") throw bad("unknown key");
+  if (s.key != "actors" && s.key != "envs-per-actor" && s.key != "inference-batch" && s.key != "inference-answer-first")
+    throw bad("unknown key");
+  // An on/off key alternates its two settings (1,0,1,0) to see one against
+  // the other through a machine's drift.
+  const bool on_off = s.key == "inference-answer-first";
   std::string rest = spec.substr(eq + 1);
   std::size_t pos = 0;
   while (pos <= rest.size()) {
@@ -279,7 +286,9 @@ Sweep parse_sweep(const std::string& spec) {
     } catch (const std::exception&) {
       used = 0;
     }
-    if (item.empty() || used != item.size() || v < 1 || v > (1 << 20))
+    if (on_off && (item.empty() || used != item.size() || (v != 0 && v != 1)))
+      throw bad("'" + item + "' is neither 1 (on) nor 0 (off)");
+    if (!on_off && (item.empty() || used != item.size() || v < 1 || v > (1 << 20)))
       throw bad("'" + item + "' is not an integer in [1, 1048576]");
     s.values.push_back(static_cast<int>(v));
     pos = comma + 1;
@@ -292,6 +301,7 @@ TrainConfig sweep_config(const TrainConfig& base, const Sweep& sweep, int value)
   if (sweep.key == "actors") c.actors = value;
   if (sweep.key == "envs-per-actor") c.envs_per_actor = value;
   if (sweep.key == "inference-batch") c.inference_batch = value;
+  if (sweep.key == "inference-answer-first") c.inference_answer_first = value != 0;
   resolve_defaults(c);
   return c;
 }

@@ -25,6 +25,10 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
       ->check(in_range(1, 10'000'000));
   cmd.add_option("--inference-threads", c.inference_threads, "Inference threads per inference device")
       ->check(in_range(1, 256));
+  cmd.add_flag("--inference-answer-first,!--no-inference-answer-first", c.inference_answer_first,
+               "Inference answers a batch's actors before it records their steps into the trajectory store, so "
+               "they step their envs meanwhile (--no-inference-answer-first: only after)")
+      ->default_str(c.inference_answer_first ? "true" : "false");
   cmd.add_option("--cuda-graphs", c.cuda_graphs,
                  "off | learner: replay a single CUDA learner's update as a CUDA graph | all: also the inference "
                  "forward of batch sizes that recur (CUDA devices)")

@@ -30,6 +30,7 @@ InferenceFleet::InferenceFleet(const std::vector<torch::Device>& devices, const 
     batcher_ptrs_.push_back(batchers_.back().get());
     servers_.push_back(make_server(*batchers_.back(), devices_[d]));
     servers_.back()->use_cuda_graphs(config_.cuda_graphs);
+    servers_.back()->answer_first(config_.answer_first);
   }
 }
 

@@ -165,6 +165,7 @@ InferenceFleetConfig inference_fleet_config(const TrainConfig& config, const Arr
   f.envs_per_actor = config.envs_per_actor;
   f.remote_envs = remote_envs;
   f.cuda_graphs = config.inference_cuda_graphs();
+  f.answer_first = config.inference_answer_first;
   return f;
 }
 

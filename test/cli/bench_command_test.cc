@@ -114,7 +114,8 @@ TEST_CASE("seedrl bench sweep runs each value end to end", "[cli][bench]") {
 }
 
 TEST_CASE("seedrl bench rejects a bad sweep with one line naming the flag", "[cli][bench]") {
-  for (const char* bad : {"actors", "threads=1,2", "actors=1,,2", "actors=0", "actors=x"}) {
+  for (const char* bad :
+       {"actors", "threads=1,2", "actors=1,,2", "actors=0", "actors=x", "inference-answer-first=1,2"}) {
     RunResult r = run_seedrl({"bench", "--sweep", bad, "--seconds", "0.1"});
     INFO(bad << ": " << r.output);
     CHECK(r.status == 2);

@@ -34,6 +34,7 @@ struct TrainConfig {
   bool inference_batch_auto = false;  // set by resolve_defaults when it chose the batch
   int inference_timeout_us = 2000;
   int inference_threads = 1;
+  bool inference_answer_first = true;
   // CUDA graphs (CUDA devices only): off | learner (a single CUDA learner's
   // update, much faster for the small models as one graph launch) | all (also
   // the inference forward, which gained nothing: bench/RESULTS.md).
