@@ -131,11 +131,11 @@ void InferenceServer::run() {
       else
         batcher_.complete(batch);
     } catch (...) {
+      // Steps given tickets will not all be recorded: nothing may wait for
+      // their turns (another thread, a remote slot settling).
+      turns_.abandon();
       if (answered) {
-        // Its actors have their actions, but steps they were answered for
-        // will not be recorded: nothing may wait for those turns.
-        turns_.abandon();
-        batcher_.release(batch);
+        batcher_.release(batch);  // its actors have their actions
       } else {
         // Its actors and remote sessions wait on this batch: answer them as
         // closed before the failure stops this thread (InferenceThreads).
