@@ -233,12 +233,7 @@ void RequestBatcher::release(InferenceBatch* batch) {
 
 void RequestBatcher::abandon(InferenceBatch* batch) {
   answer_closed(*batch);
-  {
-    std::lock_guard lock(mu_);
-    batch->state = InferenceBatch::State::kFree;
-    free_.push_back(batch);
-  }
-  free_cv_.notify_one();
+  release(batch);
 }
 
 void RequestBatcher::close() {
