@@ -61,10 +61,9 @@ elif [[ $PLAN == verify ]]; then
   cp "$OUT/steps.log" "$OUT/logs.tar.gz" "$BACK/" 2>/dev/null
   SEEDRL_TEST_TIMEOUT=$(($(left) - 15)) bash $R ctest
 elif [[ $PLAN == benches ]]; then
-  # Inference answering its actors before recording (the default since
-  # session 87) against after, alternated: MinAtar Breakout with session 68's
-  # flags (1.99M frames/s, record 1.47 ms of each batch), then Pong's shallow
-  # and deep nets.
+  # Inference answering its actors before recording (the default) against
+  # after, alternated: MinAtar Breakout with session 68's flags (its figures:
+  # bench/RESULTS.md), then Pong's shallow and deep nets.
   SEEDRL_BENCH_ONLY="minatar-answer-first --env minatar:breakout --model minatar --actors 512 --envs-per-actor 32 --inference-batch 4096 --inference-threads 4 --batch-size 512 --torch-threads 4 --sweep inference-answer-first=1,0,1,0" \
     bash $R bench
   SEEDRL_BENCH_ONLY="pong-shallow-answer-first --env atari:pong --model impala-shallow --actors 256 --envs-per-actor 8 --inference-batch 1024 --inference-threads 2 --batch-size 64 --torch-threads 4 --sweep inference-answer-first=1,0,1,0" \
