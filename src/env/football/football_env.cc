@@ -56,8 +56,9 @@ EnvSpec football_spec(const FootballConfig& c) {
   } else {
     spec.observation = ArraySpec{{kSimple115Size}, DType::kFloat32};
   }
-  spec.action = ActionSpec::discrete(kNumActions);
+  spec.action = ActionSpec::discrete(kNumActions + (c.builtin_ai_action ? 1 : 0));
   for (const ActionInfo& a : kActions) spec.action_names.emplace_back(a.name);
+  if (c.builtin_ai_action) spec.action_names.emplace_back(kBuiltinAi.name);
   spec.max_episode_steps = c.scenario->game_duration;
   return spec;
 }
@@ -95,10 +96,14 @@ void FootballEnv::start_episode(std::uint32_t engine_seed, void* obs) {
 }
 
 StepResult FootballEnv::step(const Action& action, void* obs) {
-  if (action.index < 0 || action.index >= kNumActions)
-    throw std::out_of_range("football: action " + std::to_string(action.index) + " is not in [0, 19)");
+  const int num_actions = spec_.action.num_actions;
+  if (action.index < 0 || action.index >= num_actions)
+    throw std::out_of_range("football: action " + std::to_string(action.index) + " is not in [0, " +
+                            std::to_string(num_actions) + ")");
+  const int engine_action =
+      action.index < kNumActions ? kActions[static_cast<std::size_t>(action.index)].engine : kBuiltinAi.engine;
   int& waiting = game_->waiting_for_game_count();
-  game_->act(stalling_rule(kActions[static_cast<std::size_t>(action.index)].engine, waiting, game_->state()));
+  game_->act(stalling_rule(engine_action, waiting, game_->state()));
   game_->step();
   const GameState& now = game_->state();
   const EpisodeRules::Outcome o = rules_.after_step(*config_.scenario, now, waiting);

@@ -157,3 +157,31 @@ TEST_CASE("football: the Super Mini Map and simple115v2 show the engine's state"
     act(*vec, a, raw);
   }
 }
+
+TEST_CASE("football: builtin_ai (action_set_v2) hands our player to the engine's AI", "[football][engine]") {
+  constexpr int kBuiltinAi = 19;
+  auto plain = make("academy_run_to_score_with_keeper");
+  CHECK(plain->spec().action.num_actions == 19);
+  std::vector<std::uint8_t> obs(plain->spec().observation.bytes());
+  plain->reset(3, obs.data());
+  CHECK_THROWS_AS(act(*plain, kBuiltinAi, obs), std::out_of_range);
+
+  football::FootballConfig config = football::football_config("academy_run_to_score_with_keeper", {});
+  config.builtin_ai_action = true;
+  FootballEnv v2(config);
+  REQUIRE(v2.spec().action.num_actions == 20);
+  CHECK(v2.spec().action_names.at(19) == "builtin_ai");
+  // Our player starts at the centre with the ball: left idle he keeps it
+  // there; the engine's AI carries it towards the goal (x = 1).
+  auto ball_advance = [&](Env& env, const FootballEnv& f, int a) {
+    env.reset(3, obs.data());
+    const float start = f.state().ball[0];
+    for (int t = 0; t < 15; ++t) REQUIRE_FALSE(act(env, a, obs).terminated);
+    return static_cast<double>(f.state().ball[0] - start);
+  };
+  const double idle = ball_advance(v2, v2, kIdle);
+  const double ai = ball_advance(v2, v2, kBuiltinAi);
+  CAPTURE(idle, ai);
+  CHECK(std::abs(idle) < 0.02);
+  CHECK(ai > 0.06);
+}

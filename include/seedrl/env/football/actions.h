@@ -22,6 +22,10 @@ constexpr std::array<ActionInfo, kNumActions> kActions{{
     {"sliding", 14},    {"dribble", 19},  {"release_dribble", 31},
 }};
 
+// gfootball's action_set_v2 adds a 20th action: the engine's built-in AI
+// plays the controlled player for that step.
+constexpr ActionInfo kBuiltinAi{"builtin_ai", 32};
+
 // Engine actions the stalling rule substitutes (FootballEnvCore.step).
 constexpr int kEngineIdle = 0, kEngineLeft = 1, kEngineRight = 5, kEngineShortPass = 11;
 

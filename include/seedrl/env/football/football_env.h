@@ -31,6 +31,9 @@ struct FootballConfig {
   const Scenario* scenario = nullptr;
   Representation representation = Representation::kSmm;
   bool checkpoint_rewards = true;  // "scoring,checkpoints"; false: "scoring"
+  // gfootball's action_set_v2: the 19 actions and "builtin_ai" (index 19),
+  // which lets the engine's own AI play the step (a reference policy).
+  bool builtin_ai_action = false;
   EnginePaths paths;
 };
 

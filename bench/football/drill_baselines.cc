@@ -1,0 +1,137 @@
+// Reference policies on a Football drill, for judging a learned agent's
+// goals per episode: the engine's own AI playing our player (gfootball's
+// "builtin_ai" action), and a scripted run at the goal that sprints towards
+// its centre and shoots once the ball passes a line x = X (one row per X).
+//   build/bench/seedrl_football_drills --scenario academy_run_to_score_with_keeper --episodes 200
+// Each policy plays the same episodes: reset seeds 1..N, the env's own
+// engine-seed draw, the scoring reward only (goals per episode).
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "seedrl/env/football/football_env.h"
+
+using namespace seedrl;
+using football::FootballEnv;
+using football::GameState;
+
+namespace {
+
+// Indices in the 19-action set (football/actions.h), and the 20th.
+constexpr int kTopRight = 4, kRight = 5, kBottomRight = 6, kShot = 12, kSprint = 13, kBuiltinAi = 19;
+
+using Policy = std::function<int(const GameState&, int step)>;
+
+// Run at the goal's centre (x 1, y 0) with sprint held, shoot past x_shot.
+Policy run_and_shoot(float x_shot) {
+  return [x_shot](const GameState& s, int step) {
+    if (step == 0) return kSprint;
+    const float bx = s.ball[0], by = s.ball[1];
+    if (bx >= x_shot) return kShot;
+    const float slope = -by / std::max(1.0f - bx, 0.05f);  // y is positive downwards
+    if (slope < -0.4f) return kTopRight;
+    if (slope > 0.4f) return kBottomRight;
+    return kRight;
+  };
+}
+
+// The same run, but past x_shot it turns towards the far post for one step
+// and then shoots: the engine aims a shot along the direction held.
+Policy run_and_aim(float x_shot) {
+  return [x_shot, straight = run_and_shoot(x_shot), aimed = false](const GameState& s, int step) mutable {
+    if (step == 0) aimed = false;
+    if (s.ball[0] < x_shot) return straight(s, step);
+    if (!aimed) {
+      aimed = true;
+      return s.ball[1] > 0 ? kTopRight : kBottomRight;
+    }
+    return kShot;
+  };
+}
+
+struct Tally {
+  int episodes = 0, goals = 0, against = 0;
+  int lost_to_keeper = 0, lost_to_outfield = 0;  // possession changes that ended the episode
+  long steps = 0;
+};
+
+Tally play(FootballEnv& env, const Policy& policy, int episodes) {
+  std::vector<std::uint8_t> obs(env.spec().observation.bytes());
+  Tally t;
+  for (int e = 1; e <= episodes; ++e) {
+    env.reset(static_cast<std::uint64_t>(e), obs.data());
+    StepResult r;
+    int step = 0;
+    do {
+      Action a;
+      a.index = policy(env.state(), step);
+      r = env.step(a, obs.data());
+      ++step;
+    } while (!r.terminated && !r.truncated);
+    ++t.episodes;
+    const GameState& end = env.state();
+    t.goals += end.left_goals;
+    t.against += end.right_goals;
+    if (end.left_goals == 0 && end.ball_owned_team == 1) {
+      const int role = end.right.players[static_cast<std::size_t>(end.ball_owned_player)].role;
+      ++(role == 0 ? t.lost_to_keeper : t.lost_to_outfield);
+    }
+    t.steps += step;
+  }
+  return t;
+}
+
+void print_row(const std::string& name, const Tally& t) {
+  const double p = static_cast<double>(t.goals) / t.episodes;
+  // Goals per academy episode are 0 or 1: the binomial standard error.
+  const double se = std::sqrt(std::max(p * (1 - p), 0.0) / t.episodes);
+  const double n = t.episodes;
+  std::printf(
+      "%-24s %5d episodes  goals/episode %.3f +- %.3f  ball lost to the keeper %.3f, to a defender %.3f"
+      "  conceded %.3f  mean length %.1f\n",
+      name.c_str(), t.episodes, p, se, t.lost_to_keeper / n, t.lost_to_outfield / n, t.against / n,
+      static_cast<double>(t.steps) / n);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Reference policies' goals per episode on a Football drill"};
+  std::string scenario = "academy_run_to_score_with_keeper";
+  int episodes = 100;
+  std::vector<float> shot_lines{0.6f, 0.7f, 0.8f, 0.9f};
+  EnvOptions options;
+  options.football_rewards = "scoring";
+  app.add_option("--scenario", scenario, "gfootball scenario name");
+  app.add_option("--episodes", episodes, "Episodes per policy")->check(CLI::Range(1, 1 << 20));
+  app.add_option("--shot-lines", shot_lines, "x past which the scripted run shoots (one row each)");
+  app.add_option("--football-data-dir", options.football_data_dir, "The engine's data folder");
+  app.add_option("--football-font", options.football_font, "The engine's font");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    football::FootballConfig config = football::football_config(scenario, options);
+    config.builtin_ai_action = true;
+    FootballEnv env(config);
+    std::printf("football:%s, %d episodes per policy (reset seeds 1..%d)\n", scenario.c_str(), episodes, episodes);
+    print_row("engine AI (builtin_ai)", play(
+                                            env, [](const GameState&, int) { return kBuiltinAi; }, episodes));
+    for (float x : shot_lines) {
+      char name[48];
+      std::snprintf(name, sizeof name, "run, shoot past x=%.2f", static_cast<double>(x));
+      print_row(name, play(env, run_and_shoot(x), episodes));
+      std::snprintf(name, sizeof name, "run, aim, shoot past x=%.2f", static_cast<double>(x));
+      print_row(name, play(env, run_and_aim(x), episodes));
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "seedrl_football_drills: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
