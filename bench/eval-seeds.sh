@@ -26,10 +26,13 @@ done
 python3 - "$out" <<'PY'
 import json, math, sys
 rows = []
+outcomes = {}  # how the episodes ended, where the env says (Football)
 for text in open(sys.argv[1]):
     seed, obj = text.split(" ", 1)
     j = json.loads(obj)
     rows.append((seed, j["episodes"], j["episode_return_mean"], j["episode_return_std"], j["episode_length_mean"]))
+    for how, count in j.get("episode_outcomes", {}).items():
+        outcomes[how] = outcomes.get(how, 0) + count
     print(f"seed {seed}: {j['episodes']} episodes | return {j['episode_return_mean']:.3f} "
           f"(std {j['episode_return_std']:.3f}) | mean length {j['episode_length_mean']:.1f}")
 n = sum(r[1] for r in rows)
@@ -39,4 +42,6 @@ mean = sum(r[1] * r[2] for r in rows) / n
 ss = sum(r[1] * (r[3] ** 2 + (r[2] - mean) ** 2) for r in rows)
 se = math.sqrt(ss / (n - 1) / n) if n > 1 else float("nan")
 print(f"all: {n} episodes over {len(rows)} seeds | return {mean:.3f} ± {se:.3f} (standard error)")
+if outcomes:
+    print("ended: " + ", ".join(f"{how} {c / n:.3f} ({c}/{n})" for how, c in sorted(outcomes.items(), key=lambda o: -o[1])))
 PY

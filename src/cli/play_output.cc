@@ -10,15 +10,26 @@ namespace seedrl {
 
 void print_play_stats(const PlayStats& s, bool json) {
   if (json) {
-    const nlohmann::json j{{"env", s.env},
-                           {"episodes", s.episodes},
-                           {"episode_return_mean", s.return_mean},
-                           {"episode_return_std", s.return_std},
-                           {"episode_length_mean", s.length_mean}};
+    nlohmann::json j{{"env", s.env},
+                     {"episodes", s.episodes},
+                     {"episode_return_mean", s.return_mean},
+                     {"episode_return_std", s.return_std},
+                     {"episode_length_mean", s.length_mean}};
+    if (!s.outcomes.empty()) {
+      auto& outcomes = j["episode_outcomes"] = nlohmann::json::object();
+      for (const auto& [how, count] : s.outcomes) outcomes[how] = count;
+    }
     fmt::print("{}\n", j.dump());
   } else {
     fmt::print("{} | {} episodes | return {:.3f} ± {:.3f} (std) | mean length {:.2f}\n", s.env, s.episodes,
                s.return_mean, s.return_std, s.length_mean);
+    if (!s.outcomes.empty()) {
+      std::string line;
+      for (const auto& [how, count] : s.outcomes)
+        line += fmt::format("{}{} {:.3f} ({}/{})", line.empty() ? "" : ", ", how,
+                            static_cast<double>(count) / s.episodes, count, s.episodes);
+      fmt::print("ended: {}\n", line);
+    }
   }
 }
 

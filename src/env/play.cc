@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "seedrl/env/episode_outcome.h"
 #include "seedrl/env/random_action.h"
 #include "seedrl/util/rng.h"
 
@@ -116,6 +117,7 @@ PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::u
   std::vector<std::uint8_t> obs(spec.observation.bytes());
   std::vector<float> action(spec.action.width());
   double sum = 0, sum_sq = 0, length = 0;
+  std::vector<std::pair<std::string, int>> outcomes;
   for (int e = 0; e < episodes; ++e) {
     env.reset(e == 0 ? std::optional<std::uint64_t>(seed) : std::nullopt, obs.data());
     if (frames) frames(env);
@@ -158,6 +160,13 @@ PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::u
       }
       if (r.terminated || r.truncated) break;
     }
+    if (const char* how = episode_outcome(env)) {
+      auto it = std::find_if(outcomes.begin(), outcomes.end(), [how](const auto& o) { return o.first == how; });
+      if (it == outcomes.end())
+        outcomes.emplace_back(how, 1);
+      else
+        ++it->second;
+    }
     sum += ret;
     sum_sq += ret * ret;
   }
@@ -167,6 +176,8 @@ PlayStats play_episodes(Env& env, const PlayPolicy& policy, int episodes, std::u
   s.return_mean = sum / episodes;
   s.return_std = std::sqrt(std::max(0.0, sum_sq / episodes - s.return_mean * s.return_mean));
   s.length_mean = length / episodes;
+  std::stable_sort(outcomes.begin(), outcomes.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  s.outcomes = std::move(outcomes);
   return s;
 }
 

@@ -1,5 +1,12 @@
 #include <catch2/catch.hpp>
 
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "seedrl/env/episode_outcome.h"
+#include "seedrl/env/play.h"
 #include "seedrl/env/registry.h"
 #include "seedrl/env/wrappers/action_repeat.h"
 #include "seedrl/env/wrappers/frame_stack.h"
@@ -39,6 +46,32 @@ class Counter final : public Env {
   }
   EnvSpec spec_;
   int end_, t_ = 0;
+};
+
+// Counter whose episodes say how they ended: "short" when they end before
+// `long_from` steps, else "long"; nothing while one is under way.
+class Judged final : public Env, public EpisodeOutcome {
+ public:
+  explicit Judged(std::vector<int> ends, int long_from) : ends_(std::move(ends)), long_from_(long_from) {
+    spec_.name = "judged";
+    spec_.observation = ArraySpec{{1}, DType::kFloat32};
+    spec_.action = ActionSpec::discrete(2);
+  }
+  const EnvSpec& spec() const override { return spec_; }
+  void reset(std::optional<std::uint64_t>, void*) override {
+    t_ = 0;
+    end_ = ends_[static_cast<std::size_t>(episode_++) % ends_.size()];
+  }
+  StepResult step(const Action&, void*) override { return StepResult{1.f, ++t_ >= end_, false}; }
+  const char* episode_outcome() const override {
+    if (t_ < end_) return nullptr;
+    return end_ < long_from_ ? "short" : "long";
+  }
+
+ private:
+  EnvSpec spec_;
+  std::vector<int> ends_;
+  int long_from_, episode_ = 0, end_ = 0, t_ = 0;
 };
 }  // namespace
 
@@ -131,4 +164,24 @@ TEST_CASE("an outer time limit truncates earlier and composes through the regist
   CHECK(steps == 50);
   CHECK(r.truncated);
   CHECK(r.reward == 2.0f);  // two repeated cartpole steps
+}
+
+TEST_CASE("episode outcomes come through the wrappers and play_episodes counts them", "[env][wrappers]") {
+  // Episodes of 3, 9, 12 and 9 steps, the 12 cut to 10 by the time limit
+  // (the inner env has not ended it: it says nothing for that one).
+  auto judged = std::make_unique<Judged>(std::vector<int>{3, 9, 12, 9}, 5);
+  EnvPtr env = std::make_unique<FrameStack>(std::make_unique<TimeLimit>(std::move(judged), 10), 2);
+  std::vector<std::uint8_t> obs(env->spec().observation.bytes());
+  env->reset(1, obs.data());
+  CHECK(episode_outcome(*env) == nullptr);  // under way
+  const PlayPolicy idle = [](const void*, bool, float, float* a) { a[0] = 0; };
+  const PlayStats s = play_episodes(*env, idle, 8, 1);
+  REQUIRE(s.outcomes.size() == 2);
+  CHECK(s.outcomes[0] == std::pair<std::string, int>("long", 4));  // most frequent first
+  CHECK(s.outcomes[1] == std::pair<std::string, int>("short", 2));
+  CHECK(s.length_mean == Approx((3 + 9 + 10 + 9) * 2 / 8.0));
+
+  // An env that does not say: nothing counted.
+  Counter plain(4);
+  CHECK(play_episodes(plain, idle, 3, 1).outcomes.empty());
 }

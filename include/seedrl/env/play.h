@@ -6,6 +6,8 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "seedrl/env/env.h"
 
@@ -15,6 +17,9 @@ struct PlayStats {
   std::string env;  // the env's name
   int episodes = 0;
   double return_mean = 0, return_std = 0, length_mean = 0;
+  // How many episodes ended each way, where the env says
+  // (episode_outcome.h; Football), most frequent first.
+  std::vector<std::pair<std::string, int>> outcomes;
 };
 
 // Writes the action for `obs` into `action` (spec.action.width() floats);

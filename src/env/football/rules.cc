@@ -61,4 +61,18 @@ float CheckpointReward::reward(int score_reward, const GameState& s) {
   return r;
 }
 
+const char* episode_outcome(const Scenario& s, const GameState& end) {
+  if (!s.end_episode_on_score) {
+    if (end.left_goals != end.right_goals) return end.left_goals > end.right_goals ? "won" : "lost";
+    return "drawn";
+  }
+  if (end.left_goals > 0) return "goal";
+  if (end.right_goals > 0) return "conceded";
+  if (end.ball_owned_team == 1 && end.ball_owned_player >= 0 && end.ball_owned_player < end.right.count)
+    return end.right.players[static_cast<std::size_t>(end.ball_owned_player)].role == 0 ? "lost to the keeper"
+                                                                                        : "lost to a defender";
+  if (end.game_mode != GameMode::kNormal) return "out of play";
+  return "time up";
+}
+
 }  // namespace seedrl::football

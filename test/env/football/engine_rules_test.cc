@@ -9,10 +9,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "seedrl/env/football/actions.h"
 #include "seedrl/env/football/football_env.h"
+#include "seedrl/env/play.h"
 #include "seedrl/env/registry.h"
 
 using namespace seedrl;
@@ -57,6 +59,7 @@ TEST_CASE("football: a goal pays the checkpoints not yet collected", "[football]
     if (s.left_goals == 1) {
       ++goals;
       CHECK(r.terminated);
+      CHECK(std::string(env->episode_outcome()) == "goal");
       // 1 for the goal plus all ten 0.1 rings, however many came before it.
       CHECK(total == Approx(2.0).margin(1e-5));
     }
@@ -83,6 +86,16 @@ TEST_CASE("football: academy episodes end when the other team wins the ball", "[
   CHECK(s.ball_owned_team == 1);
   CHECK(s.game_mode == GameMode::kNormal);  // not out of play: possession ended it
   CHECK(s.left_goals + s.right_goals == 0);
+  const std::string outcome = env->episode_outcome();
+  CHECK((outcome == "lost to the keeper" || outcome == "lost to a defender"));
+
+  // The same episode through the registry's wrappers, as `seedrl eval`
+  // counts it.
+  EnvPtr wrapped = EnvRegistry::builtin().make("football:academy_run_to_score_with_keeper", {});
+  const PlayPolicy idle = [](const void*, bool, float, float* a) { a[0] = kIdle; };
+  const PlayStats stats = play_episodes(*wrapped, idle, 1, 7);
+  REQUIRE(stats.outcomes.size() == 1);
+  CHECK(stats.outcomes[0] == std::pair<std::string, int>(outcome, 1));
 }
 
 TEST_CASE("football: 11 vs 11 kick-offs alternate sides between episodes", "[football][engine]") {

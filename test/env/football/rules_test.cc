@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <string>
 
 #include "seedrl/env/football/actions.h"
 #include "seedrl/env/football/rules.h"
@@ -135,4 +136,36 @@ TEST_CASE("checkpoint rewards: one per ring reached with the ball, the rest with
   CHECK(d.reward(-1, holding(-1, -1, 1)) == -1.f);
   // A goal with no rings collected: 2.
   CHECK(d.reward(1, holding(-1, -1, 1)) == Approx(2.0).epsilon(1e-6));
+}
+
+TEST_CASE("episode outcomes: a drill's way of ending, a game's result", "[football]") {
+  const Scenario drill = academy();
+  GameState end = holding(0, 1, 1);
+  end.right.count = 3;
+  end.right.players[0].role = 0;  // the keeper
+  end.right.players[2].role = 2;
+
+  CHECK(std::string(episode_outcome(drill, end)) == "time up");
+  end.game_mode = GameMode::kGoalKick;
+  CHECK(std::string(episode_outcome(drill, end)) == "out of play");
+  end.game_mode = GameMode::kNormal;
+  end.ball_owned_team = 1;
+  end.ball_owned_player = 0;
+  CHECK(std::string(episode_outcome(drill, end)) == "lost to the keeper");
+  end.ball_owned_player = 2;
+  CHECK(std::string(episode_outcome(drill, end)) == "lost to a defender");
+  end.right_goals = 1;
+  CHECK(std::string(episode_outcome(drill, end)) == "conceded");
+  end.left_goals = 1;  // a goal ends a drill at once: at most one side scored
+  CHECK(std::string(episode_outcome(drill, end)) == "goal");
+
+  Scenario game = drill;
+  game.end_episode_on_score = game.end_episode_on_out_of_play = game.end_episode_on_possession_change = false;
+  end.left_goals = 2;
+  end.right_goals = 1;
+  CHECK(std::string(episode_outcome(game, end)) == "won");
+  end.right_goals = 2;
+  CHECK(std::string(episode_outcome(game, end)) == "drawn");
+  end.right_goals = 3;
+  CHECK(std::string(episode_outcome(game, end)) == "lost");
 }

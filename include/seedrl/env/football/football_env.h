@@ -16,6 +16,7 @@
 #include <string>
 
 #include "seedrl/env/env.h"
+#include "seedrl/env/episode_outcome.h"
 #include "seedrl/env/football/engine_game.h"
 #include "seedrl/env/football/rules.h"
 #include "seedrl/env/football/scenario.h"
@@ -45,7 +46,7 @@ EnvSpec football_spec(const FootballConfig& config);
 // The frame stack the registry applies: 4 Super Mini Maps, 1 vector.
 int football_frame_stack(const EnvOptions& options);
 
-class FootballEnv final : public Env, public RgbRenderable {
+class FootballEnv final : public Env, public RgbRenderable, public EpisodeOutcome {
  public:
   explicit FootballEnv(const FootballConfig& config);
   ~FootballEnv() override;
@@ -55,6 +56,7 @@ class FootballEnv final : public Env, public RgbRenderable {
   StepResult step(const Action& action, void* obs) override;
   bool render_rgb(RgbImage& out) override;
   double render_fps() const override { return 10; }  // 10 steps a second of game time
+  const char* episode_outcome() const override { return football::episode_outcome(*config_.scenario, state()); }
 
   // The next reset starts its episode with this engine seed instead of a
   // drawn one (the golden-trace test replays gfootball's seeds).

@@ -35,6 +35,12 @@ class EpisodeRules {
   int previous_ball_owned_team_ = -1;
 };
 
+// How an episode that ended in state `end` ended, for `seedrl eval`: a drill
+// (its episodes end on a goal) by "goal", "conceded", "lost to the keeper",
+// "lost to a defender", "out of play" or "time up"; a game (ended by time
+// only) by its result for our team, "won", "drawn" or "lost".
+const char* episode_outcome(const Scenario& scenario, const GameState& end);
+
 // wrappers.CheckpointRewardWrapper for one agent.
 class CheckpointReward {
  public:

@@ -3,11 +3,12 @@
 #pragma once
 
 #include "seedrl/env/env.h"
+#include "seedrl/env/episode_outcome.h"
 #include "seedrl/env/render.h"
 
 namespace seedrl {
 
-class ActionRepeat final : public Env, public RgbRenderable {
+class ActionRepeat final : public Env, public RgbRenderable, public EpisodeOutcome {
  public:
   ActionRepeat(EnvPtr inner, int repeat);
   const EnvSpec& spec() const override { return inner_->spec(); }
@@ -16,6 +17,7 @@ class ActionRepeat final : public Env, public RgbRenderable {
   // The wrapped env's picture; `repeat` of its frames pass in one step.
   bool render_rgb(RgbImage& out) override { return seedrl::render_rgb(*inner_, out); }
   double render_fps() const override { return seedrl::render_fps(*inner_) / repeat_; }
+  const char* episode_outcome() const override { return seedrl::episode_outcome(*inner_); }
 
  private:
   EnvPtr inner_;

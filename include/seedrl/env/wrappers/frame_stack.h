@@ -7,11 +7,12 @@
 #include <vector>
 
 #include "seedrl/env/env.h"
+#include "seedrl/env/episode_outcome.h"
 #include "seedrl/env/render.h"
 
 namespace seedrl {
 
-class FrameStack final : public Env, public RgbRenderable {
+class FrameStack final : public Env, public RgbRenderable, public EpisodeOutcome {
  public:
   FrameStack(EnvPtr inner, int k);
   const EnvSpec& spec() const override { return spec_; }
@@ -20,6 +21,7 @@ class FrameStack final : public Env, public RgbRenderable {
   // The wrapped env's picture.
   bool render_rgb(RgbImage& out) override { return seedrl::render_rgb(*inner_, out); }
   double render_fps() const override { return seedrl::render_fps(*inner_); }
+  const char* episode_outcome() const override { return seedrl::episode_outcome(*inner_); }
 
  private:
   void write(void* obs) const;

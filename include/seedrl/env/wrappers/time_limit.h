@@ -3,11 +3,12 @@
 #pragma once
 
 #include "seedrl/env/env.h"
+#include "seedrl/env/episode_outcome.h"
 #include "seedrl/env/render.h"
 
 namespace seedrl {
 
-class TimeLimit final : public Env, public RgbRenderable {
+class TimeLimit final : public Env, public RgbRenderable, public EpisodeOutcome {
  public:
   TimeLimit(EnvPtr inner, int max_steps);
   const EnvSpec& spec() const override { return spec_; }
@@ -16,6 +17,7 @@ class TimeLimit final : public Env, public RgbRenderable {
   // The wrapped env's picture.
   bool render_rgb(RgbImage& out) override { return seedrl::render_rgb(*inner_, out); }
   double render_fps() const override { return seedrl::render_fps(*inner_); }
+  const char* episode_outcome() const override { return seedrl::episode_outcome(*inner_); }
 
  private:
   EnvPtr inner_;
