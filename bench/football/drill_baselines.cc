@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <exception>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -56,9 +57,9 @@ Policy run_and_aim(float x_shot) {
 }
 
 struct Tally {
-  int episodes = 0, goals = 0, against = 0;
-  int lost_to_keeper = 0, lost_to_outfield = 0;  // possession changes that ended the episode
+  int episodes = 0, goals = 0;
   long steps = 0;
+  std::map<std::string, int> ended;  // football::episode_outcome's phrases
 };
 
 Tally play(FootballEnv& env, const Policy& policy, int episodes) {
@@ -75,28 +76,26 @@ Tally play(FootballEnv& env, const Policy& policy, int episodes) {
       ++step;
     } while (!r.terminated && !r.truncated);
     ++t.episodes;
-    const GameState& end = env.state();
-    t.goals += end.left_goals;
-    t.against += end.right_goals;
-    if (end.left_goals == 0 && end.ball_owned_team == 1) {
-      const int role = end.right.players[static_cast<std::size_t>(end.ball_owned_player)].role;
-      ++(role == 0 ? t.lost_to_keeper : t.lost_to_outfield);
-    }
+    t.goals += env.state().left_goals;
+    ++t.ended[env.episode_outcome()];
     t.steps += step;
   }
   return t;
 }
 
 void print_row(const std::string& name, const Tally& t) {
-  const double p = static_cast<double>(t.goals) / t.episodes;
-  // Goals per academy episode are 0 or 1: the binomial standard error.
-  const double se = std::sqrt(std::max(p * (1 - p), 0.0) / t.episodes);
   const double n = t.episodes;
-  std::printf(
-      "%-24s %5d episodes  goals/episode %.3f +- %.3f  ball lost to the keeper %.3f, to a defender %.3f"
-      "  conceded %.3f  mean length %.1f\n",
-      name.c_str(), t.episodes, p, se, t.lost_to_keeper / n, t.lost_to_outfield / n, t.against / n,
-      static_cast<double>(t.steps) / n);
+  const double p = t.goals / n;
+  // Goals per academy episode are 0 or 1: the binomial standard error.
+  const double se = std::sqrt(std::max(p * (1 - p), 0.0) / n);
+  std::string ended;
+  for (const auto& [how, count] : t.ended) {
+    char part[64];
+    std::snprintf(part, sizeof part, "%s%s %.3f", ended.empty() ? "" : ", ", how.c_str(), count / n);
+    ended += part;
+  }
+  std::printf("%-28s %5d episodes  goals/episode %.3f +- %.3f  mean length %.1f  ended: %s\n", name.c_str(), t.episodes,
+              p, se, t.steps / n, ended.c_str());
   std::fflush(stdout);
 }
 
