@@ -56,6 +56,18 @@ Policy run_and_aim(float x_shot) {
   };
 }
 
+// The straight run that shoots once the keeper comes within `reach` of the
+// ball (or past x = 0.9), whenever that is.
+Policy run_until_keeper(float reach) {
+  return [reach, straight = run_and_shoot(0.9f)](const GameState& s, int step) {
+    for (int i = 0; i < s.right.count; ++i) {
+      const auto& p = s.right.players[static_cast<std::size_t>(i)];
+      if (p.role == 0 && std::hypot(p.x - s.ball[0], p.y - s.ball[1]) < reach) return kShot;
+    }
+    return straight(s, step);
+  };
+}
+
 struct Tally {
   int episodes = 0, goals = 0;
   long steps = 0;
@@ -106,11 +118,14 @@ int main(int argc, char** argv) {
   std::string scenario = "academy_run_to_score_with_keeper";
   int episodes = 100;
   std::vector<float> shot_lines{0.6f, 0.7f, 0.8f, 0.9f};
+  std::vector<float> keeper_reaches{0.15f, 0.25f, 0.35f};
   EnvOptions options;
   options.football_rewards = "scoring";
   app.add_option("--scenario", scenario, "gfootball scenario name");
   app.add_option("--episodes", episodes, "Episodes per policy")->check(CLI::Range(1, 1 << 20));
   app.add_option("--shot-lines", shot_lines, "x past which the scripted run shoots (one row each)");
+  app.add_option("--keeper-reaches", keeper_reaches,
+                 "The keeper's distance from the ball at which the scripted run shoots (one row each)");
   app.add_option("--football-data-dir", options.football_data_dir, "The engine's data folder");
   app.add_option("--football-font", options.football_font, "The engine's font");
   CLI11_PARSE(app, argc, argv);
@@ -127,6 +142,11 @@ int main(int argc, char** argv) {
       print_row(name, play(env, run_and_shoot(x), episodes));
       std::snprintf(name, sizeof name, "run, aim, shoot past x=%.2f", static_cast<double>(x));
       print_row(name, play(env, run_and_aim(x), episodes));
+    }
+    for (float d : keeper_reaches) {
+      char name[48];
+      std::snprintf(name, sizeof name, "run, shoot at keeper %.2f", static_cast<double>(d));
+      print_row(name, play(env, run_until_keeper(d), episodes));
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "seedrl_football_drills: %s\n", e.what());
