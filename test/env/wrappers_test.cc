@@ -170,7 +170,8 @@ TEST_CASE("episode outcomes come through the wrappers and play_episodes counts t
   // Episodes of 3, 9, 12 and 9 steps, the 12 cut to 10 by the time limit
   // (the inner env has not ended it: it says nothing for that one).
   auto judged = std::make_unique<Judged>(std::vector<int>{3, 9, 12, 9}, 5);
-  EnvPtr env = std::make_unique<FrameStack>(std::make_unique<TimeLimit>(std::move(judged), 10), 2);
+  EnvPtr env = std::make_unique<FrameStack>(
+      std::make_unique<TimeLimit>(std::make_unique<ActionRepeat>(std::move(judged), 1), 10), 2);
   std::vector<std::uint8_t> obs(env->spec().observation.bytes());
   env->reset(1, obs.data());
   CHECK(episode_outcome(*env) == nullptr);  // under way
