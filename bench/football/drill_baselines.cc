@@ -1,7 +1,9 @@
 // Reference policies on a Football drill, for judging a learned agent's
 // goals per episode: the engine's own AI playing our player (gfootball's
-// "builtin_ai" action), and a scripted run at the goal that sprints towards
-// its centre and shoots once the ball passes a line x = X (one row per X).
+// "builtin_ai" action) and scripted runs at the goal that sprint towards its
+// centre and shoot once the ball passes a line x = X (straight, or turned
+// towards the far post first) or once the keeper comes within a reach of the
+// ball; one row per X and per reach, each with how its episodes ended.
 //   build/bench/seedrl_football_drills --scenario academy_run_to_score_with_keeper --episodes 200
 // Each policy plays the same episodes: reset seeds 1..N, the env's own
 // engine-seed draw, the scoring reward only (goals per episode).
@@ -28,6 +30,11 @@ namespace {
 constexpr int kTopRight = 4, kRight = 5, kBottomRight = 6, kShot = 12, kSprint = 13, kBuiltinAi = 19;
 
 using Policy = std::function<int(const GameState&, int step)>;
+
+// Every step handed to the engine's AI.
+Policy engine_ai() {
+  return [](const GameState&, int) { return kBuiltinAi; };
+}
 
 // Run at the goal's centre (x 1, y 0) with sprint held, shoot past x_shot.
 Policy run_and_shoot(float x_shot) {
@@ -134,8 +141,7 @@ int main(int argc, char** argv) {
     config.builtin_ai_action = true;
     FootballEnv env(config);
     std::printf("football:%s, %d episodes per policy (reset seeds 1..%d)\n", scenario.c_str(), episodes, episodes);
-    print_row("engine AI (builtin_ai)", play(
-                                            env, [](const GameState&, int) { return kBuiltinAi; }, episodes));
+    print_row("engine AI (builtin_ai)", play(env, engine_ai(), episodes));
     for (float x : shot_lines) {
       char name[48];
       std::snprintf(name, sizeof name, "run, shoot past x=%.2f", static_cast<double>(x));
