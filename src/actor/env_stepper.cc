@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "seedrl/actor/clip_action.h"
+#include "seedrl/env/episode_outcome.h"
 #include "seedrl/util/rng.h"
 
 namespace seedrl {
@@ -22,7 +23,11 @@ EnvStepper::EnvStepper(std::vector<EnvPtr> envs, EpisodeTracker* tracker)
   if (envs_.empty()) throw std::invalid_argument("EnvStepper: no environments");
   const ActionSpec& action = spec().action;
   if (!action.is_discrete()) clipped_.resize(static_cast<std::size_t>(action.dim));
-  if (tracker_) tracker_->reset(envs_.size());
+  if (tracker_) {
+    tracker_->reset(envs_.size());
+    says_outcome_ = !episode_outcomes(*envs_[0]).empty();
+    if (says_outcome_) tracker_->name_outcomes(episode_outcomes(*envs_[0]));
+  }
 }
 
 void EnvStepper::reset(std::size_t k, std::optional<std::uint64_t> seed) {
@@ -58,7 +63,8 @@ std::int64_t EnvStepper::step() {
                                                  (r.terminated && r.life_lost ? kLifeLost : 0));
     *p.reward = r.reward;
     *p.flags = flags;
-    if (tracker_) tracker_->add(k, r.reward, flags);
+    if (tracker_)
+      tracker_->add(k, r.reward, flags, says_outcome_ && is_last(flags) ? episode_outcome_index(*envs_[k]) : -1);
     ++stepped;
   }
   return stepped;

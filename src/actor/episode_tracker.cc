@@ -15,8 +15,8 @@ std::int64_t EpisodeTracker::add(std::span<const EnvStep> steps) {
   return stepped;
 }
 
-void EpisodeTracker::finish(std::size_t k) {
-  stats_.record(returns_[k], lengths_[k]);
+void EpisodeTracker::finish(std::size_t k, int outcome) {
+  stats_.record(returns_[k], lengths_[k], outcome);
   returns_[k] = 0;
   lengths_[k] = 0;
 }

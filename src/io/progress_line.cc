@@ -61,10 +61,15 @@ void ProgressLine::update(const Progress& p) {
   const std::string window = p.return_count < p.window && std::isfinite(p.return_mean)
                                  ? fmt::format("{} of {}", p.return_count, p.window)
                                  : fmt::format("{}", p.window);
+  const std::string outcome =
+      p.outcome.empty()
+          ? std::string()
+          : fmt::format(" | {} {}", p.outcome,
+                        std::isfinite(p.outcome_share) ? fmt::format("{:.2f}", p.outcome_share) : std::string("-"));
   const std::string line =
-      fmt::format("frames {}/{} | {} fps | episodes {} | return({}) {} | learner steps {} | elapsed {} | ETA {}",
+      fmt::format("frames {}/{} | {} fps | episodes {} | return({}) {}{} | learner steps {} | elapsed {} | ETA {}",
                   human(static_cast<double>(p.frames)), human(static_cast<double>(p.max_frames)), human(p.fps),
-                  p.episodes, window, mean(p.return_mean), p.learner_steps, clock(p.elapsed_s), clock(eta));
+                  p.episodes, window, mean(p.return_mean), outcome, p.learner_steps, clock(p.elapsed_s), clock(eta));
   if (tty_) {
     fmt::print(out_, "\r\033[2K{}", line);
     dirty_ = true;

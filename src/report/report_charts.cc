@@ -21,22 +21,11 @@ constexpr const char* kReturn = "episode_return_mean";
 constexpr const char* kWall = "wall_seconds";
 
 // The order metric charts come in; other keys follow in name order.
-const std::vector<std::string> kFirstMetrics = {"eval_return_mean",
-                                                "fps",
-                                                "episode_length_mean",
-                                                "total_loss",
-                                                "pg_loss",
-                                                "baseline_loss",
-                                                "critic_loss",
-                                                "actor_loss",
-                                                "q_mean",
-                                                "entropy",
-                                                "temperature",
-                                                "policy_lag",
-                                                "queue_size",
-                                                "inference_batch_mean",
-                                                "grad_norm",
-                                                "learning_rate"};
+const std::vector<std::string> kFirstMetrics = {
+    "eval_return_mean", "ended_goal",    "fps",         "episode_length_mean", "total_loss",
+    "pg_loss",          "baseline_loss", "critic_loss", "actor_loss",          "q_mean",
+    "entropy",          "temperature",   "policy_lag",  "queue_size",          "inference_batch_mean",
+    "grad_norm",        "learning_rate"};
 // Keys that are an axis, or charted above the metrics.
 const std::set<std::string> kNotMetrics = {kReturn,
                                            kWall,
@@ -160,7 +149,9 @@ std::string metric_quantity(const std::string& key) {
       {"replay_insert_rate", "inserts per second"},
   };
   const auto it = kQuantities.find(key);
-  return it != kQuantities.end() ? it->second : key;
+  if (it != kQuantities.end()) return it->second;
+  if (key.rfind("ended_", 0) == 0) return "share of the last episodes";  // how episodes ended (Football)
+  return key;
 }
 
 std::vector<std::string> metric_keys(const std::vector<RunData>& runs) {

@@ -38,6 +38,24 @@ bool RunMonitor::has_return_mean(const EpisodeStats::Summary& ep) const {
   return ep.episodes > start_episodes_ || ep.restored > 0;
 }
 
+std::string outcome_column(const std::string& outcome) {
+  std::string key = "ended_" + outcome;
+  std::replace(key.begin(), key.end(), ' ', '_');
+  return key;
+}
+
+// Where the envs say how episodes end (Football): each outcome's share of
+// the window's episodes, e.g. ended_goal, the training goal rate.
+void RunMonitor::add_outcome_shares(Scalars& out) const {
+  const std::vector<std::string> names = episodes_.outcome_names();
+  if (names.empty()) return;
+  const std::vector<double> shares = episodes_.outcome_shares();
+  for (std::size_t i = 0; i < names.size() && i < shares.size(); ++i) {
+    const double v = shares[i];
+    out[outcome_column(names[i])] = std::isfinite(v) ? v : kNoValue;
+  }
+}
+
 Scalars RunMonitor::scalars(double fps) const {
   const auto ep = episodes_.summary();
   // The window holds this process's episodes only (a resumed run starts it
@@ -52,6 +70,7 @@ Scalars RunMonitor::scalars(double fps) const {
               {"wall_seconds", elapsed_s()}};
   if (config_.atari_frames_per_frame > 0)
     out["atari_frames"] = static_cast<double>(frames_.load()) * config_.atari_frames_per_frame;
+  add_outcome_shares(out);
   if (add_) add_(out);
   target_.add_to(out);
   return out;
@@ -86,15 +105,20 @@ void RunMonitor::watch(const std::function<bool()>& stop, std::atomic<bool>& che
 
 void RunMonitor::progress(double fps) {
   const auto ep = episodes_.summary();
-  Progress p{frames_.load(),
-             config_.max_frames,
-             ep.episodes,
-             learner_steps_.load(),
-             fps,
-             has_return_mean(ep) ? ep.return_mean : kNoValue,
-             elapsed_s()};
+  Progress p;
+  p.frames = frames_.load();
+  p.max_frames = config_.max_frames;
+  p.episodes = ep.episodes;
+  p.learner_steps = learner_steps_.load();
+  p.fps = fps;
+  p.return_mean = has_return_mean(ep) ? ep.return_mean : kNoValue;
+  p.elapsed_s = elapsed_s();
   p.return_count = ep.in_window;
   p.window = ep.window;
+  if (std::vector<std::string> names = episodes_.outcome_names(); !names.empty()) {
+    p.outcome = std::move(names[0]);
+    p.outcome_share = episodes_.outcome_shares()[0];
+  }
   progress_.update(p);
 }
 

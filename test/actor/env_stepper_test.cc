@@ -4,10 +4,13 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "seedrl/actor/env_stepper.h"
+#include "seedrl/env/episode_outcome.h"
 #include "seedrl/util/rng.h"
 
 using namespace seedrl;
@@ -21,7 +24,60 @@ float policy(const float* obs) {
   std::memcpy(&bits, &obs[1], sizeof(bits));
   return static_cast<float>((bits >> 7) & 1u);
 }
+
+// Episodes whose lengths cycle through `ends`, that say "short" below 4
+// steps and "long" from there.
+class Judged final : public Env, public EpisodeOutcome {
+ public:
+  static constexpr const char* kSays[] = {"short", "long"};
+  explicit Judged(std::vector<int> ends) : ends_(std::move(ends)) {
+    spec_.name = "judged";
+    spec_.observation = ArraySpec{{1}, DType::kFloat32};
+    spec_.action = ActionSpec::discrete(2);
+  }
+  const EnvSpec& spec() const override { return spec_; }
+  void reset(std::optional<std::uint64_t>, void*) override {
+    t_ = 0;
+    end_ = ends_[static_cast<std::size_t>(episode_++) % ends_.size()];
+  }
+  StepResult step(const Action&, void*) override { return StepResult{1.f, ++t_ >= end_, false}; }
+  const char* episode_outcome() const override { return t_ < end_ ? nullptr : kSays[end_ < 4 ? 0 : 1]; }
+  std::span<const char* const> episode_outcomes() const override { return kSays; }
+
+ private:
+  EnvSpec spec_;
+  std::vector<int> ends_;
+  int episode_ = 0, end_ = 0, t_ = 0;
+};
 }  // namespace
+
+TEST_CASE("the env stepper tells the tracker how each episode ended", "[actor][envstep]") {
+  EpisodeStats stats;
+  EpisodeTracker tracker(stats);
+  std::vector<EnvPtr> envs;
+  envs.push_back(std::make_unique<Judged>(std::vector<int>{2, 5, 3}));
+  envs.push_back(std::make_unique<Judged>(std::vector<int>{6}));
+  EnvStepper stepper(std::move(envs), &tracker);
+  REQUIRE(stats.outcome_names() == std::vector<std::string>{"short", "long"});
+  float obs[2], rewards[2], actions[2] = {0, 0};
+  std::uint8_t flags[2];
+  for (int k = 0; k < 2; ++k) stepper.bind(k, EnvPort{&obs[k], &rewards[k], &flags[k], &actions[k]});
+  stepper.begin(1, 0);
+  // 27 rounds (a reset takes a round of its own): env 0 ends episodes of
+  // 2, 5, 3, 2, 5, 3 steps at rounds 2, 8, 12, 15, 21, 25; env 1 episodes of
+  // 6 at rounds 6, 13, 20, 27.
+  for (int round = 0; round < 27; ++round) stepper.step();
+  REQUIRE(stats.summary().episodes == 10);
+  const std::vector<double> shares = stats.outcome_shares();
+  CHECK(shares[0] == Approx(4.0 / 10));  // the 2s and 3s
+  CHECK(shares[1] == Approx(6.0 / 10));  // the 5s and 6s
+
+  // Envs that say nothing leave the names empty.
+  EpisodeStats quiet;
+  EpisodeTracker quiet_tracker(quiet);
+  EnvStepper plain(make_envs("cartpole", {}, 1), &quiet_tracker);
+  CHECK(quiet.outcome_names().empty());
+}
 
 TEST_CASE("the env stepper steps like hand-driven envs and tells the tracker every episode", "[actor][envstep]") {
   EnvOptions options;

@@ -2,6 +2,8 @@
 // (reward, flags) stream adds to EpisodeStats, and which steps are frames.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <string>
 #include <vector>
 
 #include "seedrl/actor/episode_tracker.h"
@@ -123,4 +125,48 @@ TEST_CASE("the episode tracker counts a game across its lost lives, as one episo
   t.reset(1);
   t.add(0, 0.f, kFirst);
   CHECK(t.episode_return(0) == 0.0);
+}
+
+TEST_CASE("episode stats count how the window's episodes ended, among those that said", "[actor][episodes]") {
+  static constexpr const char* kSays[] = {"goal", "lost", "time up"};
+  static constexpr const char* kOther[] = {"won"};
+  EpisodeStats stats(4);
+  CHECK(stats.outcome_names().empty());
+  CHECK(stats.outcome_shares().empty());
+  stats.name_outcomes(kSays);
+  stats.name_outcomes(kOther);  // the first naming stands
+  REQUIRE(stats.outcome_names() == std::vector<std::string>{"goal", "lost", "time up"});
+  for (const double v : stats.outcome_shares()) CHECK(std::isnan(v));  // no episode yet
+
+  EpisodeTracker t(stats, 1);
+  t.add(0, 0.f, kFirst);
+  t.add(0, 1.f, 0, 2);  // not a last step: its outcome is no episode's
+  t.add(0, 1.f, kTerminated, 0);
+  t.add(0, 0.f, kFirst);
+  t.add(0, 0.f, kTruncated, 1);
+  t.add(0, 0.f, kFirst);
+  t.add(0, 0.f, kTerminated);  // said nothing
+  std::vector<double> shares = stats.outcome_shares();
+  REQUIRE(shares.size() == 3);
+  CHECK(shares[0] == Approx(0.5));
+  CHECK(shares[1] == Approx(0.5));
+  CHECK(shares[2] == 0);
+
+  // The window of 4 slides past the first goal: lost, nothing, goal, goal.
+  for (int i = 0; i < 2; ++i) {
+    t.add(0, 0.f, kFirst);
+    t.add(0, 1.f, kTerminated, 0);
+  }
+  shares = stats.outcome_shares();
+  CHECK(shares[0] == Approx(2.0 / 3));
+  CHECK(shares[1] == Approx(1.0 / 3));
+  CHECK(stats.summary().return_mean == Approx((0 + 0 + 1 + 1) / 4.0));
+
+  // A resume restores returns, not outcomes: they count for none.
+  stats.set_base(9, {1, 1, 1}, {5, 5, 5});
+  for (const double v : stats.outcome_shares()) CHECK(std::isnan(v));
+  stats.record(0, 5, 1);
+  shares = stats.outcome_shares();
+  CHECK(shares[1] == 1);
+  CHECK(shares[0] == 0);
 }

@@ -52,6 +52,7 @@ class Counter final : public Env {
 // `long_from` steps, else "long"; nothing while one is under way.
 class Judged final : public Env, public EpisodeOutcome {
  public:
+  static constexpr const char* kSays[] = {"short", "long"};
   explicit Judged(std::vector<int> ends, int long_from) : ends_(std::move(ends)), long_from_(long_from) {
     spec_.name = "judged";
     spec_.observation = ArraySpec{{1}, DType::kFloat32};
@@ -65,8 +66,9 @@ class Judged final : public Env, public EpisodeOutcome {
   StepResult step(const Action&, void*) override { return StepResult{1.f, ++t_ >= end_, false}; }
   const char* episode_outcome() const override {
     if (t_ < end_) return nullptr;
-    return end_ < long_from_ ? "short" : "long";
+    return end_ < long_from_ ? kSays[0] : kSays[1];
   }
+  std::span<const char* const> episode_outcomes() const override { return kSays; }
 
  private:
   EnvSpec spec_;
@@ -182,7 +184,24 @@ TEST_CASE("episode outcomes come through the wrappers and play_episodes counts t
   CHECK(s.outcomes[1] == std::pair<std::string, int>("short", 2));
   CHECK(s.length_mean == Approx((3 + 9 + 10 + 9) * 2 / 8.0));
 
+  // The phrases and the outcome's index among them, through the wrappers.
+  EnvPtr again = std::make_unique<TimeLimit>(std::make_unique<Judged>(std::vector<int>{9, 3}, 5), 10);
+  const std::span<const char* const> says = episode_outcomes(*again);
+  REQUIRE(says.size() == 2);
+  CHECK(std::string(says[0]) == "short");
+  CHECK(std::string(says[1]) == "long");
+  std::vector<std::uint8_t> one(again->spec().observation.bytes());
+  for (const int expect : {1, 0}) {
+    again->reset(1, one.data());
+    CHECK(episode_outcome_index(*again) == -1);  // under way
+    while (!again->step(Action{}, one.data()).terminated) {
+    }
+    CHECK(episode_outcome_index(*again) == expect);
+  }
+
   // An env that does not say: nothing counted.
   Counter plain(4);
   CHECK(play_episodes(plain, idle, 3, 1).outcomes.empty());
+  CHECK(episode_outcomes(plain).empty());
+  CHECK(episode_outcome_index(plain) == -1);
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -130,6 +131,26 @@ TEST_CASE("return(N of 100) while the window fills, return(100) once full", "[io
   CHECK_THAT(lines[0], Catch::Contains("return(100) -"));
   CHECK_THAT(lines[1], Catch::Contains("return(37 of 100) -20.5"));
   CHECK_THAT(lines[2], Catch::Contains("return(100) -20.5"));
+}
+
+TEST_CASE("an env that says how episodes end shows its first ending's share after the return", "[io][progress]") {
+  LineToFile out(1000);
+  ProgressLine& line = out.line;
+  Progress& p = out.p;
+  p.elapsed_s = 1;
+  line.update(p);  // no outcome named: nothing shown
+  p.outcome = "goal";
+  p.outcome_share = std::numeric_limits<double>::quiet_NaN();
+  line.update(p);
+  p.return_mean = 1.3;
+  p.return_count = 100;
+  p.outcome_share = 0.4;
+  line.update(p);
+  const auto lines = out.lines();
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0].find("goal") == std::string::npos);
+  CHECK_THAT(lines[1], Catch::Contains("return(100) - | goal - | learner steps"));
+  CHECK_THAT(lines[2], Catch::Contains("return(100) 1.3 | goal 0.40 | learner steps"));
 }
 
 TEST_CASE("the ETA is zero once the frames pass max_frames", "[io][progress]") {

@@ -50,6 +50,37 @@ TEST_CASE("before an episode ends, a resumed run reports no mean return rather t
   CHECK(std::isnan(next.finish().at("episode_return_mean")));
 }
 
+TEST_CASE("how the window's episodes ended goes into the metrics as ended_<outcome> shares", "[trainer][lifecycle]") {
+  const std::string dir = temp_dir("monitor_outcomes");
+  EpisodeStats episodes;
+  static constexpr const char* kSays[] = {"goal", "lost to the keeper", "time up"};
+  episodes.name_outcomes(kSays);
+  std::atomic<std::int64_t> frames{0}, steps{0};
+  std::atomic<bool> checkpoint_due{false};
+  RunMonitor monitor({dir, 100, 5, 0}, frames, steps, episodes, nullptr);
+  // 3 goals, 1 lost to the keeper, none out of time, and one that said nothing.
+  for (const int o : {0, 1, 0, -1, 0}) episodes.record(1, 10, o);
+  frames = 100;
+  monitor.watch([] { return false; }, checkpoint_due);
+  const Scalars s = monitor.finish();
+  CHECK(s.at("ended_goal") == Approx(0.75));
+  CHECK(s.at("ended_lost_to_the_keeper") == Approx(0.25));
+  CHECK(s.at("ended_time_up") == 0);
+  const std::string csv = read_file(dir + "/metrics.csv");
+  CHECK_THAT(csv.substr(0, csv.find('\n')), Catch::Contains("ended_goal") &&
+                                                Catch::Contains("ended_lost_to_the_keeper") &&
+                                                Catch::Contains("ended_time_up"));
+  CHECK(nlohmann::json::parse(read_file(dir + "/summary.json")).at("ended_goal") == Approx(0.75));
+
+  // An env that does not say: no such columns.
+  const std::string plain_dir = temp_dir("monitor_no_outcomes");
+  EpisodeStats plain;
+  RunMonitor quiet({plain_dir, 100, 5, 0}, frames, steps, plain, nullptr);
+  plain.record(1, 10);
+  quiet.watch([] { return false; }, checkpoint_due);
+  for (const auto& [key, v] : quiet.finish()) CHECK(key.rfind("ended_", 0) != 0);
+}
+
 TEST_CASE("an episode that ends during the run gives the mean return", "[trainer][lifecycle]") {
   const std::string dir = temp_dir("monitor_episode");
   EpisodeStats episodes;

@@ -3,7 +3,8 @@
 // thread's staging row (a local actor's: the RequestBatcher then copies it
 // once into the inference batch; a remote actor's STEP frame, sent as is),
 // sets the reward and episode flags beside it, clips continuous actions to
-// the box and tells an EpisodeTracker every step. The callers differ only in where
+// the box and tells an EpisodeTracker every step (and how an episode ended,
+// where the env says). The callers differ only in where
 // that memory is (a local actor's staging rows, a remote actor's STEP frame)
 // and where the actions come from (the RequestBatcher, the socket).
 // Buffers are set up once; step() allocates nothing.
@@ -62,6 +63,7 @@ class EnvStepper {
   std::vector<EnvPtr> envs_;
   std::vector<EnvPort> ports_;
   EpisodeTracker* tracker_;
+  bool says_outcome_ = false;  // the envs say how episodes end: the tracker hears it
   // Continuous actions are sampled unbounded (the learner's log-probs are of
   // the unclipped sample, which inference already recorded); the env gets a
   // clipped copy. Empty for discrete actions.

@@ -1,24 +1,60 @@
 // Completed-episode statistics shared by every actor: a ring of the last N
-// returns and lengths. Episodes end rarely compared with steps, so a mutex is
+// returns and lengths, and of how they ended where the env says
+// (episode_outcome.h). Episodes end rarely compared with steps, so a mutex is
 // cheap here.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <mutex>
+#include <span>
+#include <string>
 #include <vector>
 
 namespace seedrl {
 
 class EpisodeStats {
  public:
-  explicit EpisodeStats(std::size_t window = 100) : returns_(window), lengths_(window) {}
+  explicit EpisodeStats(std::size_t window = 100) : returns_(window), lengths_(window), outcomes_(window, -1) {}
 
-  void record(double episode_return, std::int64_t length) {
+  // `outcome`: an index into outcome_names(), or -1 when the env did not say.
+  void record(double episode_return, std::int64_t length, int outcome = -1) {
     std::lock_guard lock(mu_);
     returns_[count_ % returns_.size()] = episode_return;
     lengths_[count_ % lengths_.size()] = static_cast<double>(length);
+    outcomes_[count_ % outcomes_.size()] = outcome;
     ++count_;
+  }
+
+  // The phrases record()'s outcome indices name: the env's
+  // episode_outcomes(). The first call names them (every actor's envs are of
+  // one kind); later ones change nothing.
+  void name_outcomes(std::span<const char* const> names) {
+    std::lock_guard lock(mu_);
+    if (!outcome_names_.empty()) return;
+    outcome_names_.assign(names.begin(), names.end());
+  }
+  std::vector<std::string> outcome_names() const {
+    std::lock_guard lock(mu_);
+    return outcome_names_;
+  }
+  // Per outcome name, the share of the window's episodes that ended so, out
+  // of those that said how they ended (episodes restored by a resume or from
+  // remote actors do not); NaN while there are none.
+  std::vector<double> outcome_shares() const {
+    std::lock_guard lock(mu_);
+    std::vector<double> shares(outcome_names_.size(), 0.0);
+    const std::size_t n = std::min<std::size_t>(count_, outcomes_.size());
+    double said = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const int o = outcomes_[i];
+      if (o < 0 || static_cast<std::size_t>(o) >= shares.size()) continue;
+      shares[static_cast<std::size_t>(o)] += 1;
+      said += 1;
+    }
+    for (double& v : shares) v = said > 0 ? v / said : std::numeric_limits<double>::quiet_NaN();
+    return shares;
   }
 
   struct Summary {
@@ -59,6 +95,7 @@ class EpisodeStats {
     for (std::size_t i = 0; i < n; ++i) {
       returns_[i] = returns[skip + i];
       lengths_[i] = lengths[skip + i];
+      outcomes_[i] = -1;
     }
     count_ = n;
     restored_ = static_cast<std::int64_t>(n);
@@ -88,6 +125,8 @@ class EpisodeStats {
  private:
   mutable std::mutex mu_;
   std::vector<double> returns_, lengths_;
+  std::vector<int> outcomes_;
+  std::vector<std::string> outcome_names_;
   std::size_t count_ = 0;
   std::int64_t base_ = 0;
   std::int64_t restored_ = 0;

@@ -35,7 +35,8 @@ class EpisodeTracker {
   // Slot k's step. A FIRST step is a reset, not an env step: it starts a new
   // episode (dropping any unfinished one) and its reward is not counted.
   // Returns whether it was an env step (a frame).
-  bool add(std::size_t k, float reward, std::uint8_t flags) {
+  // `outcome`: how a last step's episode ended (EpisodeStats::record).
+  bool add(std::size_t k, float reward, std::uint8_t flags, int outcome = -1) {
     first_due_[k] = is_last(flags);
     if (flags & kFirst) {
       if (!game_goes_on_[k]) {
@@ -51,19 +52,22 @@ class EpisodeTracker {
       if ((flags & kLifeLost) && !(flags & kTruncated))
         game_goes_on_[k] = 1;
       else
-        finish(k);
+        finish(k, outcome);
     }
     return true;
   }
   // Steps of slots 0..steps.size()-1; returns how many were env steps.
   std::int64_t add(std::span<const EnvStep> steps);
 
+  // Names the outcome indices add() is given (EpisodeStats::name_outcomes).
+  void name_outcomes(std::span<const char* const> names) { stats_.name_outcomes(names); }
+
   // The episode under way in slot k.
   double episode_return(std::size_t k) const { return returns_[k]; }
   std::int64_t episode_length(std::size_t k) const { return lengths_[k]; }
 
  private:
-  void finish(std::size_t k);  // records slot k's episode and clears it
+  void finish(std::size_t k, int outcome);  // records slot k's episode and clears it
 
   EpisodeStats& stats_;
   std::vector<double> returns_;

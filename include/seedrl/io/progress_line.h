@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <string>
 
 namespace seedrl {
 
@@ -14,6 +15,11 @@ struct Progress {
   // window is filling ("return(37 of 100)"), so a mean of few is not read as
   // one of 100.
   std::int64_t return_count = 0, window = 100;
+  // Where the env says how episodes end (Football): its first ending
+  // ("goal", a game's "won") and that ending's share of the window, shown
+  // after the return ("goal 0.38"); empty: not shown.
+  std::string outcome;
+  double outcome_share = 0;  // NaN: no episode has said yet
 };
 
 class ProgressLine {

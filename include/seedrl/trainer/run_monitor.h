@@ -50,7 +50,8 @@ class RunMonitor {
  public:
   // Adds the algorithm's scalars to a metrics line that already holds the
   // run's: frames, fps, episodes, episode_return_mean, episode_length_mean,
-  // learner_steps, wall_seconds.
+  // learner_steps, wall_seconds, and where the envs say how episodes end
+  // (Football) ended_<outcome>, each outcome's share of the window.
   using AddScalars = std::function<void(Scalars&)>;
 
   RunMonitor(RunMonitorConfig config, const std::atomic<std::int64_t>& frames,
@@ -79,6 +80,7 @@ class RunMonitor {
 
  private:
   Scalars scalars(double fps) const;
+  void add_outcome_shares(Scalars& out) const;
   // Whether the window holds an episode of this run: one that ended in this
   // process, or one a resume restored (not one from before the monitor).
   bool has_return_mean(const EpisodeStats::Summary& ep) const;
@@ -104,6 +106,10 @@ class RunMonitor {
   bool wrote_row_ = false;       // a row of the monitor's own scalars is in the metrics files
   std::string report_warning_;   // the last report failure logged, not repeated
 };
+
+// The metrics column of an episode outcome's share: "lost to the keeper" ->
+// "ended_lost_to_the_keeper".
+std::string outcome_column(const std::string& outcome);
 
 // One line for the log: "N frames in T s (F fps), E episodes, mean return
 // (last 100) R, S learner steps".

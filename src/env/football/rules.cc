@@ -61,18 +61,31 @@ float CheckpointReward::reward(int score_reward, const GameState& s) {
   return r;
 }
 
+namespace {
+// episode_outcome's phrases, in episode_outcomes' order.
+constexpr const char* kDrillOutcomes[] = {"goal",        "conceded", "lost to the keeper", "lost to a defender",
+                                          "out of play", "time up"};
+constexpr const char* kGameOutcomes[] = {"won", "drawn", "lost"};
+}  // namespace
+
+std::span<const char* const> episode_outcomes(const Scenario& s) {
+  if (!s.end_episode_on_score) return kGameOutcomes;
+  return kDrillOutcomes;
+}
+
 const char* episode_outcome(const Scenario& s, const GameState& end) {
   if (!s.end_episode_on_score) {
-    if (end.left_goals != end.right_goals) return end.left_goals > end.right_goals ? "won" : "lost";
-    return "drawn";
+    if (end.left_goals != end.right_goals)
+      return end.left_goals > end.right_goals ? kGameOutcomes[0] : kGameOutcomes[2];
+    return kGameOutcomes[1];
   }
-  if (end.left_goals > 0) return "goal";
-  if (end.right_goals > 0) return "conceded";
+  if (end.left_goals > 0) return kDrillOutcomes[0];
+  if (end.right_goals > 0) return kDrillOutcomes[1];
   if (end.ball_owned_team == 1 && end.ball_owned_player >= 0 && end.ball_owned_player < end.right.count)
-    return end.right.players[static_cast<std::size_t>(end.ball_owned_player)].role == 0 ? "lost to the keeper"
-                                                                                        : "lost to a defender";
-  if (end.game_mode != GameMode::kNormal) return "out of play";
-  return "time up";
+    return end.right.players[static_cast<std::size_t>(end.ball_owned_player)].role == 0 ? kDrillOutcomes[2]
+                                                                                        : kDrillOutcomes[3];
+  if (end.game_mode != GameMode::kNormal) return kDrillOutcomes[4];
+  return kDrillOutcomes[5];
 }
 
 }  // namespace seedrl::football

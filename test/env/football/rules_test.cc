@@ -2,8 +2,11 @@
 // states, against the Python code's behaviour worked out by hand.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "seedrl/env/football/actions.h"
 #include "seedrl/env/football/rules.h"
@@ -168,4 +171,15 @@ TEST_CASE("episode outcomes: a drill's way of ending, a game's result", "[footba
   CHECK(std::string(episode_outcome(game, end)) == "drawn");
   end.right_goals = 3;
   CHECK(std::string(episode_outcome(game, end)) == "lost");
+
+  // The phrases each kind can say, listed for training's counts (by index).
+  const std::span<const char*const> drills = episode_outcomes(drill), games = episode_outcomes(game);
+  CHECK(std::vector<std::string>(drills.begin(), drills.end()) ==
+        std::vector<std::string>{"goal", "conceded", "lost to the keeper", "lost to a defender", "out of play",
+                                 "time up"});
+  CHECK(std::vector<std::string>(games.begin(), games.end()) == std::vector<std::string>{"won", "drawn", "lost"});
+  CHECK(std::find(games.begin(), games.end(), episode_outcome(game, end)) != games.end());
+  end.left_goals = 1;
+  end.right_goals = 0;
+  CHECK(std::find(drills.begin(), drills.end(), episode_outcome(drill, end)) != drills.end());
 }

@@ -57,6 +57,9 @@ class FootballEnv final : public Env, public RgbRenderable, public EpisodeOutcom
   bool render_rgb(RgbImage& out) override;
   double render_fps() const override { return 10; }  // 10 steps a second of game time
   const char* episode_outcome() const override { return football::episode_outcome(*config_.scenario, state()); }
+  std::span<const char* const> episode_outcomes() const override {
+    return football::episode_outcomes(*config_.scenario);
+  }
 
   // The next reset starts its episode with this engine seed instead of a
   // drawn one (the golden-trace test replays gfootball's seeds).

@@ -9,6 +9,8 @@
 //   our player holds the ball, all 10 at once with a goal).
 #pragma once
 
+#include <span>
+
 #include "seedrl/env/football/game_state.h"
 #include "seedrl/env/football/scenario.h"
 
@@ -40,6 +42,9 @@ class EpisodeRules {
 // "lost to a defender", "out of play" or "time up"; a game (ended by time
 // only) by its result for our team, "won", "drawn" or "lost".
 const char* episode_outcome(const Scenario& scenario, const GameState& end);
+// Every phrase episode_outcome says for `scenario`, drills' or games', in a
+// fixed order.
+std::span<const char* const> episode_outcomes(const Scenario& scenario);
 
 // wrappers.CheckpointRewardWrapper for one agent.
 class CheckpointReward {

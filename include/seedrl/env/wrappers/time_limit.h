@@ -18,6 +18,7 @@ class TimeLimit final : public Env, public RgbRenderable, public EpisodeOutcome 
   bool render_rgb(RgbImage& out) override { return seedrl::render_rgb(*inner_, out); }
   double render_fps() const override { return seedrl::render_fps(*inner_); }
   const char* episode_outcome() const override { return seedrl::episode_outcome(*inner_); }
+  std::span<const char* const> episode_outcomes() const override { return seedrl::episode_outcomes(*inner_); }
 
  private:
   EnvPtr inner_;
