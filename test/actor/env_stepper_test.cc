@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../env/judged_env.h"
 #include "seedrl/actor/env_stepper.h"
 #include "seedrl/env/episode_outcome.h"
 #include "seedrl/util/rng.h"
@@ -24,39 +25,14 @@ float policy(const float* obs) {
   std::memcpy(&bits, &obs[1], sizeof(bits));
   return static_cast<float>((bits >> 7) & 1u);
 }
-
-// Episodes whose lengths cycle through `ends`, that say "short" below 4
-// steps and "long" from there.
-class Judged final : public Env, public EpisodeOutcome {
- public:
-  static constexpr const char* kSays[] = {"short", "long"};
-  explicit Judged(std::vector<int> ends) : ends_(std::move(ends)) {
-    spec_.name = "judged";
-    spec_.observation = ArraySpec{{1}, DType::kFloat32};
-    spec_.action = ActionSpec::discrete(2);
-  }
-  const EnvSpec& spec() const override { return spec_; }
-  void reset(std::optional<std::uint64_t>, void*) override {
-    t_ = 0;
-    end_ = ends_[static_cast<std::size_t>(episode_++) % ends_.size()];
-  }
-  StepResult step(const Action&, void*) override { return StepResult{1.f, ++t_ >= end_, false}; }
-  const char* episode_outcome() const override { return t_ < end_ ? nullptr : kSays[end_ < 4 ? 0 : 1]; }
-  std::span<const char* const> episode_outcomes() const override { return kSays; }
-
- private:
-  EnvSpec spec_;
-  std::vector<int> ends_;
-  int episode_ = 0, end_ = 0, t_ = 0;
-};
 }  // namespace
 
 TEST_CASE("the env stepper tells the tracker how each episode ended", "[actor][envstep]") {
   EpisodeStats stats;
   EpisodeTracker tracker(stats);
   std::vector<EnvPtr> envs;
-  envs.push_back(std::make_unique<Judged>(std::vector<int>{2, 5, 3}));
-  envs.push_back(std::make_unique<Judged>(std::vector<int>{6}));
+  envs.push_back(std::make_unique<test::JudgedEnv>(std::vector<int>{2, 5, 3}, 4));
+  envs.push_back(std::make_unique<test::JudgedEnv>(std::vector<int>{6}, 4));
   EnvStepper stepper(std::move(envs), &tracker);
   REQUIRE(stats.outcome_names() == std::vector<std::string>{"short", "long"});
   float obs[2], rewards[2], actions[2] = {0, 0};

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "judged_env.h"
 #include "seedrl/env/episode_outcome.h"
 #include "seedrl/env/play.h"
 #include "seedrl/env/registry.h"
@@ -48,33 +49,6 @@ class Counter final : public Env {
   int end_, t_ = 0;
 };
 
-// Counter whose episodes say how they ended: "short" when they end before
-// `long_from` steps, else "long"; nothing while one is under way.
-class Judged final : public Env, public EpisodeOutcome {
- public:
-  static constexpr const char* kSays[] = {"short", "long"};
-  explicit Judged(std::vector<int> ends, int long_from) : ends_(std::move(ends)), long_from_(long_from) {
-    spec_.name = "judged";
-    spec_.observation = ArraySpec{{1}, DType::kFloat32};
-    spec_.action = ActionSpec::discrete(2);
-  }
-  const EnvSpec& spec() const override { return spec_; }
-  void reset(std::optional<std::uint64_t>, void*) override {
-    t_ = 0;
-    end_ = ends_[static_cast<std::size_t>(episode_++) % ends_.size()];
-  }
-  StepResult step(const Action&, void*) override { return StepResult{1.f, ++t_ >= end_, false}; }
-  const char* episode_outcome() const override {
-    if (t_ < end_) return nullptr;
-    return end_ < long_from_ ? kSays[0] : kSays[1];
-  }
-  std::span<const char* const> episode_outcomes() const override { return kSays; }
-
- private:
-  EnvSpec spec_;
-  std::vector<int> ends_;
-  int long_from_, episode_ = 0, end_ = 0, t_ = 0;
-};
 }  // namespace
 
 TEST_CASE("action repeat sums rewards and stops at the episode end", "[env][wrappers]") {
@@ -171,7 +145,7 @@ TEST_CASE("an outer time limit truncates earlier and composes through the regist
 TEST_CASE("episode outcomes come through the wrappers and play_episodes counts them", "[env][wrappers]") {
   // Episodes of 3, 9, 12 and 9 steps, the 12 cut to 10 by the time limit
   // (the inner env has not ended it: it says nothing for that one).
-  auto judged = std::make_unique<Judged>(std::vector<int>{3, 9, 12, 9}, 5);
+  auto judged = std::make_unique<test::JudgedEnv>(std::vector<int>{3, 9, 12, 9}, 5);
   EnvPtr env = std::make_unique<FrameStack>(
       std::make_unique<TimeLimit>(std::make_unique<ActionRepeat>(std::move(judged), 1), 10), 2);
   std::vector<std::uint8_t> obs(env->spec().observation.bytes());
@@ -185,7 +159,7 @@ TEST_CASE("episode outcomes come through the wrappers and play_episodes counts t
   CHECK(s.length_mean == Approx((3 + 9 + 10 + 9) * 2 / 8.0));
 
   // The phrases and the outcome's index among them, through the wrappers.
-  EnvPtr again = std::make_unique<TimeLimit>(std::make_unique<Judged>(std::vector<int>{9, 3}, 5), 10);
+  EnvPtr again = std::make_unique<TimeLimit>(std::make_unique<test::JudgedEnv>(std::vector<int>{9, 3}, 5), 10);
   const std::span<const char* const> says = episode_outcomes(*again);
   REQUIRE(says.size() == 2);
   CHECK(std::string(says[0]) == "short");
