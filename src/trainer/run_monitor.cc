@@ -50,10 +50,7 @@ void RunMonitor::add_outcome_shares(Scalars& out) const {
   const std::vector<std::string> names = episodes_.outcome_names();
   if (names.empty()) return;
   const std::vector<double> shares = episodes_.outcome_shares();
-  for (std::size_t i = 0; i < names.size() && i < shares.size(); ++i) {
-    const double v = shares[i];
-    out[outcome_column(names[i])] = std::isfinite(v) ? v : kNoValue;
-  }
+  for (std::size_t i = 0; i < names.size() && i < shares.size(); ++i) out[outcome_column(names[i])] = shares[i];
 }
 
 Scalars RunMonitor::scalars(double fps) const {
