@@ -5,7 +5,8 @@
 // towards the far post first) or once the keeper comes within a reach of the
 // ball (straight, or after side-stepping him for a few steps); one row per
 // X, reach and side-step, each with how its episodes ended. `--finish`
-// swaps the shot for a lofted pass (a chip over the keeper) or a long pass.
+// swaps the shot for a lofted pass (a chip over the keeper) or a long pass;
+// `--shot-presses` lets go of the shot button after a few steps (a weaker shot).
 //   build/bench/seedrl_football_drills --scenario academy_run_to_score_with_keeper --episodes 200
 // Each policy plays the same episodes: reset seeds 1..N, the env's own
 // engine-seed draw, the scoring reward only (goals per episode).
@@ -67,15 +68,20 @@ Policy run_and_aim(float x_shot, int finish) {
       };
 }
 
+// The opponents' keeper when he is within `reach` of the ball, else null.
+const football::PlayerState* keeper_within(const GameState& s, float reach) {
+  for (int i = 0; i < s.right.count; ++i) {
+    const auto& p = s.right.players[static_cast<std::size_t>(i)];
+    if (p.role == 0 && std::hypot(p.x - s.ball[0], p.y - s.ball[1]) < reach) return &p;
+  }
+  return nullptr;
+}
+
 // The straight run that shoots once the keeper comes within `reach` of the
 // ball (or past x = 0.9), whenever that is.
 Policy run_until_keeper(float reach, int finish) {
   return [reach, finish, straight = run_and_shoot(0.9f, finish)](const GameState& s, int step) {
-    for (int i = 0; i < s.right.count; ++i) {
-      const auto& p = s.right.players[static_cast<std::size_t>(i)];
-      if (p.role == 0 && std::hypot(p.x - s.ball[0], p.y - s.ball[1]) < reach) return finish;
-    }
-    return straight(s, step);
+    return keeper_within(s, reach) ? finish : straight(s, step);
   };
 }
 
@@ -86,12 +92,10 @@ Policy run_and_sidestep(float reach, int steps, int finish) {
                                                                                                     int step) mutable {
     if (step == 0) left = -1;
     if (left < 0) {
-      for (int i = 0; i < s.right.count; ++i) {
-        const auto& p = s.right.players[static_cast<std::size_t>(i)];
-        if (p.role == 0 && std::hypot(p.x - s.ball[0], p.y - s.ball[1]) < reach) {
-          left = steps;
-          away = p.y > s.ball[1] ? kTopRight : kBottomRight;  // y is positive downwards
-        }
+      const football::PlayerState* keeper = keeper_within(s, reach);
+      if (keeper) {
+        left = steps;
+        away = keeper->y > s.ball[1] ? kTopRight : kBottomRight;  // y is positive downwards
       }
       if (left < 0) return straight(s, step);
     }
