@@ -72,7 +72,7 @@ LearnerProfile profile_learner_update(const TrainConfig& config, int updates) {
   TrajectoryStore store(layout, B, config.queue_capacity, B);
   if (device.is_cuda()) store.pin_batches(true);
   torch::manual_seed(config.seed);
-  AgentNet model(spec, config.model, layout.policy_size);
+  AgentNet model(spec, config.model, make_policy_distribution(spec.action)->param_size());
   model->to(device);
   model->train();
   auto dist = make_policy_distribution(spec.action);
@@ -102,12 +102,7 @@ LearnerProfile profile_learner_update(const TrainConfig& config, int updates) {
     clock.time(0, [&] { return store.next_batch(B, batch); });
     const UnrollBatch d = clock.time(1, [&] { return to_device(batch, device); });
     if (device_step) device_step->prepare(lr);
-    const NetOutput out = clock.time(2, [&] {
-      auto first = (d.flags.to(torch::kInt32) & kFirst).ne(0);
-      CoreState state;
-      if (d.core_h.defined()) state = {d.core_h, d.core_c};
-      return model->forward(d.obs, first, state);
-    });
+    const NetOutput out = clock.time(2, [&] { return vtrace_forward(model, d, device); });
     const VTraceLosses l =
         clock.time(3, [&] { return vtrace_losses_from_output(out, *dist, d, config.learner.loss, device); });
     clock.time(4, [&] {

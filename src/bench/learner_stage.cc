@@ -75,8 +75,9 @@ LearnerStageResult run_vtrace_learner(const TrainConfig& config, const BenchTimi
   torch::manual_seed(config.seed);
   DataParallelOptions options;
   options.cuda_graphs = config.learner_cuda_graphs();
-  DataParallelLearner learner([&] { return AgentNet(spec, config.model, layout.policy_size); }, spec.action,
-                              learner_config, store, publisher, devices, options);
+  DataParallelLearner learner(
+      [&] { return AgentNet(spec, config.model, make_policy_distribution(spec.action)->param_size()); }, spec.action,
+      learner_config, store, publisher, devices, options);
   learner.publish();
 
   const SyntheticStep synthetic(config, layout);

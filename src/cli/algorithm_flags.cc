@@ -22,6 +22,7 @@ const std::vector<AlgorithmFlag>& algorithm_flags() {
   static const std::vector<AlgorithmFlag> table = {
       {"--unroll-length", kSequences},
       {"--separate-value-net", kVTrace},
+      {"--prev-action-input", kVTrace},
       {"--lstm", kSequences},
       {"--lstm-size", kSequences},
       {"--weight-init", kVTrace},

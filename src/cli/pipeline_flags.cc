@@ -67,6 +67,9 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
   cmd.add_flag("--separate-value-net,!--no-separate-value-net", c.model.separate_value_net,
                "V-trace: give the value head a torso of its own (not with --lstm)")
       ->default_str(c.model.separate_value_net ? "true" : "false");
+  cmd.add_flag("--prev-action-input,!--no-prev-action-input", c.model.prev_action_input,
+               "V-trace: feed the previous action (one-hot; discrete actions) to the heads and the LSTM")
+      ->default_str(c.model.prev_action_input ? "true" : "false");
   cmd.add_flag("--lstm,!--no-lstm", c.model.lstm,
                "V-trace and R2D2: add an LSTM core (state kept centrally per environment)")
       ->default_str(c.model.lstm ? "true" : "false");

@@ -4,19 +4,40 @@
 
 namespace seedrl {
 
-ActorCriticStep::ActorCriticStep(ModelFactory make_model, const ActionSpec& action)
+ActorCriticStep::ActorCriticStep(ModelFactory make_model, const ActionSpec& action, int num_slots)
     : make_model_(std::move(make_model)),
       sampler_(make_sampling_selector(action)),
-      record_size_(make_policy_distribution(action)->param_size()) {}
+      param_size_(make_policy_distribution(action)->param_size()),
+      takes_prev_action_(make_model_()->takes_prev_action()) {
+  if (takes_prev_action_) prev_action_.assign(static_cast<std::size_t>(num_slots), -1.f);
+}
 
 PolicyModel ActorCriticStep::make_model(torch::Device device) const {
   AgentNet model = make_model_();
   model->to(device);
   model->eval();
+  if (takes_prev_action_)
+    return {model.ptr(), [model](const std::vector<torch::Tensor>& in) mutable {
+              NetOutput o = model->forward(in[0], in[1], CoreState{in[3], in[4]}, in[2]);
+              return std::vector<torch::Tensor>{o.policy, o.state.h, o.state.c};
+            }};
   return {model.ptr(), [model](const std::vector<torch::Tensor>& in) mutable {
             NetOutput o = model->forward(in[0], in[1], CoreState{in[2], in[3]});
             return std::vector<torch::Tensor>{o.policy, o.state.h, o.state.c};
           }};
+}
+
+void ActorCriticStep::fill_inputs(const InferenceBatch& batch, std::span<const torch::Tensor> inputs) {
+  if (!takes_prev_action_) return;
+  float* prev = inputs[0].data_ptr<float>();
+  for (int i = 0; i < batch.size; ++i) {
+    const EnvStep& step = *batch.steps[i];
+    prev[i] = (step.flags & kFirst) ? -1.f : prev_action_[static_cast<std::size_t>(step.slot)];
+  }
+}
+
+void ActorCriticStep::acted(int slot, const float* action) {
+  if (takes_prev_action_) prev_action_[static_cast<std::size_t>(slot)] = action[0];
 }
 
 CoreState ActorCriticStep::initial_state(int num_slots, torch::Device device) const {
@@ -28,8 +49,14 @@ torch::Tensor ActorCriticStep::select(const torch::Tensor& output, const torch::
   return sampler_->select(output, slots);
 }
 
-void ActorCriticStep::record(const torch::Tensor& output, std::span<const torch::Tensor>, torch::Tensor rows) const {
-  rows.copy_(output);
+void ActorCriticStep::record(const torch::Tensor& output, std::span<const torch::Tensor> inputs,
+                             torch::Tensor rows) const {
+  if (!takes_prev_action_) {
+    rows.copy_(output);
+    return;
+  }
+  rows.narrow(1, 0, param_size_).copy_(output);
+  rows.select(1, param_size_).copy_(inputs[0]);
 }
 
 }  // namespace seedrl

@@ -38,9 +38,9 @@ InferenceFleet::InferenceFleet(const std::vector<torch::Device>& devices, const 
                                TrajectoryStore* store, ParamPublisher& publisher,
                                ActorCriticStep::ModelFactory make_model, const ActionSpec& action)
     : InferenceFleet(devices, config, [&](RequestBatcher& batcher, torch::Device device) {
-        return std::make_unique<InferenceServer>(batcher, store, publisher,
-                                                 std::make_unique<ActorCriticStep>(make_model, action),
-                                                 config.num_slots(), config.threads_per_device, device);
+        return std::make_unique<InferenceServer>(
+            batcher, store, publisher, std::make_unique<ActorCriticStep>(make_model, action, config.num_slots()),
+            config.num_slots(), config.threads_per_device, device);
       }) {}
 
 InferenceFleet::~InferenceFleet() { stop(); }

@@ -39,29 +39,31 @@ torch::Tensor normalized_advantages(const torch::Tensor& advantages, const torch
   return (advantages - mean) / (var.sqrt() + 1e-8);
 }
 
-namespace {
+torch::Tensor recorded_prev_action(const UnrollBatch& batch) { return batch.policy.select(-1, -1); }
 
-// The model on a batch's unrolls, each starting from its stored core state.
-NetOutput forward_on(AgentNet& model, const UnrollBatch& batch, torch::Device device) {
+NetOutput vtrace_forward(AgentNet& model, const UnrollBatch& batch, torch::Device device) {
   const bool nb = device.is_cuda();
   auto first = (batch.flags.to(device, nb).to(torch::kInt32) & kFirst).ne(0);
   CoreState state;
   if (batch.core_h.defined()) state = {batch.core_h.to(device, nb), batch.core_c.to(device, nb)};
-  return model->forward(batch.obs.to(device, nb), first, state);
+  torch::Tensor prev_action;
+  if (model->takes_prev_action()) prev_action = recorded_prev_action(batch).to(device, nb);
+  return model->forward(batch.obs.to(device, nb), first, state, prev_action);
 }
-
-}  // namespace
 
 VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, const UnrollBatch& batch,
                            const VTraceLossConfig& config, torch::Device device, double normalizer) {
   // The flags go to the device once: the forward and the losses both read them.
   UnrollBatch b = batch;
   b.flags = batch.flags.to(device, device.is_cuda());
-  return vtrace_losses_from_output(forward_on(model, b, device), dist, b, config, device, normalizer);
+  return vtrace_losses_from_output(vtrace_forward(model, b, device), dist, b, config, device, normalizer);
 }
 
-VTraceLosses vtrace_losses_from_output(const NetOutput& out, const PolicyDistribution& dist, const UnrollBatch& batch,
+VTraceLosses vtrace_losses_from_output(const NetOutput& out, const PolicyDistribution& dist, const UnrollBatch& input,
                                        const VTraceLossConfig& config, torch::Device device, double normalizer) {
+  UnrollBatch batch = input;
+  // Rows recorded with the previous action after the parameters (--prev-action-input).
+  if (batch.policy.size(-1) == dist.param_size() + 1) batch.policy = batch.policy.narrow(-1, 0, dist.param_size());
   if (fused_categorical_applies(dist, out, batch, config))
     return fused_categorical_losses(out, batch, config, normalizer);
   return vtrace_losses_tensor_ops(out, dist, batch, config, device, normalizer);
@@ -170,7 +172,7 @@ torch::Tensor vtrace_pass(AgentNet& model, const PolicyDistribution& dist, torch
 
 torch::Tensor proximal_policy(AgentNet& model, const UnrollBatch& batch, torch::Device device) {
   torch::NoGradGuard no_grad;
-  return forward_on(model, batch, device).policy.to(torch::kFloat32);
+  return vtrace_forward(model, batch, device).policy.to(torch::kFloat32);
 }
 
 torch::Tensor vtrace_update(AgentNet& model, const PolicyDistribution& dist, torch::optim::Optimizer& optimizer,

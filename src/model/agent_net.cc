@@ -27,6 +27,12 @@ torch::Tensor initial_log_std(const ActionSpec& action) {
 
 }  // namespace
 
+torch::Tensor prev_action_one_hot(const torch::Tensor& prev_action, std::int64_t num_actions) {
+  // Class 0 stands for "none" (-1) and is dropped: an episode start is all zeros.
+  auto index = (prev_action.to(torch::kInt64) + 1).clamp(0, num_actions);
+  return torch::one_hot(index, num_actions + 1).narrow(-1, 1, num_actions).to(torch::kFloat32);
+}
+
 AgentNetImpl::AgentNetImpl(const EnvSpec& env, const ModelConfig& config, int policy_size)
     : config_(config), obs_rank_(static_cast<std::int64_t>(env.observation.shape.size())) {
   if (config.normalize_obs) {
@@ -39,6 +45,13 @@ AgentNetImpl::AgentNetImpl(const EnvSpec& env, const ModelConfig& config, int po
   torso_ = torso.module;
   register_module("torso", torso_.ptr());
   int features = torso.features;
+  if (config.prev_action_input) {
+    if (!env.action.is_discrete())
+      throw std::invalid_argument("--prev-action-input: discrete actions only, " + env.name + " has " +
+                                  env.action.to_string());
+    prev_actions_ = env.action.num_actions;
+    features += static_cast<int>(prev_actions_);
+  }
   if (config.lstm) {
     lstm_ = register_module("lstm", torch::nn::LSTMCell(features, config.lstm_size));
     features = config.lstm_size;
@@ -49,7 +62,7 @@ AgentNetImpl::AgentNetImpl(const EnvSpec& env, const ModelConfig& config, int po
     Torso value_torso = make_torso(env.observation, config);
     value_torso_ = value_torso.module;
     register_module("value_torso", value_torso_.ptr());
-    value_features = value_torso.features;
+    value_features = value_torso.features + static_cast<int>(prev_actions_);
   }
   int head_size = policy_size;
   if (!env.action.is_discrete()) {
@@ -87,12 +100,19 @@ CoreState AgentNetImpl::initial_state(std::int64_t batch, torch::Device device) 
   return zero_core_state(batch, config_.lstm_size, device);
 }
 
-NetOutput AgentNetImpl::forward(const torch::Tensor& obs, const torch::Tensor& first, CoreState state) {
+NetOutput AgentNetImpl::forward(const torch::Tensor& obs, const torch::Tensor& first, CoreState state,
+                                const torch::Tensor& prev_action) {
   const auto T = obs.size(0), B = obs.size(1);
   auto x = obs.flatten(0, 1);
   if (!normalizer_.is_empty()) x = normalizer_->forward(x.to(torch::kFloat32));
   auto features = torso_.forward(x);  // [T*B, F]
   auto value_features = value_torso_.is_empty() ? features : value_torso_.forward(x);
+  if (takes_prev_action()) {
+    if (!prev_action.defined()) throw std::invalid_argument("AgentNet: --prev-action-input needs the previous actions");
+    auto one_hot = prev_action_one_hot(prev_action.reshape({T * B}), prev_actions_).to(features.scalar_type());
+    features = torch::cat({features, one_hot}, 1);
+    value_features = value_torso_.is_empty() ? features : torch::cat({value_features, one_hot}, 1);
+  }
   if (has_core()) {
     features = unroll_lstm(lstm_, features.view({T, B, -1}), first, state).flatten(0, 1);
     value_features = features;

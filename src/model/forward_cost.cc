@@ -27,7 +27,9 @@ double measure_forward_ns(const EnvSpec& spec, const ModelConfig& model, int pol
   // Mid-range pixels rather than zeros, so no kernel takes a zero shortcut.
   const torch::Tensor obs = torch::full(shape, dtype == torch::kUInt8 ? 128 : 0.5, torch::dtype(dtype));
   const torch::Tensor first = torch::zeros({1, batch}, torch::kUInt8);
-  const auto pass = [&] { net->forward(obs, first, net->initial_state(batch)); };
+  torch::Tensor prev_action;
+  if (net->takes_prev_action()) prev_action = torch::zeros({1, batch});
+  const auto pass = [&] { net->forward(obs, first, net->initial_state(batch), prev_action); };
   // The first passes of a large batch also pay for its fresh memory (page
   // faults) and kernel choices: the cheapest of several timed passes after a
   // warm-up one is the run's steady cost.

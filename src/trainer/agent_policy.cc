@@ -19,6 +19,7 @@ PlayPolicy agent_play_policy(AgentNet model, const EnvSpec& spec, bool greedy, s
     AgentNet model{nullptr};
     CoreState core;
     torch::Tensor obs;
+    torch::Tensor prev_action;  // [1, 1] float, -1 at an episode start (--prev-action-input)
     at::Generator generator;
   };
   auto st = std::make_shared<State>();
@@ -27,6 +28,7 @@ PlayPolicy agent_play_policy(AgentNet model, const EnvSpec& spec, bool greedy, s
   std::vector<std::int64_t> shape{1, 1};
   shape.insert(shape.end(), spec.observation.shape.begin(), spec.observation.shape.end());
   st->obs = torch::empty(shape, to_torch_dtype(spec.observation.dtype));
+  if (st->model->takes_prev_action()) st->prev_action = torch::full({1, 1}, -1.f);
   const std::size_t obs_bytes = spec.observation.bytes();
   const int width = spec.action.width();
   const ActionSpec action_spec = spec.action;
@@ -34,12 +36,14 @@ PlayPolicy agent_play_policy(AgentNet model, const EnvSpec& spec, bool greedy, s
     c10::InferenceMode guard;
     std::memcpy(st->obs.data_ptr(), obs, obs_bytes);
     if (first) st->core = st->model->initial_state(1);
+    if (first && st->prev_action.defined()) st->prev_action.fill_(-1.f);
     auto first_t = torch::full({1, 1}, first ? 1 : 0, torch::kUInt8);
-    NetOutput net = st->model->forward(st->obs, first_t, st->core);
+    NetOutput net = st->model->forward(st->obs, first_t, st->core, st->prev_action);
     st->core = net.state;
     auto params = net.policy[0];
     auto a = (greedy ? dist->mode(params) : dist->sample(params, st->generator)).contiguous();
     std::memcpy(action, a.data_ptr<float>(), sizeof(float) * width);
+    if (st->prev_action.defined()) st->prev_action.fill_(action[0]);
     if (!action_spec.is_discrete()) clip_to_box(action_spec, action);  // as the actors do
   };
 }

@@ -38,6 +38,7 @@ std::string metadata(const CheckpointModel& m) {
       {"lstm", model.lstm},
       {"lstm_size", model.lstm_size},
       {"separate_value_net", model.separate_value_net},
+      {"prev_action_input", model.prev_action_input},
       {"normalize_obs", model.normalize_obs},
       {"frames", m.counters.frames},
       {"learner_steps", m.counters.learner_steps}};

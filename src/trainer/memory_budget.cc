@@ -122,6 +122,7 @@ ModelSize model_size(const TrainConfig& config, const EnvSpec& spec) {
   double activations = torso.activations;
   const bool r2d2 = config.algo == "r2d2";
   const double actions = spec.action.is_discrete() ? spec.action.num_actions : spec.action.dim;
+  if (m.prev_action_input && !r2d2) features += actions;  // the previous action's one-hot joins the features
   if (m.lstm) {
     lstm = lstm_cell(features + (r2d2 ? actions + 1 : 0), m.lstm_size);
     activations += 6.0 * m.lstm_size;  // gates, h and c
@@ -135,7 +136,7 @@ ModelSize model_size(const TrainConfig& config, const EnvSpec& spec) {
     if (m.separate_value_net && !m.lstm) {
       torsos += torso.params;
       activations += torso.activations;
-      value_features = torso.features;
+      value_features = torso.features + (m.prev_action_input ? actions : 0);
     }
     heads = linear(features, actions) + linear(value_features, 1) + (spec.action.is_discrete() ? 0 : actions);
   }

@@ -48,6 +48,7 @@ std::string resume_mismatch(const TrainConfig& saved, const TrainConfig& run) {
     same("--activation", saved.model.activation, run.model.activation);
   }
   same("--separate-value-net", saved.model.separate_value_net, run.model.separate_value_net);
+  same("--prev-action-input", saved.model.prev_action_input, run.model.prev_action_input);
   same("--lstm", saved.model.lstm, run.model.lstm);
   if (run.model.lstm) same("--lstm-size", saved.model.lstm_size, run.model.lstm_size);
   same("--normalize-obs", saved.model.normalize_obs, run.model.normalize_obs);

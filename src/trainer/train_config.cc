@@ -76,6 +76,7 @@ std::string to_json(const TrainConfig& c) {
                 {"normalize_obs", c.model.normalize_obs},
                 {"activation", c.model.activation},
                 {"separate_value_net", c.model.separate_value_net},
+                {"prev_action_input", c.model.prev_action_input},
                 {"precision", c.model.precision},
                 {"weight_init", c.model.weight_init}};
   const auto& l = c.learner;
@@ -200,7 +201,8 @@ static TrainConfig read_config(const std::string& text) {
     c.model.normalize_obs = m.value("normalize_obs", false);  // older checkpoints lack it
     c.model.activation = m.value("activation", std::string("relu"));
     c.model.separate_value_net = m.value("separate_value_net", false);
-    c.model.precision = m.value("precision", std::string("fp32"));  // older checkpoints lack it
+    c.model.prev_action_input = m.value("prev_action_input", false);  // older checkpoints lack it
+    c.model.precision = m.value("precision", std::string("fp32"));    // older checkpoints lack it
     c.model.weight_init = m.value("weight_init", std::string("default"));
     auto& l = c.learner;
     l.batch_size = j.at("batch_size");

@@ -35,7 +35,8 @@ UnrollLayout vtrace_unroll_layout(const TrainConfig& config, const EnvSpec& spec
   UnrollLayout layout;
   layout.observation = spec.observation;
   layout.action_width = spec.action.width();
-  layout.policy_size = make_policy_distribution(spec.action)->param_size();
+  // With --prev-action-input each row also carries the step's previous action (ActorCriticStep).
+  layout.policy_size = make_policy_distribution(spec.action)->param_size() + (config.model.prev_action_input ? 1 : 0);
   layout.core_size = config.model.lstm ? config.model.lstm_size : 0;
   layout.length = config.unroll_length + 1;
   layout.overlap = 1;
@@ -122,7 +123,7 @@ std::unique_ptr<DeviceInference> VTraceAlgorithm::make_inference(RequestBatcher&
   const ModelConfig model = config_.model;
   const int policy_size = policy_size_;
   auto step = std::make_unique<ActorCriticStep>(
-      [spec, model, policy_size] { return AgentNet(spec, model, policy_size); }, spec.action);
+      [spec, model, policy_size] { return AgentNet(spec, model, policy_size); }, spec.action, num_slots);
   return std::make_unique<InferenceServer>(batcher, store_, *publisher_, std::move(step), num_slots,
                                            config_.inference_threads, device);
 }

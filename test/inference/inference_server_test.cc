@@ -82,7 +82,7 @@ TEST_CASE("a closed store still leaves every row of a V-trace batch with its act
   store.close();  // the first append of the batch is refused
   check_all_acted(one_batch(spec, store, rows, [&](RequestBatcher& batcher, TrajectoryStore& s) {
     return std::make_unique<InferenceServer>(
-        batcher, &s, publisher, std::make_unique<ActorCriticStep>(make_model, spec.action), rows, 1, torch::kCPU);
+        batcher, &s, publisher, std::make_unique<ActorCriticStep>(make_model, spec.action, rows), rows, 1, torch::kCPU);
   }));
 }
 
@@ -179,8 +179,8 @@ TEST_CASE("inference threads that answer before recording keep every slot's step
   const int batch = 3, threads = 4;
   RequestBatcher batcher(spec.observation, batch, std::chrono::microseconds(200),
                          RequestBatcher::buffers_needed(slots, batch, threads), false);
-  InferenceServer server(batcher, &store, publisher, std::make_unique<ActorCriticStep>(make_model, spec.action), slots,
-                         threads, torch::kCPU);
+  InferenceServer server(batcher, &store, publisher, std::make_unique<ActorCriticStep>(make_model, spec.action, slots),
+                         slots, threads, torch::kCPU);
   server.start();
   std::vector<std::thread> pool;
   std::atomic<int> bad_actions{0};

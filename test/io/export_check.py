@@ -45,7 +45,7 @@ class Torso(nn.Module):
 class Policy(nn.Module):
     def __init__(self, meta):
         super().__init__()
-        if meta["lstm"] or meta["separate_value_net"] or meta["action"]["kind"] != "discrete":
+        if meta["lstm"] or meta["separate_value_net"] or meta.get("prev_action_input") or meta["action"]["kind"] != "discrete":
             sys.exit("export_check.py: only feed-forward discrete policies are rebuilt here")
         self.meta = meta
         if meta["normalize_obs"]:

@@ -67,6 +67,13 @@ TEST_CASE("the parameter count matches the models as built", "[trainer][memory]"
   c.model.lstm = true;
   c.model.lstm_size = 24;
   cases.push_back({"cartpole", c});
+  c.model.prev_action_input = true;  // the previous action's one-hot into the LSTM
+  cases.push_back({"cartpole", c});
+  c = TrainConfig{};
+  c.model.prev_action_input = true;  // ... into both heads, and with a value torso of its own
+  cases.push_back({"minatar:breakout", c});
+  c.model.separate_value_net = true;
+  cases.push_back({"minatar:breakout", c});
   c = TrainConfig{};
   cases.push_back({"minatar:breakout", c});  // the MinAtar torso
   c.model.torso = "mlp";

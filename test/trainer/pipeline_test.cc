@@ -94,7 +94,8 @@ class CountingAlgorithm final : public Algorithm {
   std::unique_ptr<DeviceInference> make_inference(RequestBatcher& batcher, torch::Device device,
                                                   int num_slots) override {
     note("make_inference");
-    std::unique_ptr<PolicyStep> step = std::make_unique<ActorCriticStep>([this] { return make_net(); }, spec_.action);
+    std::unique_ptr<PolicyStep> step =
+        std::make_unique<ActorCriticStep>([this] { return make_net(); }, spec_.action, num_slots);
     if (fail_inference_at_ > 0) step = std::make_unique<FailingStep>(std::move(step), fail_inference_at_);
     return std::make_unique<InferenceServer>(batcher, store_, *publisher_, std::move(step), num_slots, 1, device);
   }

@@ -18,6 +18,7 @@ TEST_CASE("a checkpoint's config JSON gives back every model option", "[trainer]
   c.model.normalize_obs = true;
   c.model.activation = "tanh";
   c.model.separate_value_net = true;
+  c.model.prev_action_input = true;
   c.model.precision = "bf16";
   c.model.weight_init = "orthogonal";
   c.learner.minibatches = 4;
@@ -30,6 +31,7 @@ TEST_CASE("a checkpoint's config JSON gives back every model option", "[trainer]
   CHECK(back.model.normalize_obs);
   CHECK(back.model.activation == "tanh");
   CHECK(back.model.separate_value_net);
+  CHECK(back.model.prev_action_input);
   CHECK(back.model.precision == "bf16");
   CHECK(back.model.weight_init == "orthogonal");
   CHECK(back.learner.minibatches == 4);

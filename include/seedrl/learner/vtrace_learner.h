@@ -43,6 +43,15 @@ Transitions make_transitions(const torch::Tensor& flags, const torch::Tensor& re
 // by its own share of the batch, as PPO normalises each minibatch.
 torch::Tensor normalized_advantages(const torch::Tensor& advantages, const torch::Tensor& valid);
 
+// The model on a batch's unrolls, each from its stored core state; a model
+// that takes the previous action reads it from the recorded rows.
+NetOutput vtrace_forward(AgentNet& model, const UnrollBatch& batch, torch::Device device);
+// [L, B]: the previous action ActorCriticStep recorded after the behaviour
+// policy's parameters in each row (-1 at an episode start), for a model with
+// --prev-action-input; the rows are then one wider than the distribution's
+// parameters, and the losses read only those.
+torch::Tensor recorded_prev_action(const UnrollBatch& batch);
+
 // Losses for one batch; separate from the loop so tests can check them.
 // Sums over valid transitions are divided by `normalizer`, or by the batch's
 // own valid-transition count when it is 0. A data-parallel replica passes the

@@ -30,11 +30,16 @@ class AgentNetImpl : public torch::nn::Module {
   AgentNetImpl(const EnvSpec& env, const ModelConfig& config, int policy_size);
 
   // obs [T, B, ...observation shape] of the env's dtype; first [T, B] marks
-  // steps that begin an episode (the core state is zeroed before them).
-  NetOutput forward(const torch::Tensor& obs, const torch::Tensor& first, CoreState state);
+  // steps that begin an episode (the core state is zeroed before them);
+  // prev_action [T, B] float, the action before each step (-1 for none), is
+  // read only by a model that takes_prev_action().
+  NetOutput forward(const torch::Tensor& obs, const torch::Tensor& first, CoreState state,
+                    const torch::Tensor& prev_action = {});
 
   CoreState initial_state(std::int64_t batch, torch::Device device = torch::kCPU) const;
   bool has_core() const { return !lstm_.is_empty(); }
+  // --prev-action-input: forward() needs each step's previous action.
+  bool takes_prev_action() const { return prev_actions_ > 0; }
   // --normalize-obs: merges obs [T, B, dim] into the running moments (no-op without).
   void update_obs_normalizer(const torch::Tensor& obs);
   bool normalizes_obs() const { return !normalizer_.is_empty(); }
@@ -43,6 +48,7 @@ class AgentNetImpl : public torch::nn::Module {
  private:
   ModelConfig config_;
   std::int64_t obs_rank_;
+  std::int64_t prev_actions_ = 0;  // width of the previous action's one-hot (0: not an input)
   ObsNormalizer normalizer_{nullptr};
   torch::nn::AnyModule torso_;
   torch::nn::AnyModule value_torso_;  // --separate-value-net only
@@ -51,6 +57,10 @@ class AgentNetImpl : public torch::nn::Module {
   torch::Tensor log_std_;  // [dim], continuous actions only
 };
 TORCH_MODULE(AgentNet);
+
+// [..., num_actions] float: the one-hot of each previous action (float
+// indices), all zeros where it is -1 (no previous action).
+torch::Tensor prev_action_one_hot(const torch::Tensor& prev_action, std::int64_t num_actions);
 
 // Copies parameters and buffers of `src` into `dst` (same architecture).
 void copy_parameters(const torch::nn::Module& src, torch::nn::Module& dst);

@@ -15,6 +15,12 @@ struct ModelConfig {
   // PPO-style continuous-control agents use: the value loss then cannot
   // reshape the policy's features.
   bool separate_value_net = false;
+  // The env's previous action (one-hot, zeros at an episode start) joins the
+  // torso's features before the core and the heads, as IMPALA's and R2D2's
+  // agents take it: a policy sampled afresh each step can then tell that it is
+  // in the middle of an action that needs several steps of the same button
+  // (Football's shot power is how long it is held). V-trace, discrete actions.
+  bool prev_action_input = false;
   bool lstm = false;  // LSTM core between torso and heads
   int lstm_size = 64;
   // Running mean/variance normalisation of vector observations, inside the
