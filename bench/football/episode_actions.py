@@ -4,7 +4,8 @@
 Reads the stderr of `seedrl play --render` on a football:* env with
 `--football-obs simple115v2` (one line of 115 numbers per step, then
 "action K (name) reward R") and prints, per episode: its length, its return,
-the steps at which it shot, where the ball and the active player were at the
+the steps at which it shot and for how many steps in a row it held the
+button, where the ball and the active player were at the
 end, and its most used actions; then the totals. It shows, for example,
 whether a run_to_score policy scores by shooting or by dribbling into the net.
 
@@ -45,6 +46,19 @@ def read_episodes(path):
     return episodes
 
 
+def holds(shots):
+    """Lengths of the runs of consecutive shot presses: the engine sets a
+    shot's power by how long the button is held (about 5 steps for full power)."""
+    runs = []
+    for k in shots:
+        if runs and k == prev + 1:
+            runs[-1] += 1
+        else:
+            runs.append(1)
+        prev = k
+    return runs
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: episode_actions.py RENDER_TXT (stderr of seedrl play --render, simple115v2)")
@@ -52,12 +66,14 @@ def main():
     if not episodes:
         sys.exit(f"{sys.argv[1]}: no episodes (expected `seedrl play --render` output of a simple115v2 football env)")
     totals = collections.Counter()
+    all_holds = collections.Counter()
     shooting_episodes = 0
     for e, steps in sorted(episodes.items()):
         actions = collections.Counter(a for a, _, _ in steps)
         totals.update(actions)
         shots = [k for k, (a, _, _) in enumerate(steps) if a == "shot"]
         shooting_episodes += bool(shots)
+        all_holds.update(holds(shots))
         ret = sum(r for _, r, _ in steps)
         last = steps[-1][2]
         where = ""
@@ -66,10 +82,12 @@ def main():
             player = last[LEFT_POSITIONS][2 * active : 2 * active + 2]
             where = "ball (%.2f, %.2f) player (%.2f, %.2f)" % (*last[BALL][:2], *player)
         top = ", ".join(f"{a} {n}" for a, n in actions.most_common(4))
-        print(f"episode {e}: {len(steps)} steps, return {ret:.2f}, shots at {shots[:5]}, end {where}; {top}")
+        print(f"episode {e}: {len(steps)} steps, return {ret:.2f}, shots at {shots[:5]} (holds {holds(shots)}), "
+              f"end {where}; {top}")
     n = len(episodes)
     print(f"{n} episodes; {shooting_episodes} with a shot; actions: "
           + ", ".join(f"{a} {c}" for a, c in totals.most_common(8)))
+    print("shot holds (steps held: how many): " + ", ".join(f"{k}: {all_holds[k]}" for k in sorted(all_holds)))
 
 
 if __name__ == "__main__":
