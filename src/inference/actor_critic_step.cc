@@ -16,15 +16,14 @@ PolicyModel ActorCriticStep::make_model(torch::Device device) const {
   AgentNet model = make_model_();
   model->to(device);
   model->eval();
-  if (takes_prev_action_)
-    return {model.ptr(), [model](const std::vector<torch::Tensor>& in) mutable {
-              NetOutput o = model->forward(in[0], in[1], CoreState{in[3], in[4]}, in[2]);
-              return std::vector<torch::Tensor>{o.policy, o.state.h, o.state.c};
-            }};
-  return {model.ptr(), [model](const std::vector<torch::Tensor>& in) mutable {
-            NetOutput o = model->forward(in[0], in[1], CoreState{in[2], in[3]});
-            return std::vector<torch::Tensor>{o.policy, o.state.h, o.state.c};
-          }};
+  // Inputs {obs, first, [previous action,] h, c}.
+  const std::size_t core = takes_prev_action_ ? 3 : 2;
+  const bool prev = takes_prev_action_;
+  return {
+      model.ptr(), [model, core, prev](const std::vector<torch::Tensor>& in) mutable {
+        NetOutput o = model->forward(in[0], in[1], CoreState{in[core], in[core + 1]}, prev ? in[2] : torch::Tensor{});
+        return std::vector<torch::Tensor>{o.policy, o.state.h, o.state.c};
+      }};
 }
 
 void ActorCriticStep::fill_inputs(const InferenceBatch& batch, std::span<const torch::Tensor> inputs) {
