@@ -17,6 +17,11 @@ void add_machine_env_flags(CLI::App& cmd, EnvOptions& o) {
                  "Football: the reward, scoring (goals alone) or scoring,checkpoints (also +0.1 per ring around the "
                  "goal first reached with the ball) (playing a checkpoint: default the run's)")
       ->check(one_of({"scoring", "scoring,checkpoints"}));
+  cmd.add_option("--football-shot-hold", o.football_shot_hold,
+                 "Football: engine steps the shot button stays pressed when the agent picks shot, as one agent "
+                 "step (1: gfootball's action; the engine fires a held shot at full power after about 6) "
+                 "(playing a checkpoint: default the run's)")
+      ->check(in_range(1, 30));
   cmd.add_option("--football-data-dir", o.football_data_dir,
                  "Football engine data folder (default: $GFOOTBALL_DATA_DIR, else the build's)");
   cmd.add_option("--football-font", o.football_font,
@@ -25,7 +30,7 @@ void add_machine_env_flags(CLI::App& cmd, EnvOptions& o) {
 
 const std::set<std::string>& machine_env_flag_names() {
   static const std::set<std::string> names = {"--rom-dir", "--accept-unknown-rom", "--football-rewards",
-                                              "--football-data-dir", "--football-font"};
+                                              "--football-shot-hold", "--football-data-dir", "--football-font"};
   return names;
 }
 
@@ -36,6 +41,7 @@ EnvOptions with_machine_env_options(EnvOptions run, const EnvOptions& machine, c
   if (!machine.football_data_dir.empty()) run.football_data_dir = machine.football_data_dir;
   if (!machine.football_font.empty()) run.football_font = machine.football_font;
   if (cmd.count("--football-rewards") > 0) run.football_rewards = machine.football_rewards;
+  if (cmd.count("--football-shot-hold") > 0) run.football_shot_hold = machine.football_shot_hold;
   return run;
 }
 
@@ -91,6 +97,7 @@ const std::vector<FamilyFlag>& family_flags() {
       {"--difficulty-ramping", {"minatar:"}, "MinAtar"},
       {"--football-obs", {"football:"}, "Football"},
       {"--football-rewards", {"football:"}, "Football"},
+      {"--football-shot-hold", {"football:"}, "Football"},
       {"--frame-skip", {"atari:"}, "Atari"},
       {"--screen-size", {"atari:"}, "Atari"},
       {"--noop-max", {"atari:"}, "Atari"},

@@ -26,6 +26,16 @@ TEST_CASE("env settings resolve the family's defaults and keep only its flags", 
   CHECK(env_settings("minatar:breakout", other) != env_settings("minatar:breakout", o));
 }
 
+TEST_CASE("a Football actor holding its shots longer than the learner's is another env", "[env][settings]") {
+  EnvOptions o, held;
+  held.football_shot_hold = 6;
+  const std::string ours = env_settings("football:academy_empty_goal_close", o);
+  CHECK(ours.find("--football-shot-hold 1") != std::string::npos);
+  CHECK(env_settings_mismatch(env_settings("football:academy_empty_goal_close", held), ours, "the learner's") ==
+        "--football-shot-hold 6 differs from the learner's 1");
+  CHECK(env_settings("cartpole", held) == env_settings("cartpole", o));  // not a cartpole flag
+}
+
 TEST_CASE("a settings mismatch names the first differing flag", "[env][settings]") {
   EnvOptions o, limited;
   limited.time_limit = 200;

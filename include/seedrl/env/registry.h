@@ -34,6 +34,10 @@ struct EnvOptions {
   std::string football_rewards = "scoring,checkpoints";  // | scoring
   std::string football_data_dir;                         // empty: $GFOOTBALL_DATA_DIR, else the engine's install
   std::string football_font;                             // empty: $GFOOTBALL_FONT, else the engine's install
+  // Engine steps the shot button stays pressed when the agent picks `shot`
+  // (1: gfootball's own action, pressed for one step). An opt-in macro: the
+  // engine sets a shot's power by how long the button is held.
+  int football_shot_hold = 1;
   // Wrappers, applied by make() to every env in this order:
   int action_repeat = 1;  // repeat each action, summing rewards
   int frame_stack = 0;    // stack the last k observations on the last axis (0: the env's default, 1 but for Atari)

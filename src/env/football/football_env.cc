@@ -41,6 +41,10 @@ FootballConfig football_config(const std::string& name, const EnvOptions& o) {
   if (o.sticky_action_prob >= 0)
     throw std::invalid_argument("--sticky-action-prob does not apply to football:" + name +
                                 " (the engine's actions are not sticky that way)");
+  if (o.football_shot_hold < 1 || o.football_shot_hold > 30)
+    throw std::invalid_argument("--football-shot-hold must be in [1, 30], not " +
+                                std::to_string(o.football_shot_hold));
+  c.shot_hold = o.football_shot_hold;
   c.paths = engine_paths(o.football_data_dir, o.football_font);
   return c;
 }
@@ -103,14 +107,21 @@ StepResult FootballEnv::step(const Action& action, void* obs) {
   const int engine_action =
       action.index < kNumActions ? kActions[static_cast<std::size_t>(action.index)].engine : kBuiltinAi.engine;
   int& waiting = game_->waiting_for_game_count();
-  game_->act(stalling_rule(engine_action, waiting, game_->state()));
-  game_->step();
-  const GameState& now = game_->state();
-  const EpisodeRules::Outcome o = rules_.after_step(*config_.scenario, now, waiting);
+  // With --football-shot-hold N, a shot keeps its button down for N engine
+  // steps (the engine fills the shot's power gauge while it is held), as
+  // one agent step: rewards summed, the episode's end ending it early.
+  const int engine_steps = engine_action == kEngineShot ? config_.shot_hold : 1;
   StepResult r;
-  r.reward = config_.checkpoint_rewards ? checkpoints_.reward(o.score_reward, now) : static_cast<float>(o.score_reward);
-  r.terminated = o.ended_by_rule;
-  r.truncated = !o.ended_by_rule && o.ended_by_time;
+  for (int i = 0; i < engine_steps && !r.terminated && !r.truncated; ++i) {
+    game_->act(stalling_rule(engine_action, waiting, game_->state()));
+    game_->step();
+    const GameState& now = game_->state();
+    const EpisodeRules::Outcome o = rules_.after_step(*config_.scenario, now, waiting);
+    r.reward += config_.checkpoint_rewards ? checkpoints_.reward(o.score_reward, now)
+                                           : static_cast<float>(o.score_reward);
+    r.terminated = o.ended_by_rule;
+    r.truncated = !o.ended_by_rule && o.ended_by_time;
+  }
   write_observation(obs);
   return r;
 }

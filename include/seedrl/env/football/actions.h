@@ -28,5 +28,6 @@ constexpr ActionInfo kBuiltinAi{"builtin_ai", 32};
 
 // Engine actions the stalling rule substitutes (FootballEnvCore.step).
 constexpr int kEngineIdle = 0, kEngineLeft = 1, kEngineRight = 5, kEngineShortPass = 11;
+constexpr int kEngineShot = 12;
 
 }  // namespace seedrl::football

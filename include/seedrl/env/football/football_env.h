@@ -35,6 +35,9 @@ struct FootballConfig {
   // gfootball's action_set_v2: the 19 actions and "builtin_ai" (index 19),
   // which lets the engine's own AI play the step (a reference policy).
   bool builtin_ai_action = false;
+  // Engine steps `shot` keeps the button pressed, as one agent step whose
+  // rewards are summed (--football-shot-hold; 1: gfootball's action).
+  int shot_hold = 1;
   EnginePaths paths;
 };
 
