@@ -29,8 +29,9 @@ void add_machine_env_flags(CLI::App& cmd, EnvOptions& o) {
 }
 
 const std::set<std::string>& machine_env_flag_names() {
-  static const std::set<std::string> names = {"--rom-dir", "--accept-unknown-rom", "--football-rewards",
-                                              "--football-shot-hold", "--football-data-dir", "--football-font"};
+  static const std::set<std::string> names = {"--rom-dir",           "--accept-unknown-rom",
+                                              "--football-rewards",  "--football-shot-hold",
+                                              "--football-data-dir", "--football-font"};
   return names;
 }
 

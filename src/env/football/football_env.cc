@@ -42,8 +42,7 @@ FootballConfig football_config(const std::string& name, const EnvOptions& o) {
     throw std::invalid_argument("--sticky-action-prob does not apply to football:" + name +
                                 " (the engine's actions are not sticky that way)");
   if (o.football_shot_hold < 1 || o.football_shot_hold > 30)
-    throw std::invalid_argument("--football-shot-hold must be in [1, 30], not " +
-                                std::to_string(o.football_shot_hold));
+    throw std::invalid_argument("--football-shot-hold must be in [1, 30], not " + std::to_string(o.football_shot_hold));
   c.shot_hold = o.football_shot_hold;
   c.paths = engine_paths(o.football_data_dir, o.football_font);
   return c;
@@ -117,8 +116,8 @@ StepResult FootballEnv::step(const Action& action, void* obs) {
     game_->step();
     const GameState& now = game_->state();
     const EpisodeRules::Outcome o = rules_.after_step(*config_.scenario, now, waiting);
-    r.reward += config_.checkpoint_rewards ? checkpoints_.reward(o.score_reward, now)
-                                           : static_cast<float>(o.score_reward);
+    r.reward +=
+        config_.checkpoint_rewards ? checkpoints_.reward(o.score_reward, now) : static_cast<float>(o.score_reward);
     r.terminated = o.ended_by_rule;
     r.truncated = !o.ended_by_rule && o.ended_by_time;
   }

@@ -35,7 +35,8 @@ StepResult act(Env& env, int a, std::vector<std::uint8_t>& obs) {
 
 TEST_CASE("football: a held shot is the plain shot pressed N steps running", "[football][engine]") {
   constexpr int kHold = 6;
-  const std::string scenario = GENERATE(as<std::string>{}, "academy_run_to_score_with_keeper", "academy_empty_goal_close");
+  const std::string scenario =
+      GENERATE(as<std::string>{}, "academy_run_to_score_with_keeper", "academy_empty_goal_close");
   auto held = make(scenario, kHold);
   auto plain = make(scenario, 1);
   std::vector<std::uint8_t> obs_held(held->spec().observation.bytes()), obs_plain(obs_held.size());
