@@ -22,6 +22,11 @@ void add_machine_env_flags(CLI::App& cmd, EnvOptions& o) {
                  "step (1: gfootball's action; the engine fires a held shot at full power after about 6) "
                  "(playing a checkpoint: default the run's)")
       ->check(in_range(1, 30));
+  cmd.add_option("--football-shot-hold-prob", o.football_shot_hold_prob,
+                 "Football: chance an episode holds shots for --football-shot-hold steps; the others press "
+                 "gfootball's one-step shot, so the policy learns to keep pressing shot itself "
+                 "(playing a checkpoint: default the run's)")
+      ->check(in_range(0.0, 1.0));
   cmd.add_option("--football-data-dir", o.football_data_dir,
                  "Football engine data folder (default: $GFOOTBALL_DATA_DIR, else the build's)");
   cmd.add_option("--football-font", o.football_font,
@@ -29,9 +34,13 @@ void add_machine_env_flags(CLI::App& cmd, EnvOptions& o) {
 }
 
 const std::set<std::string>& machine_env_flag_names() {
-  static const std::set<std::string> names = {"--rom-dir",           "--accept-unknown-rom",
-                                              "--football-rewards",  "--football-shot-hold",
-                                              "--football-data-dir", "--football-font"};
+  static const std::set<std::string> names = {"--rom-dir",
+                                              "--accept-unknown-rom",
+                                              "--football-rewards",
+                                              "--football-shot-hold",
+                                              "--football-shot-hold-prob",
+                                              "--football-data-dir",
+                                              "--football-font"};
   return names;
 }
 
@@ -43,6 +52,7 @@ EnvOptions with_machine_env_options(EnvOptions run, const EnvOptions& machine, c
   if (!machine.football_font.empty()) run.football_font = machine.football_font;
   if (cmd.count("--football-rewards") > 0) run.football_rewards = machine.football_rewards;
   if (cmd.count("--football-shot-hold") > 0) run.football_shot_hold = machine.football_shot_hold;
+  if (cmd.count("--football-shot-hold-prob") > 0) run.football_shot_hold_prob = machine.football_shot_hold_prob;
   return run;
 }
 
@@ -99,6 +109,7 @@ const std::vector<FamilyFlag>& family_flags() {
       {"--football-obs", {"football:"}, "Football"},
       {"--football-rewards", {"football:"}, "Football"},
       {"--football-shot-hold", {"football:"}, "Football"},
+      {"--football-shot-hold-prob", {"football:"}, "Football"},
       {"--frame-skip", {"atari:"}, "Atari"},
       {"--screen-size", {"atari:"}, "Atari"},
       {"--noop-max", {"atari:"}, "Atari"},

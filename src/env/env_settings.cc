@@ -59,6 +59,7 @@ std::string env_settings(const std::string& env, const EnvOptions& o) {
     s.emplace_back("--football-obs", o.football_obs);
     s.emplace_back("--football-rewards", o.football_rewards);
     s.emplace_back("--football-shot-hold", std::to_string(o.football_shot_hold));
+    s.emplace_back("--football-shot-hold-prob", number(o.football_shot_hold_prob));
   }
   s.emplace_back("--action-repeat", std::to_string(o.action_repeat));
   s.emplace_back("--frame-stack", std::to_string(EnvRegistry::builtin().frame_stack(env, o)));

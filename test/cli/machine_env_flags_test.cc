@@ -18,6 +18,7 @@ seedrl::EnvOptions run_options() {
   run.football_obs = "simple115v2";
   run.football_rewards = "scoring,checkpoints";
   run.football_shot_hold = 3;
+  run.football_shot_hold_prob = 0.5;
   run.football_data_dir = "/trained/on/data";
   run.football_font = "/trained/on/font.ttf";
   run.rom_dir = "/trained/on/roms";
@@ -44,19 +45,21 @@ TEST_CASE("a checkpoint's environment takes this machine's paths and the chosen 
     CHECK(o.football_font == "/trained/on/font.ttf");
     CHECK(o.football_rewards == "scoring,checkpoints");
     CHECK(o.football_shot_hold == 3);
+    CHECK(o.football_shot_hold_prob == 0.5);
     CHECK(o.football_obs == "simple115v2");
     CHECK(o.frame_stack == 2);
   }
   SECTION("every machine flag applies") {
     const auto o = played_with({"--rom-dir", "/here/roms", "--accept-unknown-rom", "--football-data-dir", "/here/data",
                                 "--football-font", "/here/font.ttf", "--football-rewards", "scoring",
-                                "--football-shot-hold", "6"});
+                                "--football-shot-hold", "6", "--football-shot-hold-prob", "1"});
     CHECK(o.rom_dir == "/here/roms");
     CHECK(o.accept_unknown_rom);
     CHECK(o.football_data_dir == "/here/data");
     CHECK(o.football_font == "/here/font.ttf");
     CHECK(o.football_rewards == "scoring");
     CHECK(o.football_shot_hold == 6);
+    CHECK(o.football_shot_hold_prob == 1);
     CHECK(o.football_obs == "simple115v2");
   }
   SECTION("--football-shot-hold given as the default value still replaces the run's") {

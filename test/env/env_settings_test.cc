@@ -34,6 +34,11 @@ TEST_CASE("a Football actor holding its shots longer than the learner's is anoth
   CHECK(env_settings_mismatch(env_settings("football:academy_empty_goal_close", held), ours, "the learner's") ==
         "--football-shot-hold 6 differs from the learner's 1");
   CHECK(env_settings("cartpole", held) == env_settings("cartpole", o));  // not a cartpole flag
+  EnvOptions mixed = held;
+  mixed.football_shot_hold_prob = 0.25;
+  CHECK(env_settings_mismatch(env_settings("football:academy_empty_goal_close", mixed),
+                              env_settings("football:academy_empty_goal_close", held),
+                              "the learner's") == "--football-shot-hold-prob 0.25 differs from the learner's 1");
 }
 
 TEST_CASE("a settings mismatch names the first differing flag", "[env][settings]") {

@@ -38,6 +38,10 @@ struct EnvOptions {
   // (1: gfootball's own action, pressed for one step). An opt-in macro: the
   // engine sets a shot's power by how long the button is held.
   int football_shot_hold = 1;
+  // Chance an episode holds shots for football_shot_hold steps; the rest
+  // press gfootball's one-step shot. Below 1 the policy, unable to tell which
+  // episode it is in, must keep pressing `shot` itself to shoot hard.
+  double football_shot_hold_prob = 1;
   // Wrappers, applied by make() to every env in this order:
   int action_repeat = 1;  // repeat each action, summing rewards
   int frame_stack = 0;    // stack the last k observations on the last axis (0: the env's default, 1 but for Atari)

@@ -44,6 +44,10 @@ FootballConfig football_config(const std::string& name, const EnvOptions& o) {
   if (o.football_shot_hold < 1 || o.football_shot_hold > 30)
     throw std::invalid_argument("--football-shot-hold must be in [1, 30], not " + std::to_string(o.football_shot_hold));
   c.shot_hold = o.football_shot_hold;
+  if (!(o.football_shot_hold_prob >= 0 && o.football_shot_hold_prob <= 1))
+    throw std::invalid_argument("--football-shot-hold-prob must be in [0, 1], not " +
+                                std::to_string(o.football_shot_hold_prob));
+  c.shot_hold_prob = o.football_shot_hold_prob;
   c.paths = engine_paths(o.football_data_dir, o.football_font);
   return c;
 }
@@ -76,6 +80,7 @@ FootballEnv::~FootballEnv() = default;
 void FootballEnv::reset(std::optional<std::uint64_t> seed, void* obs) {
   if (seed) {
     rng_.reseed(*seed);
+    hold_rng_.reseed(derive_seed(*seed, 1));
     episode_number_ = 2;
     reverse_.reset();
   }
@@ -95,6 +100,8 @@ void FootballEnv::start_episode(std::uint32_t engine_seed, void* obs) {
   ++episode_number_;
   rules_.reset();
   checkpoints_.reset();
+  episode_shot_hold_ =
+      config_.shot_hold_prob >= 1 || hold_rng_.bernoulli(config_.shot_hold_prob) ? config_.shot_hold : 1;
   write_observation(obs);
 }
 
@@ -108,8 +115,9 @@ StepResult FootballEnv::step(const Action& action, void* obs) {
   int& waiting = game_->waiting_for_game_count();
   // With --football-shot-hold N, a shot keeps its button down for N engine
   // steps (the engine fills the shot's power gauge while it is held), as
-  // one agent step: rewards summed, the episode's end ending it early.
-  const int engine_steps = engine_action == kEngineShot ? config_.shot_hold : 1;
+  // one agent step: rewards summed, the episode's end ending it early;
+  // with --football-shot-hold-prob P only in a share P of the episodes.
+  const int engine_steps = engine_action == kEngineShot ? episode_shot_hold_ : 1;
   StepResult r;
   for (int i = 0; i < engine_steps && !r.terminated && !r.truncated; ++i) {
     game_->act(stalling_rule(engine_action, waiting, game_->state()));

@@ -1,10 +1,13 @@
 // --football-shot-hold N: one agent step of `shot` is the plain env's shot
 // pressed N engine steps running (rewards summed, cut short by the episode's
-// end), checked against gfootball's one-step actions on the same engine seed.
+// end), checked against gfootball's one-step actions on the same engine seed;
+// with --football-shot-hold-prob P, only in a share P of the episodes.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -19,9 +22,10 @@ namespace {
 
 constexpr int kRight = 5, kShot = 12, kSprint = 13;
 
-std::unique_ptr<FootballEnv> make(const std::string& scenario, int shot_hold) {
+std::unique_ptr<FootballEnv> make(const std::string& scenario, int shot_hold, double shot_hold_prob = 1) {
   EnvOptions o;
   o.football_shot_hold = shot_hold;
+  o.football_shot_hold_prob = shot_hold_prob;
   return std::make_unique<FootballEnv>(football::football_config(scenario, o));
 }
 
@@ -87,6 +91,73 @@ TEST_CASE("football: --football-shot-hold out of range is one line naming the fl
       FAIL("accepted --football-shot-hold " << bad);
     } catch (const std::invalid_argument& e) {
       CHECK(std::string(e.what()).find("--football-shot-hold") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("football: --football-shot-hold-prob holds shots in that share of episodes, on gfootball's seeds",
+          "[football][engine]") {
+  constexpr int kHold = 6, kEpisodes = 120;
+  const std::string scenario = "academy_empty_goal_close";
+  const double prob = GENERATE(0.0, 0.5);
+  auto mixed = make(scenario, kHold, prob);
+  auto plain = make(scenario, 1);
+  std::vector<std::uint8_t> obs_mixed(mixed->spec().observation.bytes()), obs_plain(obs_mixed.size());
+  int held_episodes = 0;
+  std::vector<int> holds;
+  for (int e = 0; e < kEpisodes; ++e) {
+    const std::optional<std::uint64_t> seed = e == 0 ? std::optional<std::uint64_t>(7) : std::nullopt;
+    mixed->reset(seed, obs_mixed.data());
+    plain->reset(seed, obs_plain.data());
+    REQUIRE(obs_mixed == obs_plain);  // the draw leaves the engine seeds alone
+    const int hold = mixed->episode_shot_hold();
+    REQUIRE((hold == 1 || hold == kHold));
+    holds.push_back(hold);
+    held_episodes += hold == kHold ? 1 : 0;
+    if (e % 10 != 0) continue;  // step every tenth episode: the shot is pressed `hold` steps
+    StepResult r;
+    for (int t = 0; t < 3 && !r.terminated; ++t) {
+      const int a = t < 2 ? kRight : kShot;
+      r = act(*mixed, a, obs_mixed);
+      StepResult p;
+      double plain_reward = 0;
+      int pressed = 0;
+      do {
+        p = act(*plain, a, obs_plain);
+        plain_reward += p.reward;
+        ++pressed;
+      } while (a == kShot && pressed < hold && !p.terminated && !p.truncated);
+      INFO("episode " << e << " hold " << hold << " step " << t);
+      CHECK(r.reward == Approx(plain_reward).margin(1e-6));
+      CHECK(r.terminated == p.terminated);
+      REQUIRE(obs_mixed == obs_plain);
+    }
+  }
+  INFO("prob " << prob << ": " << held_episodes << " of " << kEpisodes << " episodes held");
+  if (prob == 0.0) {
+    CHECK(held_episodes == 0);
+  } else {
+    // Binomial(120, 0.5): 60 +- 5.5; 3.5 sigma each side.
+    CHECK(held_episodes >= 41);
+    CHECK(held_episodes <= 79);
+    auto again = make(scenario, kHold, prob);  // the same seed draws the same holds
+    for (int e = 0; e < kEpisodes; ++e) {
+      again->reset(e == 0 ? std::optional<std::uint64_t>(7) : std::nullopt, obs_mixed.data());
+      REQUIRE(again->episode_shot_hold() == holds[static_cast<std::size_t>(e)]);
+    }
+  }
+}
+
+TEST_CASE("football: --football-shot-hold-prob outside [0, 1] is one line naming the flag", "[football][engine]") {
+  for (const double bad : {-0.1, 1.5, std::nan("")}) {
+    EnvOptions o;
+    o.football_shot_hold = 6;
+    o.football_shot_hold_prob = bad;
+    try {
+      (void)football::football_config("academy_empty_goal_close", o);
+      FAIL("accepted --football-shot-hold-prob " << bad);
+    } catch (const std::invalid_argument& e) {
+      CHECK(std::string(e.what()).find("--football-shot-hold-prob") != std::string::npos);
     }
   }
 }

@@ -38,6 +38,9 @@ struct FootballConfig {
   // Engine steps `shot` keeps the button pressed, as one agent step whose
   // rewards are summed (--football-shot-hold; 1: gfootball's action).
   int shot_hold = 1;
+  // Chance each episode uses shot_hold (--football-shot-hold-prob); the
+  // other episodes hold a shot for one step, drawn from the env's seed.
+  double shot_hold_prob = 1;
   EnginePaths paths;
 };
 
@@ -74,6 +77,8 @@ class FootballEnv final : public Env, public RgbRenderable, public EpisodeOutcom
   // gfootball's number of the episode under way (2 for the first).
   int episode_number() const { return episode_number_ - 1; }
   bool reverse_team_processing() const { return reverse_.value_or(false); }
+  // Engine steps `shot` holds the button in the episode under way.
+  int episode_shot_hold() const { return episode_shot_hold_; }
 
  private:
   void start_episode(std::uint32_t engine_seed, void* obs);
@@ -83,6 +88,8 @@ class FootballEnv final : public Env, public RgbRenderable, public EpisodeOutcom
   EnvSpec spec_;
   std::unique_ptr<EngineGame> game_;
   Rng rng_;
+  Rng hold_rng_;  // apart from rng_, so the engine seeds stay gfootball's
+  int episode_shot_hold_ = 1;
   EpisodeRules rules_;
   CheckpointReward checkpoints_;
   int episode_number_ = 2;       // of the next episode
