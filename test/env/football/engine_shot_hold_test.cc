@@ -35,6 +35,26 @@ StepResult act(Env& env, int a, std::vector<std::uint8_t>& obs) {
   return env.step(action, obs.data());
 }
 
+// gfootball's one-step actions for one held step of `a`: `shot` pressed
+// `hold` steps running (cut short by the episode's end), rewards summed.
+struct PlainSteps {
+  StepResult result;
+  int pressed = 0;
+};
+
+PlainSteps act_plain(Env& plain, int a, int hold, std::vector<std::uint8_t>& obs) {
+  PlainSteps out;
+  StepResult p;
+  do {
+    p = act(plain, a, obs);
+    out.result.reward += p.reward;
+    ++out.pressed;
+  } while (a == kShot && out.pressed < hold && !p.terminated && !p.truncated);
+  out.result.terminated = p.terminated;
+  out.result.truncated = p.truncated;
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("football: a held shot is the plain shot pressed N steps running", "[football][engine]") {
@@ -55,23 +75,16 @@ TEST_CASE("football: a held shot is the plain shot pressed N steps running", "[f
       // Sprint at the goal and shoot once past x = 0.7, then run on.
       const int a = t == 0 ? kSprint : !shot && held->state().ball[0] > 0.7f ? kShot : kRight;
       r = act(*held, a, obs_held);
-      double plain_reward = 0;
-      StepResult p;
-      int pressed = 0;
-      do {
-        p = act(*plain, a, obs_plain);
-        plain_reward += p.reward;
-        ++pressed;
-      } while (a == kShot && pressed < kHold && !p.terminated && !p.truncated);
+      const PlainSteps p = act_plain(*plain, a, kHold, obs_plain);
       INFO(scenario << " seed " << seed << " step " << t << " action " << a);
-      CHECK(r.reward == Approx(plain_reward).margin(1e-6));
-      CHECK(r.terminated == p.terminated);
-      CHECK(r.truncated == p.truncated);
+      CHECK(r.reward == Approx(p.result.reward).margin(1e-6));
+      CHECK(r.terminated == p.result.terminated);
+      CHECK(r.truncated == p.result.truncated);
       REQUIRE(obs_held == obs_plain);
       if (a == kShot) {
         shot = true;
         ++shots;
-        if (pressed < kHold) ++cut_short;
+        if (p.pressed < kHold) ++cut_short;
       }
     }
     if (held->state().left_goals == 1) ++goals;
@@ -80,19 +93,6 @@ TEST_CASE("football: a held shot is the plain shot pressed N steps running", "[f
   CHECK(shots >= 3);  // the comparison covered the hold itself
   CHECK(goals >= 1);
   INFO("holds cut short by the episode's end: " << cut_short);
-}
-
-TEST_CASE("football: --football-shot-hold out of range is one line naming the flag", "[football][engine]") {
-  for (const int bad : {0, 31}) {
-    EnvOptions o;
-    o.football_shot_hold = bad;
-    try {
-      (void)football::football_config("academy_empty_goal_close", o);
-      FAIL("accepted --football-shot-hold " << bad);
-    } catch (const std::invalid_argument& e) {
-      CHECK(std::string(e.what()).find("--football-shot-hold") != std::string::npos);
-    }
-  }
 }
 
 TEST_CASE("football: --football-shot-hold-prob holds shots in that share of episodes, on gfootball's seeds",
@@ -119,17 +119,10 @@ TEST_CASE("football: --football-shot-hold-prob holds shots in that share of epis
     for (int t = 0; t < 3 && !r.terminated; ++t) {
       const int a = t < 2 ? kRight : kShot;
       r = act(*mixed, a, obs_mixed);
-      StepResult p;
-      double plain_reward = 0;
-      int pressed = 0;
-      do {
-        p = act(*plain, a, obs_plain);
-        plain_reward += p.reward;
-        ++pressed;
-      } while (a == kShot && pressed < hold && !p.terminated && !p.truncated);
+      const PlainSteps p = act_plain(*plain, a, hold, obs_plain);
       INFO("episode " << e << " hold " << hold << " step " << t);
-      CHECK(r.reward == Approx(plain_reward).margin(1e-6));
-      CHECK(r.terminated == p.terminated);
+      CHECK(r.reward == Approx(p.result.reward).margin(1e-6));
+      CHECK(r.terminated == p.result.terminated);
       REQUIRE(obs_mixed == obs_plain);
     }
   }
@@ -148,16 +141,19 @@ TEST_CASE("football: --football-shot-hold-prob holds shots in that share of epis
   }
 }
 
-TEST_CASE("football: --football-shot-hold-prob outside [0, 1] is one line naming the flag", "[football][engine]") {
-  for (const double bad : {-0.1, 1.5, std::nan("")}) {
+TEST_CASE("football: a shot hold or its share out of range is one line naming the flag", "[football][engine]") {
+  const auto error = [](int hold, double prob) {
     EnvOptions o;
-    o.football_shot_hold = 6;
-    o.football_shot_hold_prob = bad;
+    o.football_shot_hold = hold;
+    o.football_shot_hold_prob = prob;
     try {
       (void)football::football_config("academy_empty_goal_close", o);
-      FAIL("accepted --football-shot-hold-prob " << bad);
     } catch (const std::invalid_argument& e) {
-      CHECK(std::string(e.what()).find("--football-shot-hold-prob") != std::string::npos);
+      return std::string(e.what());
     }
-  }
+    return std::string("accepted");
+  };
+  for (const int bad : {0, 31}) CHECK_THAT(error(bad, 1), Catch::StartsWith("--football-shot-hold must"));
+  for (const double bad : {-0.1, 1.5, std::nan("")})
+    CHECK_THAT(error(6, bad), Catch::StartsWith("--football-shot-hold-prob must"));
 }
