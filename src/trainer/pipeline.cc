@@ -7,6 +7,7 @@
 #include <torch/torch.h>
 
 #include "seedrl/actor/actor_pool.h"
+#include "seedrl/env/episode_outcome.h"
 #include "seedrl/env/registry.h"
 #include "seedrl/inference/inference_fleet.h"
 #include "seedrl/net/remote_actor_server.h"
@@ -26,6 +27,13 @@ Pipeline::Pipeline(const TrainConfig& config, Algorithm& algorithm)
                           placement_.inference.front().is_cuda() || placement_.learner.front().is_cuda());
   const EnvPtr probe = EnvRegistry::builtin().make(config.env, config.env_options);
   spec_ = probe->spec();
+  // The envs' outcome phrases (Football's goal, lost to the keeper, ...) are
+  // named here rather than by the first actor to make its envs, so the
+  // ended_* columns are in metrics.csv's header however early its first row.
+  if (const auto says = episode_outcomes(*probe); !says.empty()) {
+    episodes_.name_outcomes(says);
+    eval_episodes_.name_outcomes(says);
+  }
   // Before any thread starts (see other_threads_).
   cpus_ = learner_cpus_for(config, placement_, *probe);
   other_threads_ = std::make_unique<ScopedThreadCpus>(cpus_.others);
