@@ -79,6 +79,7 @@ void ActorPool::run(int actor) {
     ActionSource& source = *sources_[static_cast<std::size_t>(actor) % sources_.size()];
     EpisodeTracker episodes(stats_);
     EnvStepper envs(make_envs(config_.env, config_.env_options, K, config_.registry), &episodes);
+    if (config_.max_frames > 0) envs.follow_progress(frames_, config_.max_frames);
     const std::size_t obs_bytes = envs.spec().observation.bytes();
     const std::size_t width = static_cast<std::size_t>(envs.spec().action.width());
     // Everything this actor touches per step is allocated here, once: the

@@ -5,6 +5,7 @@
 
 #include "seedrl/actor/clip_action.h"
 #include "seedrl/env/episode_outcome.h"
+#include "seedrl/env/training_progress.h"
 #include "seedrl/util/rng.h"
 
 namespace seedrl {
@@ -30,8 +31,17 @@ EnvStepper::EnvStepper(std::vector<EnvPtr> envs, EpisodeTracker* tracker)
   }
 }
 
+void EnvStepper::follow_progress(const std::atomic<std::int64_t>& frames, std::int64_t max_frames) {
+  if (max_frames <= 0) throw std::invalid_argument("EnvStepper: progress needs a frame budget");
+  frames_ = &frames;
+  max_frames_ = max_frames;
+}
+
 void EnvStepper::reset(std::size_t k, std::optional<std::uint64_t> seed) {
   const EnvPort& p = ports_[k];
+  if (frames_ != nullptr)
+    set_training_progress(*envs_[k], std::min(1.0, static_cast<double>(frames_->load(std::memory_order_relaxed)) /
+                                                       static_cast<double>(max_frames_)));
   envs_[k]->reset(seed, p.obs);
   *p.flags = kFirst;
   *p.reward = 0.f;

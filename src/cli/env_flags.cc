@@ -52,6 +52,9 @@ EnvOptions with_machine_env_options(EnvOptions run, const EnvOptions& machine, c
   if (!machine.football_font.empty()) run.football_font = machine.football_font;
   if (cmd.count("--football-rewards") > 0) run.football_rewards = machine.football_rewards;
   if (cmd.count("--football-shot-hold") > 0) run.football_shot_hold = machine.football_shot_hold;
+  // An annealed run's policy was last trained at the end of its curriculum.
+  if (run.football_shot_hold_prob_final >= 0) run.football_shot_hold_prob = run.football_shot_hold_prob_final;
+  run.football_shot_hold_prob_final = -1;
   if (cmd.count("--football-shot-hold-prob") > 0) run.football_shot_hold_prob = machine.football_shot_hold_prob;
   return run;
 }
@@ -110,6 +113,7 @@ const std::vector<FamilyFlag>& family_flags() {
       {"--football-rewards", {"football:"}, "Football"},
       {"--football-shot-hold", {"football:"}, "Football"},
       {"--football-shot-hold-prob", {"football:"}, "Football"},
+      {"--football-shot-hold-prob-final", {"football:"}, "Football"},
       {"--frame-skip", {"atari:"}, "Atari"},
       {"--screen-size", {"atari:"}, "Atari"},
       {"--noop-max", {"atari:"}, "Atari"},

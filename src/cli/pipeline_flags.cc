@@ -17,6 +17,11 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
       ->check(in_range(-1, 19));
   cmd.add_option("--seed", c.seed, "Seed for environments and model initialisation");
   add_env_option_flags(cmd, c.env_options);
+  cmd.add_option("--football-shot-hold-prob-final", c.env_options.football_shot_hold_prob_final,
+                 "Football: --football-shot-hold-prob at --max-frames, reached linearly from its value at the start "
+                 "(a curriculum: held shots first, then the policy's own) (unset: constant; local actors only)")
+      ->check(in_range(0.0, 1.0))
+      ->default_str("unset");
 
   cmd.add_option("--inference-batch", c.inference_batch, "Inference batch size (0: half of all environments)")
       ->check(in_range(0, 1 << 20));

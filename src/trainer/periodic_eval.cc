@@ -1,5 +1,6 @@
 #include "seedrl/trainer/periodic_eval.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -9,6 +10,7 @@
 #include <spdlog/spdlog.h>
 #include <torch/torch.h>
 
+#include "seedrl/env/training_progress.h"
 #include "seedrl/io/checkpoint.h"
 #include "seedrl/trainer/agent_policy.h"
 #include "seedrl/util/error_text.h"
@@ -126,6 +128,9 @@ bool PeriodicEval::evaluate_once(const std::function<bool()>& stop) {
     if (stop()) throw Stopped{};
     policy(obs, first, reward, action);
   };
+  // An env with a curriculum plays where training is.
+  set_training_progress(*env_, std::min(1.0, static_cast<double>(frames) / static_cast<double>(std::max<std::int64_t>(
+                                                                               config_.learner.max_frames, 1))));
   PlayStats stats;
   try {
     stats = play_episodes(*env_, guarded, config_.eval_episodes, seed_);

@@ -14,6 +14,11 @@ void validate_remote_flags(const TrainConfig& c) {
     return;
   }
   if (c.actors < 0) throw std::invalid_argument("--actors: must be >= 0");
+  // Remote actors are not told the run's progress (TrainingProgress).
+  if (c.env_options.football_shot_hold_prob_final >= 0)
+    throw std::invalid_argument(
+        "--football-shot-hold-prob-final: remote actors do not follow the run's progress; anneal the shot hold "
+        "with local actors only (drop --remote-actors or the flag)");
   const HostPort hp = parse_host_port(c.remote_actors, "--remote-actors");
   if (!is_loopback_host(hp.host) && c.token_file.empty())
     throw std::invalid_argument("--remote-actors: " + c.remote_actors +

@@ -52,6 +52,7 @@ std::string to_json(const TrainConfig& c) {
   j["football_rewards"] = c.env_options.football_rewards;
   j["football_shot_hold"] = c.env_options.football_shot_hold;
   j["football_shot_hold_prob"] = c.env_options.football_shot_hold_prob;
+  j["football_shot_hold_prob_final"] = c.env_options.football_shot_hold_prob_final;
   j["action_repeat"] = c.env_options.action_repeat;
   j["frame_stack"] = c.env_options.frame_stack;
   j["time_limit"] = c.env_options.time_limit;
@@ -176,6 +177,8 @@ static TrainConfig read_config(const std::string& text) {
     c.env_options.football_rewards = j.value("football_rewards", c.env_options.football_rewards);
     c.env_options.football_shot_hold = j.value("football_shot_hold", c.env_options.football_shot_hold);
     c.env_options.football_shot_hold_prob = j.value("football_shot_hold_prob", c.env_options.football_shot_hold_prob);
+    c.env_options.football_shot_hold_prob_final =
+        j.value("football_shot_hold_prob_final", c.env_options.football_shot_hold_prob_final);
     c.env_options.action_repeat = j.value("action_repeat", 1);
     c.env_options.frame_stack = j.value("frame_stack", 1);
     c.env_options.time_limit = j.value("time_limit", 0);

@@ -22,6 +22,9 @@ TEST_CASE("train rejects bad values with one line naming the flag", "[cli]") {
   check_error({"train", "--batch-size", "abc"}, "--batch-size");
   check_error({"train", "--optimizer", "sgd"}, "--optimizer");
   check_error({"train", "--screen-size", "200"}, "--screen-size");
+  check_error({"train", "--football-shot-hold-prob-final", "1.5"}, "--football-shot-hold-prob-final");
+  check_error({"train", "--env", "cartpole", "--football-shot-hold-prob-final", "0"},
+              "--football-shot-hold-prob-final");
   // A GPU listed twice is refused, not silently deduplicated.
   check_error({"train", "--algo", "r2d2", "--inference-devices", "cuda:0,cuda:0"}, "--inference-devices");
   // CUDA graphs without a CUDA inference device would silently do nothing.

@@ -65,6 +65,25 @@ TEST_CASE("a checkpoint's environment takes this machine's paths and the chosen 
   SECTION("--football-shot-hold given as the default value still replaces the run's") {
     CHECK(played_with({"--football-shot-hold", "1"}).football_shot_hold == 1);
   }
+  SECTION("an annealed run plays at the end of its curriculum, unless --football-shot-hold-prob says otherwise") {
+    seedrl::EnvOptions run = run_options();
+    run.football_shot_hold_prob = 1;
+    run.football_shot_hold_prob_final = 0.25;
+    const auto play = [&run](std::vector<std::string> args) {
+      CLI::App app;
+      seedrl::EnvOptions machine;
+      seedrl::add_machine_env_flags(app, machine);
+      std::reverse(args.begin(), args.end());
+      app.parse(args);
+      return seedrl::with_machine_env_options(run, machine, app);
+    };
+    const auto plain = play({});
+    CHECK(plain.football_shot_hold_prob == 0.25);
+    CHECK(plain.football_shot_hold_prob_final < 0);  // eval and play do not anneal
+    const auto own = play({"--football-shot-hold-prob", "0"});
+    CHECK(own.football_shot_hold_prob == 0);
+    CHECK(own.football_shot_hold_prob_final < 0);
+  }
   SECTION("--football-rewards given as the default value still replaces the run's") {
     seedrl::EnvOptions run = run_options();
     run.football_rewards = "scoring";

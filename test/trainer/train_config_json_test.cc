@@ -88,3 +88,16 @@ TEST_CASE("a checkpoint's config JSON keeps the entropy schedule", "[trainer][ch
   j["loss"].erase("entropy_cost_final");
   CHECK(train_config_from_json(j.dump()).learner.loss.entropy_cost_final < 0);
 }
+
+TEST_CASE("a checkpoint's config JSON keeps the shot-hold curriculum", "[trainer][checkpoint][config]") {
+  TrainConfig c;
+  c.env_options.football_shot_hold_prob = 1;
+  c.env_options.football_shot_hold_prob_final = 0.125;
+  const TrainConfig back = train_config_from_json(to_json(c));
+  CHECK(back.env_options.football_shot_hold_prob == 1);
+  CHECK(back.env_options.football_shot_hold_prob_final == 0.125);
+  // A checkpoint from before the curriculum: a constant share.
+  auto j = nlohmann::json::parse(to_json(c));
+  j.erase("football_shot_hold_prob_final");
+  CHECK(train_config_from_json(j.dump()).env_options.football_shot_hold_prob_final < 0);
+}

@@ -10,6 +10,7 @@
 // Buffers are set up once; step() allocates nothing.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -44,6 +45,10 @@ class EnvStepper {
   const EnvSpec& spec() const { return envs_[0]->spec(); }
   // Points env k at its memory; every env needs one before begin().
   void bind(int k, const EnvPort& port) { ports_[static_cast<std::size_t>(k)] = port; }
+  // From now on each episode starts with the envs told the run's progress,
+  // `frames` (the run-wide counter, which outlives the stepper) over
+  // `max_frames` (> 0), for envs with a curriculum (TrainingProgress).
+  void follow_progress(const std::atomic<std::int64_t>& frames, std::int64_t max_frames);
 
   // Begins a fresh episode in every env (FIRST, reward 0). With a seed, env
   // k's random stream restarts at derive_seed(*seed, first_stream + k);
@@ -63,6 +68,8 @@ class EnvStepper {
   std::vector<EnvPtr> envs_;
   std::vector<EnvPort> ports_;
   EpisodeTracker* tracker_;
+  const std::atomic<std::int64_t>* frames_ = nullptr;  // follow_progress's
+  std::int64_t max_frames_ = 0;
   bool says_outcome_ = false;  // the envs say how episodes end: the tracker hears it
   // Continuous actions are sampled unbounded (the learner's log-probs are of
   // the unclipped sample, which inference already recorded); the env gets a

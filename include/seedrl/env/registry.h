@@ -42,6 +42,11 @@ struct EnvOptions {
   // press gfootball's one-step shot. Below 1 the policy, unable to tell which
   // episode it is in, must keep pressing `shot` itself to shoot hard.
   double football_shot_hold_prob = 1;
+  // >= 0: that chance moves linearly from football_shot_hold_prob at the
+  // run's start to this at its --max-frames (a curriculum: the macro shows
+  // that shooting pays, then the hold is asked of the policy bit by bit).
+  // < 0: it stays. Only training's local actors follow the run's progress.
+  double football_shot_hold_prob_final = -1;
   // Wrappers, applied by make() to every env in this order:
   int action_repeat = 1;  // repeat each action, summing rewards
   int frame_stack = 0;    // stack the last k observations on the last axis (0: the env's default, 1 but for Atari)

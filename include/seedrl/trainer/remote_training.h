@@ -17,8 +17,10 @@ class InferenceFleet;
 
 namespace seedrl::net {
 
-// Checks --actors, --remote-actors, --token-file and friends together; throws
-// std::invalid_argument naming the flag at fault. Call before resolve_defaults.
+// Checks --actors, --remote-actors, --token-file and friends together, and
+// that no setting needs what remote actors are not told (the run's
+// progress); throws std::invalid_argument naming the flag at fault. Call
+// before resolve_defaults.
 void validate_remote_flags(const TrainConfig& config);
 
 // Env slots to reserve after the local ones: 0 without --remote-actors.

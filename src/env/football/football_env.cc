@@ -1,5 +1,7 @@
 #include "seedrl/env/football/football_env.h"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <utility>
 
@@ -48,6 +50,10 @@ FootballConfig football_config(const std::string& name, const EnvOptions& o) {
     throw std::invalid_argument("--football-shot-hold-prob must be in [0, 1], not " +
                                 std::to_string(o.football_shot_hold_prob));
   c.shot_hold_prob = o.football_shot_hold_prob;
+  if (!(o.football_shot_hold_prob_final <= 1) || std::isnan(o.football_shot_hold_prob_final))
+    throw std::invalid_argument("--football-shot-hold-prob-final must be in [0, 1], not " +
+                                std::to_string(o.football_shot_hold_prob_final));
+  c.shot_hold_prob_final = o.football_shot_hold_prob_final;
   c.paths = engine_paths(o.football_data_dir, o.football_font);
   return c;
 }
@@ -100,9 +106,15 @@ void FootballEnv::start_episode(std::uint32_t engine_seed, void* obs) {
   ++episode_number_;
   rules_.reset();
   checkpoints_.reset();
-  episode_shot_hold_ =
-      config_.shot_hold_prob >= 1 || hold_rng_.bernoulli(config_.shot_hold_prob) ? config_.shot_hold : 1;
+  const double p = shot_hold_prob();
+  episode_shot_hold_ = p >= 1 || hold_rng_.bernoulli(p) ? config_.shot_hold : 1;
   write_observation(obs);
+}
+
+double FootballEnv::shot_hold_prob() const {
+  if (config_.shot_hold_prob_final < 0) return config_.shot_hold_prob;
+  const double t = std::clamp(progress_, 0.0, 1.0);
+  return config_.shot_hold_prob + (config_.shot_hold_prob_final - config_.shot_hold_prob) * t;
 }
 
 StepResult FootballEnv::step(const Action& action, void* obs) {

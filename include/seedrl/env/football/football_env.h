@@ -22,6 +22,7 @@
 #include "seedrl/env/football/scenario.h"
 #include "seedrl/env/registry.h"
 #include "seedrl/env/render.h"
+#include "seedrl/env/training_progress.h"
 #include "seedrl/util/rng.h"
 
 namespace seedrl::football {
@@ -41,6 +42,9 @@ struct FootballConfig {
   // Chance each episode uses shot_hold (--football-shot-hold-prob); the
   // other episodes hold a shot for one step, drawn from the env's seed.
   double shot_hold_prob = 1;
+  // >= 0: the chance at the run's end, reached linearly over its progress
+  // (TrainingProgress); < 0: shot_hold_prob throughout.
+  double shot_hold_prob_final = -1;
   EnginePaths paths;
 };
 
@@ -52,7 +56,7 @@ EnvSpec football_spec(const FootballConfig& config);
 // The frame stack the registry applies: 4 Super Mini Maps, 1 vector.
 int football_frame_stack(const EnvOptions& options);
 
-class FootballEnv final : public Env, public RgbRenderable, public EpisodeOutcome {
+class FootballEnv final : public Env, public RgbRenderable, public EpisodeOutcome, public TrainingProgress {
  public:
   explicit FootballEnv(const FootballConfig& config);
   ~FootballEnv() override;
@@ -66,6 +70,7 @@ class FootballEnv final : public Env, public RgbRenderable, public EpisodeOutcom
   std::span<const char* const> episode_outcomes() const override {
     return football::episode_outcomes(*config_.scenario);
   }
+  void set_training_progress(double fraction) override { progress_ = fraction; }
 
   // The next reset starts its episode with this engine seed instead of a
   // drawn one (the golden-trace test replays gfootball's seeds).
@@ -79,6 +84,8 @@ class FootballEnv final : public Env, public RgbRenderable, public EpisodeOutcom
   bool reverse_team_processing() const { return reverse_.value_or(false); }
   // Engine steps `shot` holds the button in the episode under way.
   int episode_shot_hold() const { return episode_shot_hold_; }
+  // The chance the next episode holds shots, at the run's progress.
+  double shot_hold_prob() const;
 
  private:
   void start_episode(std::uint32_t engine_seed, void* obs);
@@ -90,6 +97,7 @@ class FootballEnv final : public Env, public RgbRenderable, public EpisodeOutcom
   Rng rng_;
   Rng hold_rng_;  // apart from rng_, so the engine seeds stay gfootball's
   int episode_shot_hold_ = 1;
+  double progress_ = 0;  // of the training run, as its actors last said
   EpisodeRules rules_;
   CheckpointReward checkpoints_;
   int episode_number_ = 2;       // of the next episode

@@ -9,10 +9,11 @@
 #include "seedrl/env/env.h"
 #include "seedrl/env/episode_outcome.h"
 #include "seedrl/env/render.h"
+#include "seedrl/env/training_progress.h"
 
 namespace seedrl {
 
-class FrameStack final : public Env, public RgbRenderable, public EpisodeOutcome {
+class FrameStack final : public Env, public RgbRenderable, public EpisodeOutcome, public TrainingProgress {
  public:
   FrameStack(EnvPtr inner, int k);
   const EnvSpec& spec() const override { return spec_; }
@@ -23,6 +24,7 @@ class FrameStack final : public Env, public RgbRenderable, public EpisodeOutcome
   double render_fps() const override { return seedrl::render_fps(*inner_); }
   const char* episode_outcome() const override { return seedrl::episode_outcome(*inner_); }
   std::span<const char* const> episode_outcomes() const override { return seedrl::episode_outcomes(*inner_); }
+  void set_training_progress(double fraction) override { seedrl::set_training_progress(*inner_, fraction); }
 
  private:
   void write(void* obs) const;

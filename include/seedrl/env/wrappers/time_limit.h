@@ -5,10 +5,11 @@
 #include "seedrl/env/env.h"
 #include "seedrl/env/episode_outcome.h"
 #include "seedrl/env/render.h"
+#include "seedrl/env/training_progress.h"
 
 namespace seedrl {
 
-class TimeLimit final : public Env, public RgbRenderable, public EpisodeOutcome {
+class TimeLimit final : public Env, public RgbRenderable, public EpisodeOutcome, public TrainingProgress {
  public:
   TimeLimit(EnvPtr inner, int max_steps);
   const EnvSpec& spec() const override { return spec_; }
@@ -19,6 +20,7 @@ class TimeLimit final : public Env, public RgbRenderable, public EpisodeOutcome 
   double render_fps() const override { return seedrl::render_fps(*inner_); }
   const char* episode_outcome() const override { return seedrl::episode_outcome(*inner_); }
   std::span<const char* const> episode_outcomes() const override { return seedrl::episode_outcomes(*inner_); }
+  void set_training_progress(double fraction) override { seedrl::set_training_progress(*inner_, fraction); }
 
  private:
   EnvPtr inner_;
