@@ -1,7 +1,6 @@
 #include "seedrl/env/football/football_env.h"
 
 #include <algorithm>
-#include <cmath>
 #include <stdexcept>
 #include <utility>
 
@@ -50,7 +49,7 @@ FootballConfig football_config(const std::string& name, const EnvOptions& o) {
     throw std::invalid_argument("--football-shot-hold-prob must be in [0, 1], not " +
                                 std::to_string(o.football_shot_hold_prob));
   c.shot_hold_prob = o.football_shot_hold_prob;
-  if (!(o.football_shot_hold_prob_final <= 1) || std::isnan(o.football_shot_hold_prob_final))
+  if (!(o.football_shot_hold_prob_final <= 1))  // NaN too; < 0 is "unset"
     throw std::invalid_argument("--football-shot-hold-prob-final must be in [0, 1], not " +
                                 std::to_string(o.football_shot_hold_prob_final));
   c.shot_hold_prob_final = o.football_shot_hold_prob_final;
