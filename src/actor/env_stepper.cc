@@ -40,8 +40,7 @@ void EnvStepper::follow_progress(const std::atomic<std::int64_t>& frames, std::i
 void EnvStepper::reset(std::size_t k, std::optional<std::uint64_t> seed) {
   const EnvPort& p = ports_[k];
   if (frames_ != nullptr)
-    set_training_progress(*envs_[k], std::min(1.0, static_cast<double>(frames_->load(std::memory_order_relaxed)) /
-                                                       static_cast<double>(max_frames_)));
+    set_training_progress(*envs_[k], training_progress(frames_->load(std::memory_order_relaxed), max_frames_));
   envs_[k]->reset(seed, p.obs);
   *p.flags = kFirst;
   *p.reward = 0.f;

@@ -129,8 +129,7 @@ bool PeriodicEval::evaluate_once(const std::function<bool()>& stop) {
     policy(obs, first, reward, action);
   };
   // An env with a curriculum plays where training is.
-  set_training_progress(*env_, std::min(1.0, static_cast<double>(frames) / static_cast<double>(std::max<std::int64_t>(
-                                                                               config_.learner.max_frames, 1))));
+  set_training_progress(*env_, training_progress(frames, std::max<std::int64_t>(config_.learner.max_frames, 1)));
   PlayStats stats;
   try {
     stats = play_episodes(*env_, guarded, config_.eval_episodes, seed_);

@@ -6,6 +6,8 @@
 // they wrap; envs that are not told (eval, play, remote actors) stay at 0.
 #pragma once
 
+#include <cstdint>
+
 namespace seedrl {
 
 class Env;
@@ -21,5 +23,7 @@ class TrainingProgress {
 
 // Tells the env, through any wrappers; nothing when it does not follow it.
 void set_training_progress(Env& env, double fraction);
+// A run's progress after `frames` of its `max_frames` (> 0), capped at 1.
+double training_progress(std::int64_t frames, std::int64_t max_frames);
 
 }  // namespace seedrl
