@@ -7,7 +7,7 @@
 #   bench/checkpoint-curve.sh keep runs/X &        # beside `seedrl train --logdir runs/X`; stops when the run does
 #   bench/checkpoint-curve.sh eval runs/X 8 --football-rewards scoring [--every 2] [more seedrl eval flags]
 # `keep` polls every 20 s (a run writes a checkpoint every --checkpoint-every-s
-# and at its end) and stops when LOGDIR/summary.json appears or the run's
+# and at its end) and stops when the run writes LOGDIR/summary.json or its
 # process is gone. SEEDRL: the binary (default build/seedrl).
 set -euo pipefail
 usage() {
@@ -51,9 +51,13 @@ case $cmd in
   keep)
     mkdir -p "$logdir/curve"
     last=""
+    # A resumed run (`--resume` with a larger --max-frames) starts with the
+    # summary of its earlier end in place: only a summary written since
+    # `keep` began marks this run's end.
+    started=$(date +%s)
     while :; do
       done_now=0
-      [[ -e $logdir/summary.json ]] && done_now=1
+      if [[ -e $logdir/summary.json ]] && (($(stat -c %Y "$logdir/summary.json") >= started)); then done_now=1; fi
       run_alive || done_now=1
       if [[ -e $logdir/checkpoint.pt ]]; then
         stamp=$(stat -c %Y "$logdir/checkpoint.pt")
