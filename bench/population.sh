@@ -67,11 +67,14 @@ PY
 )
 echo "best: seed $best ($KEEP/seed$best)"
 [[ ${CARRY:-1} == 0 ]] && exit 0
-"$bin" train --resume --logdir "$KEEP/seed$best" >> "$KEEP/seed$best.log" 2>&1
-SELECT=$select python3 - "$KEEP" "$best" $seeds <<'PY'
+# An interrupted carry (130) keeps its checkpoint; count what the population used so far.
+rc=0; "$bin" train --resume --logdir "$KEEP/seed$best" >> "$KEEP/seed$best.log" 2>&1 || rc=$?
+if (( rc != 0 && rc != 130 )); then
+  echo "seed $best: train --resume failed (exit $rc); its last lines:"; tail -n 3 "$KEEP/seed$best.log"; exit 1
+fi
+python3 - "$KEEP" "$select" "$best" $seeds <<'PY'
 import json, os, sys
-root, best, seeds = sys.argv[1], sys.argv[2], sys.argv[3:]
-select = int(os.environ["SELECT"])
+root, select, best, seeds = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
 def frames(s):
     rows = [json.loads(l)["frames"] for l in open(os.path.join(root, f"seed{s}", "metrics.jsonl")) if l.strip()]
     # The others count to where they were ranked, even a run kept from elsewhere that went on.
