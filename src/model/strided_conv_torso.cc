@@ -14,6 +14,7 @@
 
 #include "image_torso_input.h"
 #include "seedrl/model/torso.h"
+#include "space_to_depth.h"
 
 namespace seedrl {
 namespace {
@@ -26,7 +27,7 @@ class StridedConvTorsoImpl : public torch::nn::Module {
  public:
   StridedConvTorsoImpl(std::int64_t h, std::int64_t w, std::int64_t c, const std::vector<ConvLayer>& layers,
                        std::int64_t hidden, double scale, torch::ScalarType dtype)
-      : scale_(scale), dtype_(dtype) {
+      : scale_(scale), dtype_(dtype), frame_h_(h), frame_w_(w) {
     std::int64_t in = c;
     for (const ConvLayer& l : layers) {
       convs_.push_back(
@@ -39,10 +40,16 @@ class StridedConvTorsoImpl : public torch::nn::Module {
     fc_ = register_module("fc", torch::nn::Linear(h * w * in, hidden));
   }
   torch::Tensor forward(torch::Tensor x) {
-    x = hwc_to_nchw(x, scale_, dtype_);
+    std::size_t first = 0;
+    if (first_over_blocks(x)) {
+      x = conv2d_over_blocks(convs_[0], x, scale_, dtype_);
+      first = 1;
+    } else {
+      x = hwc_to_nchw(x, scale_, dtype_);
+    }
     // ReLU in place on each layer's fresh output (its backward needs only that output).
     for (std::size_t i = 0; i < convs_.size(); ++i) {
-      x = conv2d_in_input_dtype(convs_[i], x);
+      if (i >= first) x = conv2d_in_input_dtype(convs_[i], x);
       if (i + 1 == convs_.size()) x = flatten_after_conv(x);
       x.relu_();
     }
@@ -50,8 +57,17 @@ class StridedConvTorsoImpl : public torch::nn::Module {
   }
 
  private:
+  bool first_over_blocks(const torch::Tensor& frames) const {
+    const auto& o = convs_[0]->options;
+    return frames.scalar_type() == torch::kUInt8 &&
+           space_to_depth_applies(o.kernel_size()->at(0), o.stride()->at(0), frame_h_, frame_w_, dtype_,
+                                  frames.device()) &&
+           o.kernel_size()->at(1) == o.kernel_size()->at(0) && o.stride()->at(1) == o.stride()->at(0);
+  }
+
   double scale_;
   torch::ScalarType dtype_;
+  std::int64_t frame_h_, frame_w_;
   std::vector<torch::nn::Conv2d> convs_;
   torch::nn::Linear fc_{nullptr};
 };

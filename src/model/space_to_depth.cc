@@ -1,0 +1,73 @@
+#include "space_to_depth.h"
+
+#include <array>
+#include <stdexcept>
+
+#include <ATen/Parallel.h>
+#include <torch/nn/functional/conv.h>
+
+namespace seedrl {
+namespace {
+
+// Each of a frame row's s pixels x C channels of one block row is contiguous
+// in the frame and in the block: copied as one run, converted by table.
+template <typename T>
+void copy_blocks(const std::uint8_t* in, T* out, std::int64_t n, std::int64_t h, std::int64_t w, std::int64_t c,
+                 std::int64_t s) {
+  std::array<T, 256> value;
+  for (int v = 0; v < 256; ++v) value[v] = static_cast<T>(static_cast<float>(v));
+  const std::int64_t bh = h / s, bw = w / s, run = s * c;
+  at::parallel_for(0, n * bh, 16, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t row = begin; row < end; ++row) {  // row = frame * bh + Y
+      const std::int64_t frame = row / bh, y = row % bh;
+      T* dst = out + row * bw * s * run;
+      for (std::int64_t x = 0; x < bw; ++x)
+        for (std::int64_t dy = 0; dy < s; ++dy) {
+          const std::uint8_t* src = in + ((frame * h + y * s + dy) * w + x * s) * c;
+          for (std::int64_t k = 0; k < run; ++k) dst[k] = value[src[k]];
+          dst += run;
+        }
+    }
+  });
+}
+
+}  // namespace
+
+bool space_to_depth_applies(std::int64_t kernel, std::int64_t stride, std::int64_t height, std::int64_t width,
+                            torch::ScalarType dtype, torch::Device device) {
+  return device.is_cpu() && (dtype == torch::kBFloat16 || dtype == torch::kFloat32) && stride > 1 &&
+         kernel == 2 * stride && height % stride == 0 && width % stride == 0;
+}
+
+torch::Tensor frames_to_blocks(const torch::Tensor& frames, std::int64_t s, torch::ScalarType dtype) {
+  if (frames.dim() != 4 || frames.scalar_type() != torch::kUInt8 || !frames.device().is_cpu() ||
+      frames.size(1) % s != 0 || frames.size(2) % s != 0)
+    throw std::invalid_argument("frames_to_blocks: needs [N, H, W, C] uint8 CPU frames with H and W divisible by " +
+                                std::to_string(s));
+  const torch::Tensor x = frames.contiguous();
+  const std::int64_t n = x.size(0), h = x.size(1), w = x.size(2), c = x.size(3);
+  torch::Tensor out = torch::empty({n, h / s, w / s, s * s * c}, x.options().dtype(dtype));
+  if (dtype == torch::kBFloat16)
+    copy_blocks(x.data_ptr<std::uint8_t>(), out.data_ptr<c10::BFloat16>(), n, h, w, c, s);
+  else if (dtype == torch::kFloat32)
+    copy_blocks(x.data_ptr<std::uint8_t>(), out.data_ptr<float>(), n, h, w, c, s);
+  else
+    throw std::invalid_argument("frames_to_blocks: bfloat16 or float32 only");
+  return out.permute({0, 3, 1, 2});
+}
+
+torch::Tensor conv2d_over_blocks(torch::nn::Conv2d conv, const torch::Tensor& frames, double scale,
+                                 torch::ScalarType dtype) {
+  const std::int64_t s = conv->options.stride()->at(0);
+  const torch::Tensor& w = conv->weight;  // [O, C, 2s, 2s]
+  const std::int64_t o = w.size(0), c = w.size(1);
+  // [O, C, ky, dy, kx, dx] -> [O, dy, dx, C, ky, kx]: block channel (dy*s + dx)*C + c.
+  const torch::Tensor blocks_weight =
+      (w * scale).to(dtype).view({o, c, 2, s, 2, s}).permute({0, 3, 5, 1, 2, 4}).reshape({o, s * s * c, 2, 2});
+  namespace F = torch::nn::functional;
+  auto options = F::Conv2dFuncOptions();
+  if (conv->bias.defined()) options.bias(conv->bias.to(dtype));
+  return F::conv2d(frames_to_blocks(frames, s, dtype), blocks_weight, options);
+}
+
+}  // namespace seedrl
