@@ -6,7 +6,7 @@
 // AMX CPU its bfloat16 weight gradient was most of a Pong learner update); as
 // blocks the layer has 64 input channels and runs several times faster. The
 // frames' 1/255 scale is folded into the weights instead of a pass over the
-// frames. Figures: bench/RESULTS.md, "The first convolution as blocks".
+// frames. Figures: bench/RESULTS.md, "The first convolution as pixel blocks".
 #pragma once
 
 #include <cstdint>
