@@ -27,7 +27,7 @@ class StridedConvTorsoImpl : public torch::nn::Module {
  public:
   StridedConvTorsoImpl(std::int64_t h, std::int64_t w, std::int64_t c, const std::vector<ConvLayer>& layers,
                        std::int64_t hidden, double scale, torch::ScalarType dtype)
-      : scale_(scale), dtype_(dtype), frame_h_(h), frame_w_(w) {
+      : scale_(scale), dtype_(dtype) {
     std::int64_t in = c;
     for (const ConvLayer& l : layers) {
       convs_.push_back(
@@ -60,14 +60,13 @@ class StridedConvTorsoImpl : public torch::nn::Module {
   bool first_over_blocks(const torch::Tensor& frames) const {
     const auto& o = convs_[0]->options;
     return frames.scalar_type() == torch::kUInt8 &&
-           space_to_depth_applies(o.kernel_size()->at(0), o.stride()->at(0), frame_h_, frame_w_, dtype_,
+           space_to_depth_applies(o.kernel_size()->at(0), o.stride()->at(0), frames.size(1), frames.size(2), dtype_,
                                   frames.device()) &&
            o.kernel_size()->at(1) == o.kernel_size()->at(0) && o.stride()->at(1) == o.stride()->at(0);
   }
 
   double scale_;
   torch::ScalarType dtype_;
-  std::int64_t frame_h_, frame_w_;
   std::vector<torch::nn::Conv2d> convs_;
   torch::nn::Linear fc_{nullptr};
 };
