@@ -1,7 +1,6 @@
 #include "space_to_depth.h"
 
 #include <cstring>
-#include <stdexcept>
 
 #include <ATen/Parallel.h>
 #include <torch/nn/functional/conv.h>
@@ -39,30 +38,29 @@ void copy_blocks(const std::uint8_t* __restrict in, T* __restrict out, std::int6
   });
 }
 
-}  // namespace
-
-bool space_to_depth_applies(std::int64_t kernel, std::int64_t stride, std::int64_t height, std::int64_t width,
-                            torch::ScalarType dtype, torch::Device device) {
-  return device.is_cpu() && (dtype == torch::kBFloat16 || dtype == torch::kFloat32) && stride > 1 &&
-         kernel == 2 * stride && height % stride == 0 && width % stride == 0;
-}
-
+// [N, H, W, C] uint8 frames -> their blocks in `dtype`, channels-last
+// memory, unscaled: one pass over the frames.
 torch::Tensor frames_to_blocks(const torch::Tensor& frames, std::int64_t s, torch::ScalarType dtype) {
-  if (frames.dim() != 4 || frames.scalar_type() != torch::kUInt8 || !frames.device().is_cpu() ||
-      frames.size(1) % s != 0 || frames.size(2) % s != 0)
-    throw std::invalid_argument("frames_to_blocks: needs [N, H, W, C] uint8 CPU frames with H and W divisible by " +
-                                std::to_string(s));
   const torch::Tensor x = frames.contiguous();
   const std::int64_t n = x.size(0), h = x.size(1), w = x.size(2), c = x.size(3);
   torch::Tensor out = torch::empty({n, h / s, w / s, s * s * c}, x.options().dtype(dtype));
   if (dtype == torch::kBFloat16)
     copy_blocks<std::uint16_t, bfloat16_bits>(
         x.data_ptr<std::uint8_t>(), reinterpret_cast<std::uint16_t*>(out.data_ptr<c10::BFloat16>()), n, h, w, c, s);
-  else if (dtype == torch::kFloat32)
+  else  // float32
     copy_blocks<float, float_value>(x.data_ptr<std::uint8_t>(), out.data_ptr<float>(), n, h, w, c, s);
-  else
-    throw std::invalid_argument("frames_to_blocks: bfloat16 or float32 only");
   return out.permute({0, 3, 1, 2});
+}
+
+}  // namespace
+
+bool conv_over_blocks_applies(const torch::nn::Conv2d& conv, const torch::Tensor& frames, torch::ScalarType dtype) {
+  const auto& k = *conv->options.kernel_size();
+  const auto& st = *conv->options.stride();
+  const std::int64_t s = st[0];
+  return frames.dim() == 4 && frames.scalar_type() == torch::kUInt8 && frames.device().is_cpu() &&
+         (dtype == torch::kBFloat16 || dtype == torch::kFloat32) && s > 1 && st[1] == s && k[0] == 2 * s &&
+         k[1] == 2 * s && frames.size(1) % s == 0 && frames.size(2) % s == 0;
 }
 
 torch::Tensor conv2d_over_blocks(torch::nn::Conv2d conv, const torch::Tensor& frames, double scale,

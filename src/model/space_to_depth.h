@@ -16,20 +16,16 @@
 
 namespace seedrl {
 
-// Whether the blocks form computes an unpadded, undilated convolution of
-// that kernel and stride over [N, H, W, C] frames of that height and width
-// in `dtype`: on a CPU (faster there in bfloat16 and float32, as fast with
-// AVX2 only); a GPU keeps cuDNN's direct form, which was not measured.
-bool space_to_depth_applies(std::int64_t kernel, std::int64_t stride, std::int64_t height, std::int64_t width,
-                            torch::ScalarType dtype, torch::Device device);
+// Whether conv2d_over_blocks computes `conv` (unpadded, undilated, as the
+// strided torsos make them) over these [N, H, W, C] frames in `dtype`: uint8
+// frames on a CPU whose sides the stride divides, a square kernel of twice
+// the stride, bfloat16 or float32 (faster there in both, as fast with AVX2
+// only). A GPU keeps cuDNN's direct form, which was not measured.
+bool conv_over_blocks_applies(const torch::nn::Conv2d& conv, const torch::Tensor& frames, torch::ScalarType dtype);
 
-// [N, H, W, C] uint8 frames -> [N, s*s*C, H/s, W/s] in `dtype`, channels-last
-// memory; channel (dy*s + dx)*C + c of block (Y, X) is pixel (Y*s + dy,
-// X*s + dx)'s channel c. One pass over the frames, unscaled.
-torch::Tensor frames_to_blocks(const torch::Tensor& frames, std::int64_t s, torch::ScalarType dtype);
-
-// conv(frames * scale) computed over frames_to_blocks(frames, stride), in
-// `dtype` (the weights cast to it, differentiably).
+// conv(frames * scale) in `dtype` (the weights cast to it, differentiably),
+// computed over the frames' s x s blocks: [N, s*s*C, H/s, W/s], channel
+// (dy*s + dx)*C + c of block (Y, X) being pixel (Y*s + dy, X*s + dx)'s c.
 torch::Tensor conv2d_over_blocks(torch::nn::Conv2d conv, const torch::Tensor& frames, double scale,
                                  torch::ScalarType dtype);
 

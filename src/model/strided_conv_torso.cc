@@ -40,16 +40,13 @@ class StridedConvTorsoImpl : public torch::nn::Module {
     fc_ = register_module("fc", torch::nn::Linear(h * w * in, hidden));
   }
   torch::Tensor forward(torch::Tensor x) {
-    std::size_t first = 0;
-    if (first_over_blocks(x)) {
-      x = conv2d_over_blocks(convs_[0], x, scale_, dtype_);
-      first = 1;
-    } else {
-      x = hwc_to_nchw(x, scale_, dtype_);
-    }
+    // The first layer over pixel blocks where that computes it (space_to_depth.h).
+    x = conv_over_blocks_applies(convs_[0], x, dtype_)
+            ? conv2d_over_blocks(convs_[0], x, scale_, dtype_)
+            : conv2d_in_input_dtype(convs_[0], hwc_to_nchw(x, scale_, dtype_));
     // ReLU in place on each layer's fresh output (its backward needs only that output).
     for (std::size_t i = 0; i < convs_.size(); ++i) {
-      if (i >= first) x = conv2d_in_input_dtype(convs_[i], x);
+      if (i > 0) x = conv2d_in_input_dtype(convs_[i], x);
       if (i + 1 == convs_.size()) x = flatten_after_conv(x);
       x.relu_();
     }
@@ -57,14 +54,6 @@ class StridedConvTorsoImpl : public torch::nn::Module {
   }
 
  private:
-  bool first_over_blocks(const torch::Tensor& frames) const {
-    const auto& o = convs_[0]->options;
-    return frames.scalar_type() == torch::kUInt8 &&
-           space_to_depth_applies(o.kernel_size()->at(0), o.stride()->at(0), frames.size(1), frames.size(2), dtype_,
-                                  frames.device()) &&
-           o.kernel_size()->at(1) == o.kernel_size()->at(0) && o.stride()->at(1) == o.stride()->at(0);
-  }
-
   double scale_;
   torch::ScalarType dtype_;
   std::vector<torch::nn::Conv2d> convs_;
