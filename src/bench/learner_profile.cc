@@ -16,6 +16,7 @@
 #include "seedrl/publisher/param_publisher.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/vtrace_algorithm.h"
+#include "seedrl/util/denormals.h"
 #include "synthetic_step.h"
 
 namespace seedrl::bench {
@@ -65,6 +66,7 @@ UnrollBatch to_device(const UnrollBatch& b, torch::Device device) {
 }  // namespace
 
 LearnerProfile profile_learner_update(const TrainConfig& config, int updates) {
+  flush_denormals_on_this_thread();  // as the trainer's learner thread, on this one
   const torch::Device device = resolve_placement(config).learner.front();
   const EnvSpec spec = EnvRegistry::builtin().make(config.env, config.env_options)->spec();
   const int B = config.learner.batch_size;

@@ -12,6 +12,7 @@
 #include "seedrl/trainer/placement.h"
 #include "seedrl/trainer/r2d2_setup.h"
 #include "seedrl/trainer/vtrace_algorithm.h"
+#include "seedrl/util/denormals.h"
 #include "seedrl/util/error_text.h"
 #include "synthetic_step.h"
 
@@ -28,6 +29,7 @@ LearnerStageResult count_updates(const BenchTiming& timing, double frames_per_up
   ThreadCount steps;
   std::atomic<bool> stop{false}, failed{false};
   std::thread learner_thread([&] {
+    flush_denormals_on_this_thread();  // as the trainer's learner thread
     try {
       std::uint64_t n = 0;
       while (!stop.load(std::memory_order_relaxed) && step()) steps.value.store(++n);

@@ -1,4 +1,5 @@
 #include "seedrl/inference/inference_threads.h"
+#include "seedrl/util/denormals.h"
 #include "seedrl/util/error_text.h"
 #include "seedrl/util/thread_name.h"
 
@@ -12,6 +13,7 @@ void InferenceThreads::start(int n, std::function<void(int)> loop) {
   for (int i = 0; i < n; ++i)
     threads_.emplace_back([this, i, loop] {
       name_this_thread("inference " + std::to_string(i));
+      flush_denormals_on_this_thread();
       try {
         loop(i);
       } catch (const std::exception& e) {

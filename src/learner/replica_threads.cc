@@ -3,6 +3,7 @@
 #include <ATen/Parallel.h>
 
 #include "seedrl/util/cpu_affinity.h"
+#include "seedrl/util/denormals.h"
 #include "seedrl/util/thread_name.h"
 
 namespace seedrl {
@@ -13,6 +14,7 @@ ReplicaThreads::ReplicaThreads(int ranks, std::vector<std::vector<int>> cpus)
     std::vector<int> mine = r < static_cast<int>(cpus.size()) ? cpus[r] : std::vector<int>{};
     threads_.emplace_back([this, r, mine] {
       name_this_thread("learner " + std::to_string(r));
+      flush_denormals_on_this_thread();
       set_thread_cpus(mine);  // empty: refused, the thread stays where it is
       loop(r);
     });

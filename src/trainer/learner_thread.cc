@@ -7,6 +7,7 @@
 
 #include "seedrl/util/clock.h"
 #include "seedrl/util/cpu_affinity.h"
+#include "seedrl/util/denormals.h"
 #include "seedrl/util/error_text.h"
 #include "seedrl/util/thread_name.h"
 
@@ -25,6 +26,7 @@ LearnerThread::~LearnerThread() { join(); }
 void LearnerThread::start() {
   thread_ = std::thread([this] {
     name_this_thread("learner");
+    flush_denormals_on_this_thread();
     run();
   });
 }

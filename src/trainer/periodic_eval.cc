@@ -13,6 +13,7 @@
 #include "seedrl/env/training_progress.h"
 #include "seedrl/io/checkpoint.h"
 #include "seedrl/trainer/agent_policy.h"
+#include "seedrl/util/denormals.h"
 #include "seedrl/util/error_text.h"
 #include "seedrl/util/rng.h"
 #include "seedrl/util/thread_name.h"
@@ -75,6 +76,7 @@ void PeriodicEval::start() {
     spdlog::info("evaluation: best so far {:.2f} at {} frames ({})", best_->return_mean, best_->frames, best_path_);
   thread_ = std::thread([this] {
     name_this_thread("eval");
+    flush_denormals_on_this_thread();
     loop();
   });
 }
