@@ -7,7 +7,7 @@
 // subnormal operand or result takes a microcode assist worth dozens of normal
 // ones, so a fused Adam step over the Atari nets ran several times slower than
 // its memory traffic allows (bench/RESULTS.md). Values below 1.2e-38 change
-// no update that matters; GPUs flush them in their fast paths anyway.
+// no update that matters.
 #pragma once
 
 namespace seedrl {
