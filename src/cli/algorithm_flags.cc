@@ -40,6 +40,7 @@ const std::vector<AlgorithmFlag>& algorithm_flags() {
       {"--pg-rho-bar", kVTrace},
       {"--ppo-clip", kVTrace},
       {"--ppo-decoupled", kVTrace},
+      {"--fixed-targets", kVTrace},
       {"--normalize-advantages", kVTrace},
       {"--baseline-cost", kVTrace},
       {"--entropy-cost", kVTrace},

@@ -66,6 +66,9 @@ CommandRunner add_train_command(CLI::App& app) {
   cmd->add_flag("--ppo-decoupled,!--no-ppo-decoupled", l.loss.ppo_decoupled,
                 "V-trace: with --ppo-clip, the ratio against the weights before each batch's update, weighted by "
                 "min(--pg-rho-bar, their ratio to the acting policy): stale unrolls still teach (decoupled PPO)");
+  cmd->add_flag("--fixed-targets,!--no-fixed-targets", l.loss.fixed_targets,
+                "V-trace: the value targets and advantages computed once per batch from the weights before its first "
+                "step and held through its --epochs and --minibatches (as PPO computes GAE once per rollout)");
   cmd->add_flag(
       "--normalize-advantages,!--no-normalize-advantages", l.loss.normalize_advantages,
       "V-trace: scale the policy gradient's advantages to mean 0, std 1 over each batch (as PPO and APPO do)");

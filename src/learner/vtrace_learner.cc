@@ -59,11 +59,18 @@ VTraceLosses vtrace_losses(AgentNet& model, const PolicyDistribution& dist, cons
   return vtrace_losses_from_output(vtrace_forward(model, b, device), dist, b, config, device, normalizer);
 }
 
+namespace {
+// The behaviour policy's parameters, without the previous action that rows
+// recorded with --prev-action-input carry after them.
+torch::Tensor behaviour_params(const UnrollBatch& batch, const PolicyDistribution& dist) {
+  return batch.policy.size(-1) == dist.param_size() + 1 ? batch.policy.narrow(-1, 0, dist.param_size()) : batch.policy;
+}
+}  // namespace
+
 VTraceLosses vtrace_losses_from_output(const NetOutput& out, const PolicyDistribution& dist, const UnrollBatch& input,
                                        const VTraceLossConfig& config, torch::Device device, double normalizer) {
   UnrollBatch batch = input;
-  // Rows recorded with the previous action after the parameters (--prev-action-input).
-  if (batch.policy.size(-1) == dist.param_size() + 1) batch.policy = batch.policy.narrow(-1, 0, dist.param_size());
+  batch.policy = behaviour_params(input, dist);
   if (fused_categorical_applies(dist, out, batch, config))
     return fused_categorical_losses(out, batch, config, normalizer);
   return vtrace_losses_tensor_ops(out, dist, batch, config, device, normalizer);
@@ -88,7 +95,13 @@ VTraceLosses vtrace_losses_tensor_ops(const NetOutput& out, const PolicyDistribu
   auto values = out.value.slice(0, 0, T);
   auto bootstrap = out.value[T];
 
-  auto vt = vtrace(log_rhos, tr.discounts, tr.rewards, values.detach(), bootstrap.detach(), valid, config.vtrace);
+  VTraceReturns vt;
+  if (batch.fixed_vs.defined()) {
+    vt.vs = batch.fixed_vs.to(device, nb);
+    vt.advantages = vt.pg_advantages = batch.fixed_advantages.to(device, nb);
+  } else {
+    vt = vtrace(log_rhos, tr.discounts, tr.rewards, values.detach(), bootstrap.detach(), valid, config.vtrace);
+  }
   auto n = normalizer > 0 ? torch::scalar_tensor(normalizer, valid.options()) : valid.sum().clamp_min(1.0);
   VTraceLosses l;
   // The clipped surrogate applies its own ratio, so it takes the advantage
@@ -155,6 +168,8 @@ UnrollBatch select_unrolls(const UnrollBatch& batch, const torch::Tensor& index)
   part.versions = along(batch.versions, 0);
   part.slots = along(batch.slots, 0);
   part.proximal = along(batch.proximal, 1);
+  part.fixed_vs = along(batch.fixed_vs, 1);
+  part.fixed_advantages = along(batch.fixed_advantages, 1);
   return part;
 }
 
@@ -175,6 +190,26 @@ torch::Tensor proximal_policy(AgentNet& model, const UnrollBatch& batch, torch::
   return vtrace_forward(model, batch, device).policy.to(torch::kFloat32);
 }
 
+void fix_targets(AgentNet& model, const PolicyDistribution& dist, UnrollBatch& batch, const VTraceLossConfig& config,
+                 torch::Device device) {
+  torch::NoGradGuard no_grad;
+  const bool nb = device.is_cuda();
+  const NetOutput out = vtrace_forward(model, batch, device);
+  const auto target = out.policy.to(torch::kFloat32);
+  if (config.ppo_clip > 0 && config.ppo_decoupled) batch.proximal = target;
+  const auto flags = batch.flags.to(device, nb);
+  const auto T = flags.size(0) - 1;
+  const auto actions = batch.actions.to(device, nb).slice(0, 0, T);
+  const auto behaviour = behaviour_params(batch, dist).to(device, nb).slice(0, 0, T);
+  const auto log_rhos = dist.log_prob(target.slice(0, 0, T), actions) - dist.log_prob(behaviour, actions);
+  const Transitions tr =
+      make_transitions(flags, batch.rewards.to(device, nb), config.discount, config.reward_clip, config.reward_scale);
+  const auto values = out.value.to(torch::kFloat32);
+  const auto vt = vtrace(log_rhos, tr.discounts, tr.rewards, values.slice(0, 0, T), values[T], tr.valid, config.vtrace);
+  batch.fixed_vs = vt.vs;
+  batch.fixed_advantages = config.ppo_clip > 0 ? vt.advantages : vt.pg_advantages;
+}
+
 torch::Tensor vtrace_update(AgentNet& model, const PolicyDistribution& dist, torch::optim::Optimizer& optimizer,
                             const UnrollBatch& input, const LearnerConfig& config, torch::Device device, double lr,
                             VTraceLosses& losses, double normalizer, const GradientReduction& reduction,
@@ -184,7 +219,10 @@ torch::Tensor vtrace_update(AgentNet& model, const PolicyDistribution& dist, tor
   // next observations once these weights are published).
   if (model->normalizes_obs()) model->update_obs_normalizer(input.obs.to(device));
   UnrollBatch batch = input;  // tensor handles: no data is copied
-  if (config.loss.ppo_clip > 0 && config.loss.ppo_decoupled) batch.proximal = proximal_policy(model, batch, device);
+  if (config.loss.fixed_targets)
+    fix_targets(model, dist, batch, config.loss, device);  // the proximal policy too, from the same forward
+  else if (config.loss.ppo_clip > 0 && config.loss.ppo_decoupled)
+    batch.proximal = proximal_policy(model, batch, device);
   torch::Tensor grad_norm;
   const int minibatches = std::max(1, config.minibatches);
   const std::int64_t B = batch.obs.size(1);

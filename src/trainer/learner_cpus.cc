@@ -161,7 +161,8 @@ LearnerCpus learner_cpus_for(const TrainConfig& config, const Placement& placeme
         return measure_forward_ns(env.spec(), config.model, policy_size, std::clamp(batch, 1, 128));
       };
       cost.inference_ns = forward_ns(config.inference_batch);
-      cost.learner_ns = forward_ns(learner_batch) * (3.0 * learner.epochs + (learner.loss.ppo_decoupled ? 1.0 : 0.0));
+      cost.learner_ns = forward_ns(learner_batch) *
+                        (3.0 * learner.epochs + (learner.loss.ppo_decoupled || learner.loss.fixed_targets ? 1.0 : 0.0));
     }
   }
   LearnerCpus plan = plan_learner_cpus(config.learner_cpus, cpus, learner_threads, config.torch_threads, cost);

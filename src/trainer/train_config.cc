@@ -94,12 +94,19 @@ std::string to_json(const TrainConfig& c) {
                     {"rmsprop_eps", l.optimizer.rmsprop_eps},
                     {"rmsprop_momentum", l.optimizer.rmsprop_momentum},
                     {"max_grad_norm", l.optimizer.max_grad_norm}};
-  j["loss"] = {{"discount", l.loss.discount},           {"baseline_cost", l.loss.baseline_cost},
-               {"entropy_cost", l.loss.entropy_cost},   {"entropy_cost_final", l.loss.entropy_cost_final},
-               {"reward_clip", l.loss.reward_clip},     {"reward_scale", l.loss.reward_scale},
-               {"ppo_clip", l.loss.ppo_clip},           {"normalize_advantages", l.loss.normalize_advantages},
-               {"ppo_decoupled", l.loss.ppo_decoupled}, {"pg_rho_bar", l.loss.vtrace.pg_rho_bar},
-               {"rho_bar", l.loss.vtrace.rho_bar},      {"c_bar", l.loss.vtrace.c_bar},
+  j["loss"] = {{"discount", l.loss.discount},
+               {"baseline_cost", l.loss.baseline_cost},
+               {"entropy_cost", l.loss.entropy_cost},
+               {"entropy_cost_final", l.loss.entropy_cost_final},
+               {"reward_clip", l.loss.reward_clip},
+               {"reward_scale", l.loss.reward_scale},
+               {"ppo_clip", l.loss.ppo_clip},
+               {"normalize_advantages", l.loss.normalize_advantages},
+               {"ppo_decoupled", l.loss.ppo_decoupled},
+               {"fixed_targets", l.loss.fixed_targets},
+               {"pg_rho_bar", l.loss.vtrace.pg_rho_bar},
+               {"rho_bar", l.loss.vtrace.rho_bar},
+               {"c_bar", l.loss.vtrace.c_bar},
                {"lambda", l.loss.vtrace.lambda}};
   j["algo"] = c.algo;
   const auto& r = c.r2d2;
@@ -234,6 +241,7 @@ static TrainConfig read_config(const std::string& text) {
     l.loss.ppo_clip = s.value("ppo_clip", 0.0);
     l.loss.normalize_advantages = s.value("normalize_advantages", false);
     l.loss.ppo_decoupled = s.value("ppo_decoupled", false);
+    l.loss.fixed_targets = s.value("fixed_targets", false);  // older checkpoints lack it
     l.loss.vtrace.pg_rho_bar = s.value("pg_rho_bar", 1.0);
     l.loss.vtrace.rho_bar = s.at("rho_bar");
     l.loss.vtrace.c_bar = s.at("c_bar");

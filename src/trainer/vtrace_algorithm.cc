@@ -67,11 +67,11 @@ void VTraceAlgorithm::build(const PipelineContext& ctx) {
   options.learner_cpus = ctx.cpus.learner;
   options.checksum_every = config_.replica_checksum_every;
   // The graphed update is one pass over the whole batch: minibatches, and the
-  // proximal policy's forward before the passes, update eagerly; so does a
+  // proximal policy's or the fixed targets' forward before the passes, update eagerly; so does a
   // scheduled entropy cost, which a graph would hold at its captured value.
   options.cuda_graphs = config_.learner_cuda_graphs() && config_.learner.minibatches == 1 &&
                         !(config_.learner.loss.ppo_clip > 0 && config_.learner.loss.ppo_decoupled) &&
-                        config_.learner.loss.entropy_cost_final < 0;
+                        !config_.learner.loss.fixed_targets && config_.learner.loss.entropy_cost_final < 0;
   options.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(config_.collective_timeout_s * 1000));
   if (config_.learner_processes()) {
     options.rendezvous = learner_rendezvous(config_, static_cast<int>(ctx.placement.learner.size()));

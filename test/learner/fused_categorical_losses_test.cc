@@ -72,21 +72,28 @@ TEST_CASE("fused categorical v-trace losses equal the tensor-op losses, values a
     double ppo_clip;
     bool normalize;
     double reward_clip, reward_scale, normalizer, lambda;
+    bool fixed_targets;  // the batch carries held targets (--fixed-targets)
   };
   const Case cases[] = {
-      {"plain v-trace", 0, false, 0, 1, 0, 1},
-      {"plain, rewards clipped and scaled, lambda 0.9", 0, false, 1.0, 0.5, 0, 0.9},
-      {"plain, a data-parallel normalizer", 0, false, 0, 1, 37, 1},
-      {"ppo clip 0.2", 0.2, false, 0, 1, 0, 0.95},
-      {"ppo clip 0.1, normalized advantages", 0.1, true, 0, 1, 0, 0.95},
-      {"plain, normalized advantages", 0, true, 0, 1, 0, 1},
+      {"plain v-trace", 0, false, 0, 1, 0, 1, false},
+      {"plain, rewards clipped and scaled, lambda 0.9", 0, false, 1.0, 0.5, 0, 0.9, false},
+      {"plain, a data-parallel normalizer", 0, false, 0, 1, 37, 1, false},
+      {"ppo clip 0.2", 0.2, false, 0, 1, 0, 0.95, false},
+      {"ppo clip 0.1, normalized advantages", 0.1, true, 0, 1, 0, 0.95, false},
+      {"plain, normalized advantages", 0, true, 0, 1, 0, 1, false},
+      {"ppo clip 0.1, normalized advantages, fixed targets", 0.1, true, 0, 1, 0, 0.95, true},
+      {"plain, fixed targets", 0, false, 0, 1, 0, 1, true},
   };
   for (const Case& k : cases) {
     for (int seed = 0; seed < 3; ++seed) {
       DYNAMIC_SECTION(k.name << ", seed " << seed) {
         torch::manual_seed(100 + seed);
         NetOutput leaves{torch::randn({kL, kB, kActions}) * 1.5, torch::randn({kL, kB}), {}};
-        const UnrollBatch b = random_batch(leaves.policy);
+        UnrollBatch b = random_batch(leaves.policy);
+        if (k.fixed_targets) {
+          b.fixed_vs = torch::randn({kL - 1, kB});
+          b.fixed_advantages = torch::randn({kL - 1, kB});
+        }
         VTraceLossConfig c;
         c.discount = 0.97;
         c.baseline_cost = 0.5;

@@ -7,7 +7,9 @@
 // With --ppo-decoupled the ratio is taken against the proximal policy (the
 // weights before the update) and the surrogate weighted by min(pg_rho_bar,
 // pi_prox/mu): the same double-precision check, and a stale batch that plain
-// PPO cannot learn from moves the policy.
+// PPO cannot learn from moves the policy. With --fixed-targets the targets and
+// advantages are held from the weights before the update: the losses against
+// them in double precision, and a later pass that trains on them.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -345,4 +347,103 @@ TEST_CASE("ppo-decoupled: the update anchors every pass at the weights before it
   CHECK(clip_fraction_after(1, 0.05) == 0);
   // A second pass keeps the first pass's anchor: the step moved the policy past the clip.
   CHECK(clip_fraction_after(2, 0.05) > 0);
+}
+
+TEST_CASE("fixed targets: the held v_s and advantages of the weights before the update, in double precision",
+          "[learner][vtrace][ppo]") {
+  torch::manual_seed(29);
+  const EnvSpec spec = discrete_env();
+  auto dist = make_policy_distribution(spec.action);
+  AgentNet before(spec, ModelConfig{}, dist->param_size());
+  AgentNet now(spec, ModelConfig{}, dist->param_size());  // other weights: the net some passes later
+  UnrollBatch b = batch_with(torch::randn({kL, kB, kActions}), torch::randn({kL, kB}) * 3);
+  VTraceLossConfig config;
+  config.ppo_clip = 0.2;
+  config.fixed_targets = true;
+  fix_targets(before, *dist, b, config, torch::kCPU);
+  const LossReference held = reference_for(before, b, config);
+  REQUIRE(b.fixed_vs.sizes() == held.vt.vs.sizes());
+  CHECK(torch::allclose(b.fixed_vs, held.vt.vs, 1e-5, 1e-6));
+  CHECK(torch::allclose(b.fixed_advantages, held.vt.advantages, 1e-5, 1e-6));
+
+  // The losses of `now` take its ratios and values against the held targets.
+  VTraceLosses l = vtrace_losses(now, *dist, b, config, torch::kCPU);
+  const LossReference ref = reference_for(now, b, config);
+  const auto T = kL - 1;
+  double pg = 0, baseline = 0, own_baseline = 0, n = 0;
+  for (int t = 0; t < T; ++t)
+    for (int j = 0; j < kB; ++j) {
+      if (ref.tr.valid[t][j].item<float>() == 0) continue;
+      const double r = std::exp(ref.logp[t][j].item<double>() - ref.mu_logp[t][j].item<double>());
+      const double a = held.vt.advantages[t][j].item<double>();
+      pg += std::min(r * a, std::clamp(r, 0.8, 1.2) * a);
+      const double v = ref.values[t][j].item<double>();
+      baseline += std::pow(held.vt.vs[t][j].item<double>() - v, 2);
+      own_baseline += std::pow(ref.vt.vs[t][j].item<double>() - v, 2);
+      n += 1;
+    }
+  REQUIRE(n == kB * T - 1);
+  CHECK(l.pg.item<double>() == Approx(-pg / n).epsilon(1e-4));
+  CHECK(l.baseline.item<double>() == Approx(0.5 * baseline / n).epsilon(1e-4));
+  // Not what `now` would compute from its own values.
+  REQUIRE(std::abs(baseline - own_baseline) > 1e-3 * own_baseline);
+
+  // Without --ppo-clip the held advantages are the rho-weighted ones.
+  VTraceLossConfig plain;
+  plain.fixed_targets = true;
+  UnrollBatch p = b;
+  fix_targets(before, *dist, p, plain, torch::kCPU);
+  CHECK(torch::allclose(p.fixed_advantages, reference_for(before, p, plain).vt.pg_advantages, 1e-5, 1e-6));
+  REQUIRE_FALSE(p.proximal.defined());  // only --ppo-decoupled records it
+}
+
+TEST_CASE("fixed targets: every pass of an update trains on the targets of the weights before its first step",
+          "[learner][vtrace][ppo]") {
+  const EnvSpec spec = discrete_env();
+  auto dist = make_policy_distribution(spec.action);
+  torch::manual_seed(31);
+  const UnrollBatch b = batch_with(torch::randn({kL, kB, kActions}), torch::randn({kL, kB}) * 3);
+  LearnerConfig config;
+  config.loss.ppo_clip = 0.2;
+  const double lr = 0.05;
+  OptimizerConfig adam;
+  adam.learning_rate = lr;
+  const auto fresh = [&] {
+    torch::manual_seed(37);
+    return AgentNet(spec, ModelConfig{}, dist->param_size());
+  };
+  // The second pass's losses of a two-epoch update...
+  const auto second_pass = [&](bool fixed) {
+    config.loss.fixed_targets = fixed;
+    config.epochs = 2;
+    AgentNet net = fresh();
+    auto optimizer = make_optimizer(adam, net->parameters());
+    VTraceLosses l;
+    vtrace_update(net, *dist, *optimizer, b, config, torch::kCPU, lr, l);
+    REQUIRE_FALSE(b.fixed_vs.defined());  // the caller's batch is left as it was
+    return l;
+  };
+  // ...against the losses of the weights after one step, with the targets
+  // held from the weights before it.
+  config.epochs = 1;
+  AgentNet start = fresh();
+  AgentNet stepped = fresh();
+  auto optimizer = make_optimizer(adam, stepped->parameters());
+  VTraceLosses first;
+  vtrace_update(stepped, *dist, *optimizer, b, config, torch::kCPU, lr, first);
+  UnrollBatch held = b;
+  VTraceLossConfig loss = config.loss;
+  loss.fixed_targets = true;
+  fix_targets(start, *dist, held, loss, torch::kCPU);
+  const VTraceLosses want = vtrace_losses(stepped, *dist, held, loss, torch::kCPU);
+  const VTraceLosses recomputed = vtrace_losses(stepped, *dist, b, loss, torch::kCPU);
+
+  const VTraceLosses got = second_pass(true);
+  CHECK(got.pg.item<double>() == Approx(want.pg.item<double>()).epsilon(1e-4));
+  CHECK(got.baseline.item<double>() == Approx(want.baseline.item<double>()).epsilon(1e-4));
+  // The default recomputes them from the stepped weights: another baseline loss.
+  const VTraceLosses plain = second_pass(false);
+  CHECK(plain.baseline.item<double>() == Approx(recomputed.baseline.item<double>()).epsilon(1e-4));
+  REQUIRE(std::abs(want.baseline.item<double>() - recomputed.baseline.item<double>()) >
+          1e-3 * recomputed.baseline.item<double>());
 }

@@ -39,6 +39,13 @@ struct VTraceLossConfig {
   // past the clip and teach nothing; against pi_prox every batch starts its
   // trust region afresh and the weight corrects for the policy that acted.
   bool ppo_decoupled = false;
+  // The value targets v_s and the advantages computed once per batch, from
+  // the weights before its first optimizer step (as PPO computes GAE once per
+  // rollout), and held through every epoch and minibatch. Otherwise each pass
+  // recomputes them from the weights it trains: as the value fits a batch over
+  // the epochs, its advantages shrink towards the fit's residual, and the
+  // normalised policy gradient of the later passes follows that noise.
+  bool fixed_targets = false;
   // The policy gradient's advantages scaled to mean 0 and standard deviation 1
   // over the batch's valid steps (PPO's and APPO's default): the entropy cost
   // and the value loss then weigh the same against the policy gradient

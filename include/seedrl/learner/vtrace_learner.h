@@ -87,7 +87,8 @@ struct GradientReduction {
 };
 
 // Trains on one batch: sets the learning rate, folds the batch into the
-// observation moments, records the proximal policy (--ppo-decoupled), then
+// observation moments, records the proximal policy (--ppo-decoupled) and the
+// targets (--fixed-targets), then
 // `config.epochs` times computes the losses, runs
 // backward between the reduction hooks, clips the global grad norm and steps
 // the optimizer (`config.minibatches` times per epoch, each on a shuffled
@@ -104,6 +105,14 @@ torch::Tensor vtrace_update(AgentNet& model, const PolicyDistribution& dist, tor
 // The model's policy parameters on `batch` ([L, B, P] float), without
 // gradients: the proximal policy of --ppo-decoupled.
 torch::Tensor proximal_policy(AgentNet& model, const UnrollBatch& batch, torch::Device device);
+
+// The V-trace value targets and advantages of `batch` under the model's
+// current weights, without gradients (--fixed-targets): fills
+// batch.fixed_vs and batch.fixed_advantages (the unclipped advantages with
+// --ppo-clip, the rho-weighted ones without) and, with --ppo-decoupled, the
+// proximal policy from the same forward pass.
+void fix_targets(AgentNet& model, const PolicyDistribution& dist, UnrollBatch& batch, const VTraceLossConfig& config,
+                 torch::Device device);
 
 // The unrolls `index` ([n] int64) names, in its order: a minibatch.
 UnrollBatch select_unrolls(const UnrollBatch& batch, const torch::Tensor& index);

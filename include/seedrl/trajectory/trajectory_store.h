@@ -51,6 +51,9 @@ struct UnrollBatch {
   // [L, B, P] the learner's policy before its update on this batch
   // (--ppo-decoupled); undefined as the store hands the batch out.
   torch::Tensor proximal;
+  // [L - 1, B] value targets and advantages held for every pass over the
+  // batch (--fixed-targets); undefined as the store hands the batch out.
+  torch::Tensor fixed_vs, fixed_advantages;
 };
 
 class TrajectoryStore {

@@ -85,10 +85,19 @@ struct FusedLosses : public torch::autograd::Function<FusedLosses> {
       r[e] = static_cast<float>(shape_reward(rew[e + B], c.reward_clip, c.reward_scale));
       g[e] = static_cast<float>(c.discount * (1 - terminal_next) * ok[e]);
     }
-    const auto vt = vtrace_loop(log_rhos, discounts, shaped, values.slice(0, 0, T), values[T], valid, c.vtrace);
     const bool ppo = c.ppo_clip > 0;
-    const torch::Tensor adv_t = ppo ? vt.advantages : vt.pg_advantages;
-    const float *adv = adv_t.data_ptr<float>(), *vs = vt.vs.data_ptr<float>();
+    torch::Tensor adv_t, vs_t;
+    if (batch.fixed_vs.defined()) {  // --fixed-targets: computed before the batch's first pass
+      if (batch.fixed_vs.numel() != N || batch.fixed_advantages.numel() != N)
+        throw std::invalid_argument("v-trace losses: the batch's fixed targets do not match its transitions");
+      vs_t = batch.fixed_vs.contiguous();
+      adv_t = batch.fixed_advantages.contiguous();
+    } else {
+      const auto vt = vtrace_loop(log_rhos, discounts, shaped, values.slice(0, 0, T), values[T], valid, c.vtrace);
+      vs_t = vt.vs;
+      adv_t = ppo ? vt.advantages : vt.pg_advantages;
+    }
+    const float *adv = adv_t.data_ptr<float>(), *vs = vs_t.data_ptr<float>();
 
     double count = 0;
     for (std::int64_t e = 0; e < N; ++e) count += ok[e];
@@ -171,7 +180,9 @@ bool fused_categorical_applies(const PolicyDistribution& dist, const NetOutput& 
          plain_cpu(out.policy, torch::kFloat32) && plain_cpu(out.value, torch::kFloat32) && out.policy.dim() == 3 &&
          out.value.dim() == 2 && out.policy.size(0) >= 2 && plain_cpu(batch.policy, torch::kFloat32) &&
          plain_cpu(batch.flags, torch::kUInt8) && plain_cpu(batch.rewards, torch::kFloat32) &&
-         batch.actions.defined() && batch.actions.device().is_cpu();
+         batch.actions.defined() && batch.actions.device().is_cpu() &&
+         (!batch.fixed_vs.defined() ||
+          (plain_cpu(batch.fixed_vs, torch::kFloat32) && plain_cpu(batch.fixed_advantages, torch::kFloat32)));
 }
 
 VTraceLosses fused_categorical_losses(const NetOutput& out, const UnrollBatch& batch, const VTraceLossConfig& config,
