@@ -86,6 +86,7 @@ TEST_CASE("train refuses a flag its --algo would ignore, naming the flag and who
         "evaluate a SAC checkpoint with seedrl eval)");
   // A negated name counts as the flag.
   CHECK(Train("--algo sac --no-ppo-decoupled").error() == "--ppo-decoupled: V-trace only; --algo sac would ignore it");
+  CHECK(Train("--algo r2d2 --fixed-targets").error() == "--fixed-targets: V-trace only; --algo r2d2 would ignore it");
   CHECK(Train("--algo r2d2 --entropy-cost-final 0").error() ==
         "--entropy-cost-final: V-trace only; --algo r2d2 would ignore it");
 }

@@ -101,3 +101,13 @@ TEST_CASE("a checkpoint's config JSON keeps the shot-hold curriculum", "[trainer
   j.erase("football_shot_hold_prob_final");
   CHECK(train_config_from_json(j.dump()).env_options.football_shot_hold_prob_final < 0);
 }
+
+TEST_CASE("a checkpoint's config JSON keeps --fixed-targets; older ones recompute the targets per pass",
+          "[trainer][checkpoint]") {
+  TrainConfig c;
+  c.learner.loss.fixed_targets = true;
+  CHECK(train_config_from_json(to_json(c)).learner.loss.fixed_targets);
+  auto j = nlohmann::json::parse(to_json(c));
+  j["loss"].erase("fixed_targets");
+  CHECK_FALSE(train_config_from_json(j.dump()).learner.loss.fixed_targets);
+}
