@@ -102,7 +102,7 @@ TEST_CASE("a checkpoint's config JSON keeps the shot-hold curriculum", "[trainer
   CHECK(train_config_from_json(j.dump()).env_options.football_shot_hold_prob_final < 0);
 }
 
-TEST_CASE("a checkpoint's config JSON keeps --fixed-targets; older ones recompute the targets per pass",
+TEST_CASE("a checkpoint's config JSON keeps --fixed-targets, and older ones recompute the targets per pass",
           "[trainer][checkpoint]") {
   TrainConfig c;
   c.learner.loss.fixed_targets = true;
