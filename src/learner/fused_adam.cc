@@ -2,12 +2,15 @@
 
 #include <cmath>
 
+#include "seedrl/util/vector_clones.h"
+
 namespace seedrl {
 
 // Built with -fno-math-errno (CMakeLists.txt): std::sqrt then needs no errno
 // branch, and the loop vectorises.
-void fused_adam_step(float* __restrict param, float* __restrict grad, float* __restrict exp_avg,
-                     float* __restrict exp_avg_sq, std::int64_t n, const AdamScalars& s, float grad_scale) {
+SEEDRL_VECTOR_CLONES void fused_adam_step(float* __restrict param, float* __restrict grad, float* __restrict exp_avg,
+                                          float* __restrict exp_avg_sq, std::int64_t n, const AdamScalars& s,
+                                          float grad_scale) {
   const float b1 = static_cast<float>(s.beta1), one_b1 = static_cast<float>(1 - s.beta1);
   const float b2 = static_cast<float>(s.beta2), one_b2 = static_cast<float>(1 - s.beta2);
   const float step = s.step_size, bc2 = s.bias_correction2_sqrt, eps = static_cast<float>(s.eps);
@@ -22,19 +25,16 @@ void fused_adam_step(float* __restrict param, float* __restrict grad, float* __r
   }
 }
 
-double sum_of_squares(const float* x, std::int64_t n) {
-  // Four independent sums, so the additions overlap instead of each waiting
-  // on the one before.
-  double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+SEEDRL_VECTOR_CLONES double sum_of_squares(const float* x, std::int64_t n) {
+  // Eight independent sums, so the additions overlap instead of each waiting
+  // on the one before, and the compiler can keep them in one vector.
+  constexpr int kLanes = 8;
+  double lane[kLanes] = {};
   std::int64_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    a0 += static_cast<double>(x[i]) * x[i];
-    a1 += static_cast<double>(x[i + 1]) * x[i + 1];
-    a2 += static_cast<double>(x[i + 2]) * x[i + 2];
-    a3 += static_cast<double>(x[i + 3]) * x[i + 3];
-  }
-  for (; i < n; ++i) a0 += static_cast<double>(x[i]) * x[i];
-  return (a0 + a1) + (a2 + a3);
+  for (; i + kLanes <= n; i += kLanes)
+    for (int k = 0; k < kLanes; ++k) lane[k] += static_cast<double>(x[i + k]) * x[i + k];
+  for (; i < n; ++i) lane[0] += static_cast<double>(x[i]) * x[i];
+  return ((lane[0] + lane[1]) + (lane[2] + lane[3])) + ((lane[4] + lane[5]) + (lane[6] + lane[7]));
 }
 
 }  // namespace seedrl
