@@ -219,27 +219,37 @@ torch::Tensor vtrace_update(AgentNet& model, const PolicyDistribution& dist, tor
   // next observations once these weights are published).
   if (model->normalizes_obs()) model->update_obs_normalizer(input.obs.to(device));
   UnrollBatch batch = input;  // tensor handles: no data is copied
-  if (config.loss.fixed_targets)
-    fix_targets(model, dist, batch, config.loss, device);  // the proximal policy too, from the same forward
-  else if (config.loss.ppo_clip > 0 && config.loss.ppo_decoupled)
-    batch.proximal = proximal_policy(model, batch, device);
-  torch::Tensor grad_norm;
+  const int epochs = std::max(1, config.epochs);
   const int minibatches = std::max(1, config.minibatches);
   const std::int64_t B = batch.obs.size(1);
   if (B % minibatches != 0)
     throw std::invalid_argument("--minibatches: " + std::to_string(minibatches) + " does not divide the learner's " +
                                 std::to_string(B) + " unrolls");
-  const std::int64_t share = B / minibatches;
-  for (int epoch = 0; epoch < std::max(1, config.epochs); ++epoch) {
-    if (minibatches == 1) {
+  // The whole batch's frames prepared once when every pass reads all of them.
+  const bool cpu = device.is_cpu();
+  if (cpu && minibatches == 1 && epochs > 1) batch.obs = model->prepare_obs(batch.obs);
+  if (config.loss.fixed_targets)
+    fix_targets(model, dist, batch, config.loss, device);  // the proximal policy too, from the same forward
+  else if (config.loss.ppo_clip > 0 && config.loss.ppo_decoupled)
+    batch.proximal = proximal_policy(model, batch, device);
+  torch::Tensor grad_norm;
+  if (minibatches == 1) {
+    for (int epoch = 0; epoch < epochs; ++epoch) {
       if (device_step) device_step->prepare(lr);
       grad_norm =
           vtrace_pass(model, dist, optimizer, batch, config, device, losses, normalizer, reduction, device_step);
-      continue;
     }
+    return grad_norm;
+  }
+  const std::int64_t share = B / minibatches;
+  UnrollBatch rest = batch;  // all but the frames, which prepare_obs gathers
+  rest.obs = torch::Tensor();
+  for (int epoch = 0; epoch < epochs; ++epoch) {
     const auto order = torch::randperm(B, torch::TensorOptions().dtype(torch::kInt64));
     for (int m = 0; m < minibatches; ++m) {
-      const UnrollBatch part = select_unrolls(batch, order.narrow(0, m * share, share));
+      const auto index = order.narrow(0, m * share, share);
+      UnrollBatch part = select_unrolls(rest, index);
+      part.obs = cpu ? model->prepare_obs(batch.obs, index) : batch.obs.index_select(1, index.to(batch.obs.device()));
       if (device_step) device_step->prepare(lr);
       grad_norm = vtrace_pass(model, dist, optimizer, part, config, device, losses, normalizer / minibatches, reduction,
                               device_step);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <torch/nn/init.h>
 #include <torch/torch.h>
@@ -123,6 +124,25 @@ NetOutput AgentNetImpl::forward(const torch::Tensor& obs, const torch::Tensor& f
   out.value = value_->forward(value_features).view({T, B});
   out.state = state;
   return out;
+}
+
+torch::Tensor AgentNetImpl::prepare_obs(const torch::Tensor& obs, const torch::Tensor& unrolls) const {
+  const auto gathered = [&] { return unrolls.defined() ? obs.index_select(1, unrolls.to(obs.device())) : obs; };
+  // One torso only: a separate value torso would need the same form, and
+  // normalised observations are not frames.
+  const auto* torso = dynamic_cast<const PreparesInput*>(torso_.ptr().get());
+  if (torso == nullptr || !normalizer_.is_empty() || !value_torso_.is_empty() || obs.dim() < 2) return gathered();
+  const std::int64_t T = obs.size(0), B = obs.size(1);
+  torch::Tensor frames;  // the wanted entries' rows of obs viewed as [T * B, ...], time-major
+  if (unrolls.defined()) {
+    const auto u = unrolls.to(torch::kInt64).to(obs.device());
+    frames = (torch::arange(T, u.options()).unsqueeze(1) * B + u.unsqueeze(0)).flatten();
+  }
+  const torch::Tensor x = torso->prepare(obs.flatten(0, 1), frames);
+  if (!x.defined()) return gathered();
+  std::vector<std::int64_t> shape{T, unrolls.defined() ? unrolls.numel() : B};
+  for (std::int64_t d = 1; d < x.dim(); ++d) shape.push_back(x.size(d));
+  return x.view(shape);
 }
 
 void AgentNetImpl::update_obs_normalizer(const torch::Tensor& obs) {

@@ -29,4 +29,14 @@ bool conv_over_blocks_applies(const torch::nn::Conv2d& conv, const torch::Tensor
 torch::Tensor conv2d_over_blocks(torch::nn::Conv2d conv, const torch::Tensor& frames, double scale,
                                  torch::ScalarType dtype);
 
+// The two halves of conv2d_over_blocks, for a caller that makes the blocks
+// ahead of the convolution (once for several passes, or as it gathers a
+// minibatch): the s x s blocks in `dtype` (channels-last memory, unscaled) of
+// frames[index] (index: int64 [M] into the first dimension; undefined: all
+// frames), in one pass over them; and the convolution over such blocks.
+torch::Tensor frames_to_blocks(const torch::Tensor& frames, const torch::Tensor& index, std::int64_t s,
+                               torch::ScalarType dtype);
+torch::Tensor conv2d_on_blocks(torch::nn::Conv2d conv, const torch::Tensor& blocks, double scale,
+                               torch::ScalarType dtype);
+
 }  // namespace seedrl

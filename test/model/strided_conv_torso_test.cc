@@ -8,6 +8,7 @@
 
 #include <torch/torch.h>
 
+#include "seedrl/model/agent_net.h"
 #include "seedrl/model/torso.h"
 
 using namespace seedrl;
@@ -145,4 +146,78 @@ TEST_CASE("strided conv torsos refuse frames smaller than their kernels, naming 
                     Contains("--model") && Contains("H,W >= 36"));
   CHECK(make_torso(ArraySpec{{36, 36, 1}, DType::kUInt8}, strided_config("nature")).features == 512);
   CHECK_THROWS_WITH(make_torso(ArraySpec{{4}, DType::kFloat32}, strided_config("nature")), Contains("--model"));
+}
+
+// PreparesInput: the blocks a learner makes ahead of a pass (all frames, or a
+// gathered minibatch's in the same pass) must give the pass's numbers and
+// gradients exactly, or the learner's update would change with them.
+TEST_CASE("strided conv torsos' prepared frames give the same outputs and gradients exactly", "[model][torso]") {
+  const std::string precision = GENERATE(as<std::string>{}, "fp32", "bf16");
+  INFO("impala-shallow in " << precision);
+  ModelConfig config = strided_config("impala-shallow");
+  config.precision = precision;
+  torch::manual_seed(13);
+  Torso t = make_torso(ArraySpec{{40, 44, 4}, DType::kUInt8}, config);
+  const auto* prepares = dynamic_cast<const PreparesInput*>(t.module.ptr().get());
+  REQUIRE(prepares != nullptr);
+  const auto obs = torch::randint(0, 256, {6, 40, 44, 4}, torch::kUInt8);
+  const auto index = torch::tensor({4, 1, 3, 1}, torch::kInt64);
+  const auto run = [&](const torch::Tensor& input) {
+    t.module.ptr()->zero_grad();
+    const auto out = t.module.forward(input);
+    (out.to(torch::kFloat64) * torch::linspace(-1, 1, out.numel(), torch::kFloat64).view(out.sizes())).sum().backward();
+    std::vector<torch::Tensor> result{out.detach().clone()};
+    for (const auto& p : t.module.ptr()->parameters()) result.push_back(p.grad().clone());
+    return result;
+  };
+  const auto same = [](const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b) {
+    REQUIRE(a.size() == b.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (!torch::equal(a[i], b[i])) return false;
+    return true;
+  };
+  const auto blocks = prepares->prepare(obs, index);
+  REQUIRE(blocks.defined());
+  CHECK(blocks.sizes() == torch::IntArrayRef({4, 64, 10, 11}));  // 4x4 blocks of 4 channels
+  CHECK(same(run(blocks), run(obs.index_select(0, index))));
+  CHECK(same(run(prepares->prepare(obs, {})), run(obs)));
+  CHECK_FALSE(same(run(prepares->prepare(obs, torch::tensor({4, 1, 3, 2}))), run(obs.index_select(0, index))));
+  CHECK_THROWS_WITH(prepares->prepare(obs, torch::tensor({0, 6})), Catch::Contains("outside the 6 frames"));
+  CHECK_THROWS_WITH(prepares->prepare(obs, torch::tensor({-1})), Catch::Contains("outside the 6 frames"));
+  // Frames the stride does not divide are read directly: nothing to prepare.
+  Torso odd = make_torso(ArraySpec{{37, 41, 4}, DType::kUInt8}, config);
+  const auto* odd_prepares = dynamic_cast<const PreparesInput*>(odd.module.ptr().get());
+  REQUIRE(odd_prepares != nullptr);
+  CHECK_FALSE(odd_prepares->prepare(torch::zeros({2, 37, 41, 4}, torch::kUInt8), {}).defined());
+}
+
+TEST_CASE("AgentNet's prepared observations of some unrolls equal those unrolls' forward pass", "[model][torso]") {
+  EnvSpec spec;
+  spec.name = "frames";
+  spec.observation = ArraySpec{{40, 44, 4}, DType::kUInt8};
+  spec.action = ActionSpec::discrete(6);
+  ModelConfig config = strided_config("impala-shallow");
+  config.precision = GENERATE(as<std::string>{}, "fp32", "bf16");
+  torch::manual_seed(17);
+  AgentNet net(spec, config, 6);
+  const auto obs = torch::randint(0, 256, {5, 4, 40, 44, 4}, torch::kUInt8);  // [T, B, ...]
+  const auto first = torch::zeros({5, 3}, torch::kBool);
+  const auto unrolls = torch::tensor({2, 0, 3}, torch::kInt64);
+  torch::NoGradGuard no_grad;
+  const auto prepared = net->prepare_obs(obs, unrolls);
+  CHECK(prepared.scalar_type() != torch::kUInt8);  // blocks, not frames
+  const NetOutput got = net->forward(prepared, first, {});
+  const NetOutput want = net->forward(obs.index_select(1, unrolls), first, {});
+  CHECK(torch::equal(got.policy, want.policy));
+  CHECK(torch::equal(got.value, want.value));
+  const NetOutput all = net->forward(net->prepare_obs(obs), torch::zeros({5, 4}, torch::kBool), {});
+  CHECK(torch::equal(all.value, net->forward(obs, torch::zeros({5, 4}, torch::kBool), {}).value));
+  // An MLP has no other form: the unrolls come back gathered as they are.
+  EnvSpec vector_spec = spec;
+  vector_spec.observation = ArraySpec{{7}, DType::kFloat32};
+  ModelConfig mlp;
+  AgentNet vector_net(vector_spec, mlp, 6);
+  const auto vectors = torch::randn({5, 4, 7});
+  CHECK(torch::equal(vector_net->prepare_obs(vectors, unrolls), vectors.index_select(1, unrolls)));
+  CHECK(vector_net->prepare_obs(vectors).is_same(vectors));
 }

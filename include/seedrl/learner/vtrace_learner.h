@@ -97,6 +97,10 @@ struct GradientReduction {
 // `losses` are the last pass's. With `device_step` (built over `optimizer`)
 // the clip and the step run on the device and nothing in the update waits
 // for it.
+//
+// On a CPU learner the frames go to the torso in the form its first layer
+// reads (AgentNet::prepare_obs): the whole batch's once for all epochs, or
+// each minibatch's as its unrolls are gathered. Neither changes a number.
 torch::Tensor vtrace_update(AgentNet& model, const PolicyDistribution& dist, torch::optim::Optimizer& optimizer,
                             const UnrollBatch& batch, const LearnerConfig& config, torch::Device device, double lr,
                             VTraceLosses& losses, double normalizer = 0, const GradientReduction& reduction = {},

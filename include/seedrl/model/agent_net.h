@@ -36,6 +36,13 @@ class AgentNetImpl : public torch::nn::Module {
   NetOutput forward(const torch::Tensor& obs, const torch::Tensor& first, CoreState state,
                     const torch::Tensor& prev_action = {});
 
+  // obs[:, unrolls] ([T, B, ...]; unrolls int64 [B'] into B, or undefined
+  // for all) in the form the torso's first layer reads (PreparesInput in
+  // torso.h), which forward() takes in their place, made in one pass over
+  // those frames; the unrolls gathered as they are where the torso has no
+  // such form (obs itself when all are wanted).
+  torch::Tensor prepare_obs(const torch::Tensor& obs, const torch::Tensor& unrolls = {}) const;
+
   CoreState initial_state(std::int64_t batch, torch::Device device = torch::kCPU) const;
   bool has_core() const { return !lstm_.is_empty(); }
   // --prev-action-input: forward() needs each step's previous action.

@@ -29,6 +29,21 @@ struct Torso {
   int features = 0;
 };
 
+// A torso whose first layer reads its frames in another form than they
+// arrive in (the strided torsos' 4x4 pixel blocks, src/model/space_to_depth.h).
+// prepare() makes that form from a batch of observations, and forward()
+// accepts it in their place, so that a learner can make it once for several
+// passes over the same frames, or as it gathers a minibatch's frames.
+class PreparesInput {
+ public:
+  virtual ~PreparesInput() = default;
+  // What forward() reads for obs[index] (obs [N, ...]; index int64 [M] into
+  // its first dimension, or undefined for all of obs); an undefined tensor
+  // where the layer reads the observations as they are (a GPU, a shape or
+  // dtype the blocks do not fit).
+  virtual torch::Tensor prepare(const torch::Tensor& obs, const torch::Tensor& index) const = 0;
+};
+
 // The torso `--model auto` picks: image observations (rank 3) get "minatar"
 // up to 16x16 and "impala" above; everything else gets "mlp". Other names
 // are returned unchanged.
