@@ -242,14 +242,16 @@ torch::Tensor vtrace_update(AgentNet& model, const PolicyDistribution& dist, tor
     return grad_norm;
   }
   const std::int64_t share = B / minibatches;
-  UnrollBatch rest = batch;  // all but the frames, which prepare_obs gathers
-  rest.obs = torch::Tensor();
+  // On a CPU prepare_obs gathers each minibatch's frames (blocked in the same
+  // pass); elsewhere select_unrolls gathers them with the rest.
+  UnrollBatch rest = batch;
+  if (cpu) rest.obs = torch::Tensor();
   for (int epoch = 0; epoch < epochs; ++epoch) {
     const auto order = torch::randperm(B, torch::TensorOptions().dtype(torch::kInt64));
     for (int m = 0; m < minibatches; ++m) {
       const auto index = order.narrow(0, m * share, share);
       UnrollBatch part = select_unrolls(rest, index);
-      part.obs = cpu ? model->prepare_obs(batch.obs, index) : batch.obs.index_select(1, index.to(batch.obs.device()));
+      if (cpu) part.obs = model->prepare_obs(batch.obs, index);
       if (device_step) device_step->prepare(lr);
       grad_norm = vtrace_pass(model, dist, optimizer, part, config, device, losses, normalizer / minibatches, reduction,
                               device_step);
