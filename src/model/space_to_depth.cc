@@ -23,12 +23,14 @@ inline float float_value(std::uint8_t v) { return v; }
 // Each of a frame row's s pixels x C channels of one block row is contiguous
 // in the frame and in the block: copied as one run. Rows [begin, end), row =
 // output frame * (h / s) + Y; output frame f reads input frame index[f]
-// (index null: f).
-template <typename T, T (*convert)(std::uint8_t)>
+// (index null: f). kRun > 0 fixes the run's length at compile time (s * c
+// must equal it), so its copy unrolls into a few vector instructions instead
+// of a loop with a run-time trip count.
+template <typename T, T (*convert)(std::uint8_t), std::int64_t kRun>
 inline void copy_block_rows(const std::uint8_t* __restrict in, const std::int64_t* index, T* __restrict out,
                             std::int64_t begin, std::int64_t end, std::int64_t h, std::int64_t w, std::int64_t c,
                             std::int64_t s) {
-  const std::int64_t bh = h / s, bw = w / s, run = s * c;
+  const std::int64_t bh = h / s, bw = w / s, run = kRun > 0 ? kRun : s * c;
   for (std::int64_t row = begin; row < end; ++row) {
     const std::int64_t frame = index != nullptr ? index[row / bh] : row / bh, y = row % bh;
     T* __restrict dst = out + row * bw * s * run;
@@ -41,16 +43,27 @@ inline void copy_block_rows(const std::uint8_t* __restrict in, const std::int64_
   }
 }
 
-// The two instances, each compiled for the CPU's widest vectors (vector_clones.h).
+// The instances, each compiled for the CPU's widest vectors (vector_clones.h):
+// any run, and the Atari torsos' 4x4 blocks of 4 stacked frames (16 bytes).
 SEEDRL_VECTOR_CLONES void copy_block_rows_bf16(const std::uint8_t* in, const std::int64_t* index, std::uint16_t* out,
                                                std::int64_t begin, std::int64_t end, std::int64_t h, std::int64_t w,
                                                std::int64_t c, std::int64_t s) {
-  copy_block_rows<std::uint16_t, bfloat16_bits>(in, index, out, begin, end, h, w, c, s);
+  copy_block_rows<std::uint16_t, bfloat16_bits, 0>(in, index, out, begin, end, h, w, c, s);
+}
+SEEDRL_VECTOR_CLONES void copy_block_rows_bf16_16(const std::uint8_t* in, const std::int64_t* index, std::uint16_t* out,
+                                                  std::int64_t begin, std::int64_t end, std::int64_t h, std::int64_t w,
+                                                  std::int64_t c, std::int64_t s) {
+  copy_block_rows<std::uint16_t, bfloat16_bits, 16>(in, index, out, begin, end, h, w, c, s);
 }
 SEEDRL_VECTOR_CLONES void copy_block_rows_float(const std::uint8_t* in, const std::int64_t* index, float* out,
                                                 std::int64_t begin, std::int64_t end, std::int64_t h, std::int64_t w,
                                                 std::int64_t c, std::int64_t s) {
-  copy_block_rows<float, float_value>(in, index, out, begin, end, h, w, c, s);
+  copy_block_rows<float, float_value, 0>(in, index, out, begin, end, h, w, c, s);
+}
+SEEDRL_VECTOR_CLONES void copy_block_rows_float_16(const std::uint8_t* in, const std::int64_t* index, float* out,
+                                                   std::int64_t begin, std::int64_t end, std::int64_t h, std::int64_t w,
+                                                   std::int64_t c, std::int64_t s) {
+  copy_block_rows<float, float_value, 16>(in, index, out, begin, end, h, w, c, s);
 }
 
 }  // namespace
@@ -75,10 +88,11 @@ torch::Tensor frames_to_blocks(const torch::Tensor& frames, const torch::Tensor&
   auto* out_bf16 = bf16 ? reinterpret_cast<std::uint16_t*>(out.data_ptr<c10::BFloat16>()) : nullptr;
   float* out_float = bf16 ? nullptr : out.data_ptr<float>();  // float32 otherwise
   at::parallel_for(0, n * (h / s), 16, [&](std::int64_t begin, std::int64_t end) {
+    const bool run16 = s * c == 16;
     if (bf16)
-      copy_block_rows_bf16(in, from, out_bf16, begin, end, h, w, c, s);
+      (run16 ? copy_block_rows_bf16_16 : copy_block_rows_bf16)(in, from, out_bf16, begin, end, h, w, c, s);
     else
-      copy_block_rows_float(in, from, out_float, begin, end, h, w, c, s);
+      (run16 ? copy_block_rows_float_16 : copy_block_rows_float)(in, from, out_float, begin, end, h, w, c, s);
   });
   return out.permute({0, 3, 1, 2});
 }

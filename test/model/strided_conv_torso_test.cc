@@ -52,13 +52,16 @@ TEST_CASE("strided conv torsos compute their networks checked in double precisio
   // 36x40: the first layer runs over 4x4 pixel blocks; 37x41 (not divisible by its stride): directly.
   const std::int64_t h = GENERATE(36, 37);
   const std::int64_t w = h + 4;
-  INFO(name << " on " << h << "x" << w << " frames");
+  // 3 channels: blocks of 48 bytes per row, copied by the general loop; 4 (a
+  // stack of 4 frames, as Atari's): 16, the unrolled copy.
+  const std::int64_t channels = GENERATE(3, 4);
+  INFO(name << " on " << h << "x" << w << "x" << channels << " frames");
   struct Layer {
     int stride;
   };
   const std::vector<Layer> layers = name == "nature" ? std::vector<Layer>{{4}, {2}, {1}} : std::vector<Layer>{{4}, {2}};
   torch::manual_seed(9);
-  const ArraySpec spec{{h, w, 3}, DType::kUInt8};
+  const ArraySpec spec{{h, w, channels}, DType::kUInt8};
   Torso t = make_torso(spec, strided_config(name));
   auto params = t.module.ptr()->named_parameters();
   {
@@ -68,7 +71,7 @@ TEST_CASE("strided conv torsos compute their networks checked in double precisio
   }
   auto param = [&](const std::string& n) { return params[n].detach().to(torch::kFloat64); };
   namespace F = torch::nn::functional;
-  const auto obs = torch::randint(0, 256, {2, h, w, 3}, torch::kUInt8);
+  const auto obs = torch::randint(0, 256, {2, h, w, channels}, torch::kUInt8);
   auto x = obs.to(torch::kFloat64).permute({0, 3, 1, 2}) / 255.0;
   for (std::size_t i = 0; i < layers.size(); ++i) {
     const std::string c = "conv" + std::to_string(i);
