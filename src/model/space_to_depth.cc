@@ -44,7 +44,8 @@ inline void copy_block_rows(const std::uint8_t* __restrict in, const std::int64_
 }
 
 // The instances, each compiled for the CPU's widest vectors (vector_clones.h):
-// any run, and the Atari torsos' 4x4 blocks of 4 stacked frames (16 bytes).
+// any run, and the Atari torsos' runs of 16 (a 4x4 block's row of 4 pixels,
+// each 4 stacked frames deep).
 SEEDRL_VECTOR_CLONES void copy_block_rows_bf16(const std::uint8_t* in, const std::int64_t* index, std::uint16_t* out,
                                                std::int64_t begin, std::int64_t end, std::int64_t h, std::int64_t w,
                                                std::int64_t c, std::int64_t s) {

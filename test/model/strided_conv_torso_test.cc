@@ -52,8 +52,9 @@ TEST_CASE("strided conv torsos compute their networks checked in double precisio
   // 36x40: the first layer runs over 4x4 pixel blocks; 37x41 (not divisible by its stride): directly.
   const std::int64_t h = GENERATE(36, 37);
   const std::int64_t w = h + 4;
-  // 3 channels: blocks of 48 bytes per row, copied by the general loop; 4 (a
-  // stack of 4 frames, as Atari's): 16, the unrolled copy.
+  // A block row is 4 pixels x C channels: 3 channels give runs of 12 values,
+  // copied by the general loop; 4 (a stack of 4 frames, as Atari's) give 16,
+  // copied by the unrolled instance.
   const std::int64_t channels = GENERATE(3, 4);
   INFO(name << " on " << h << "x" << w << "x" << channels << " frames");
   struct Layer {
