@@ -88,12 +88,14 @@ torch::Tensor frames_to_blocks(const torch::Tensor& frames, const torch::Tensor&
   const bool bf16 = dtype == torch::kBFloat16;
   auto* out_bf16 = bf16 ? reinterpret_cast<std::uint16_t*>(out.data_ptr<c10::BFloat16>()) : nullptr;
   float* out_float = bf16 ? nullptr : out.data_ptr<float>();  // float32 otherwise
+  const bool run16 = s * c == 16;
+  const auto copy_bf16 = run16 ? copy_block_rows_bf16_16 : copy_block_rows_bf16;
+  const auto copy_float = run16 ? copy_block_rows_float_16 : copy_block_rows_float;
   at::parallel_for(0, n * (h / s), 16, [&](std::int64_t begin, std::int64_t end) {
-    const bool run16 = s * c == 16;
     if (bf16)
-      (run16 ? copy_block_rows_bf16_16 : copy_block_rows_bf16)(in, from, out_bf16, begin, end, h, w, c, s);
+      copy_bf16(in, from, out_bf16, begin, end, h, w, c, s);
     else
-      (run16 ? copy_block_rows_float_16 : copy_block_rows_float)(in, from, out_float, begin, end, h, w, c, s);
+      copy_float(in, from, out_float, begin, end, h, w, c, s);
   });
   return out.permute({0, 3, 1, 2});
 }
