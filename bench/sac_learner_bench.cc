@@ -86,6 +86,7 @@ void BM_SacUpdate(benchmark::State& state) {
   model.hidden = {static_cast<int>(state.range(0)), static_cast<int>(state.range(0))};
   sac::SacSettings settings;
   settings.critic_threads = static_cast<int>(state.range(2));
+  settings.bf16_matmuls = state.range(3) != 0;
   sac::SacUpdater updater(SacNet(spec, model, 1.0), settings);
   const std::int64_t n = 256, obs = spec.observation.shape.front(), dim = spec.action.dim;
   sac::TransitionBatch b{torch::randn({n, obs}), torch::rand({n, dim}) * 2 - 1, torch::randn({n}),
@@ -106,12 +107,13 @@ BENCHMARK(BM_SacLearnerStep)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_SacUpdate)
-    ->ArgNames({"hidden", "threads", "critics"})
-    ->Args({64, 1, 1})
-    ->Args({128, 1, 1})
-    ->Args({256, 1, 1})
-    ->Args({256, 2, 1})
-    ->Args({256, 1, 2})
+    ->ArgNames({"hidden", "threads", "critics", "bf16"})
+    ->Args({64, 1, 1, 0})
+    ->Args({128, 1, 1, 0})
+    ->Args({256, 1, 1, 0})
+    ->Args({256, 2, 1, 0})
+    ->Args({256, 1, 2, 0})
+    ->Args({256, 1, 2, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_SacSampleAndTransitions)->ArgNames({"transitions"})->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);

@@ -80,9 +80,10 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
       ->default_str(c.model.lstm ? "true" : "false");
   cmd.add_option("--lstm-size", c.model.lstm_size, "V-trace and R2D2: LSTM width")->check(in_range(1, 1 << 16));
   cmd.add_option("--precision", c.model.precision,
-                 "fp32 | bf16 | auto: bf16 runs the image torsos in bfloat16 with float32 weights, for GPUs with "
-                 "bfloat16 tensor cores and CPUs with AVX512-BF16 or AMX; auto: bf16 where every device has them "
-                 "and the torso is an image one, fp32 elsewhere")
+                 "fp32 | bf16 | auto: bf16 runs the image torsos in bfloat16 with float32 weights (SAC: its learner's "
+                 "hidden-layer matmuls on bfloat16 operands), for GPUs with bfloat16 tensor cores and CPUs with "
+                 "AVX512-BF16 or AMX; auto: bf16 where every device has them and the torso is an image one, fp32 "
+                 "elsewhere")
       ->check(CLI::IsMember({"fp32", "bf16", "auto"}));
   cmd.add_option("--weight-init", c.model.weight_init,
                  "V-trace: default | orthogonal: orthogonal weights (torso gain sqrt 2, policy 0.01, value 1) as "

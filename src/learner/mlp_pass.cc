@@ -9,15 +9,26 @@ namespace seedrl {
 
 namespace {
 
-// A buffer of `rows` x `cols` like `like`, made anew only when its shape changes.
-void fit(at::Tensor& buffer, std::int64_t rows, std::int64_t cols, const at::Tensor& like) {
-  if (!buffer.defined() || buffer.size(0) != rows || buffer.size(1) != cols)
-    buffer = at::empty({rows, cols}, like.options().requires_grad(false));
+// A buffer of `rows` x `cols` like `like` (of `like`'s dtype, or bfloat16),
+// made anew only when its shape changes.
+void fit(at::Tensor& buffer, std::int64_t rows, std::int64_t cols, const at::Tensor& like, bool bf16 = false) {
+  if (!buffer.defined() || buffer.size(0) != rows || buffer.size(1) != cols) {
+    at::TensorOptions options = like.options().requires_grad(false);
+    if (bf16) options = options.dtype(at::kBFloat16);
+    buffer = at::empty({rows, cols}, options);
+  }
+}
+
+// `buffer` (made by fit) holding `from`'s values rounded to bfloat16.
+const at::Tensor& rounded(at::Tensor& buffer, const at::Tensor& from) {
+  fit(buffer, from.size(0), from.size(1), from, true);
+  buffer.copy_(from);
+  return buffer;
 }
 
 }  // namespace
 
-MlpPass::MlpPass(std::vector<at::Tensor> params, bool tanh) : tanh_(tanh) {
+MlpPass::MlpPass(std::vector<at::Tensor> params, bool tanh, bool bf16_matmuls) : tanh_(tanh), bf16_(bf16_matmuls) {
   if (params.empty() || params.size() % 2 != 0)
     throw std::invalid_argument("MlpPass: expected a weight and a bias per layer, got " +
                                 std::to_string(params.size()) + " tensors");
@@ -39,7 +50,10 @@ MlpPass::MlpPass(std::vector<at::Tensor> params, bool tanh) : tanh_(tanh) {
   grad_in_.resize(layers);
   weight_grads_.resize(layers);
   bias_grads_.resize(layers);
+  for (auto* v : {&weights16_, &inputs16_, &products16_, &grads16_, &weight_grads16_, &grad_in16_}) v->resize(layers);
 }
+
+bool MlpPass::bf16_layer(std::size_t l) const { return bf16_ && l + 1 < weights_.size(); }
 
 const at::Tensor& MlpPass::forward(const at::Tensor& x) {
   torch::NoGradGuard no_grad;
@@ -53,7 +67,16 @@ const at::Tensor& MlpPass::forward(const at::Tensor& x) {
   for (std::size_t l = 0; l < weights_.size(); ++l) {
     at::Tensor& out = outputs_[l];
     fit(out, n, weights_[l].size(0), weights_[l]);
-    at::addmm_out(out, biases_[l], *prev, weights_[l].t());
+    if (bf16_layer(l)) {
+      at::Tensor& product = products16_[l];
+      fit(product, n, weights_[l].size(0), weights_[l], true);
+      at::mm_out(product, rounded(inputs16_[l], *prev), rounded(weights16_[l], weights_[l]).t());
+      // Not a mixed-dtype add, which would convert the product into a temporary.
+      out.copy_(product);
+      out.add_(biases_[l]);
+    } else {
+      at::addmm_out(out, biases_[l], *prev, weights_[l].t());
+    }
     if (l + 1 < weights_.size()) {
       if (tanh_)
         out.tanh_();
@@ -89,9 +112,17 @@ at::Tensor MlpPass::backward(const at::Tensor& grad_out, bool param_grads, std::
       g = pre;
     }
     const at::Tensor& in = l > 0 ? outputs_[l - 1] : input_;
+    const bool bf16 = bf16_layer(l);
+    const at::Tensor* g16 = bf16 ? &rounded(grads16_[l], g) : nullptr;
     if (param_grads) {
       fit(weight_grads_[l], weights_[l].size(0), weights_[l].size(1), weights_[l]);
-      at::mm_out(weight_grads_[l], g.t(), in);
+      if (bf16) {
+        fit(weight_grads16_[l], weights_[l].size(0), weights_[l].size(1), weights_[l], true);
+        at::mm_out(weight_grads16_[l], g16->t(), inputs16_[l]);
+        weight_grads_[l].copy_(weight_grads16_[l]);
+      } else {
+        at::mm_out(weight_grads_[l], g.t(), in);
+      }
       if (!bias_grads_[l].defined() || bias_grads_[l].size(0) != biases_[l].size(0))
         bias_grads_[l] = at::empty({biases_[l].size(0)}, biases_[l].options().requires_grad(false));
       at::sum_out(bias_grads_[l], g, at::IntArrayRef(dim0));
@@ -101,7 +132,13 @@ at::Tensor MlpPass::backward(const at::Tensor& grad_out, bool param_grads, std::
     if (l > 0) {
       at::Tensor& next = grad_in_[l - 1];
       fit(next, n, weights_[l].size(1), weights_[l]);
-      at::mm_out(next, g, weights_[l]);
+      if (bf16) {
+        fit(grad_in16_[l], n, weights_[l].size(1), weights_[l], true);
+        at::mm_out(grad_in16_[l], *g16, weights16_[l]);
+        next.copy_(grad_in16_[l]);
+      } else {
+        at::mm_out(next, g, weights_[l]);
+      }
       g = next;
     } else if (count > 0) {
       input_grad = at::mm(g, weights_[0].narrow(1, first, count));

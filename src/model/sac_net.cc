@@ -20,9 +20,12 @@ void check_spec(const EnvSpec& env) {
                                 env.observation.to_string());
 }
 
+// The modules compute in float32; --precision bf16 reaches only the
+// learner's passes (learner/sac/sac_update.h).
 ModelConfig mlp_of(const ModelConfig& config) {
   ModelConfig mlp = config;
   mlp.torso = "mlp";
+  mlp.precision = "fp32";
   return mlp;
 }
 

@@ -96,3 +96,63 @@ TEST_CASE("MlpPass: refuses parameters that are not a chain of Linear layers, an
   CHECK_THROWS_WITH(pass.backward(torch::ones({2, 2}, torch::kFloat64), true), Catch::Contains("shape"));
   CHECK_THROWS_WITH(pass.backward(torch::ones({3, 2}, torch::kFloat64), true, 3, 2), Catch::Contains("outside 4"));
 }
+
+// The bfloat16 pass's documented arithmetic, in double precision through
+// autograd: each hidden layer's operands and product rounded to bfloat16 (a
+// rounding cast's backward rounds the gradient that crosses it, as the pass
+// rounds the gradients its matmuls take and give), the biases and the last
+// layer exact.
+torch::Tensor bf16_reference_forward(const std::vector<torch::Tensor>& params, const torch::Tensor& x, bool tanh) {
+  const auto round = [](const torch::Tensor& t) { return t.to(torch::kBFloat16).to(torch::kFloat64); };
+  torch::Tensor h = x;
+  for (std::size_t i = 0; i < params.size(); i += 2) {
+    const bool hidden = i + 2 < params.size();
+    h = hidden ? round(torch::matmul(round(h), round(params[i]).t())) + params[i + 1]
+               : torch::matmul(h, params[i].t()) + params[i + 1];
+    if (hidden) h = tanh ? torch::tanh(h) : torch::relu(h);
+  }
+  return h;
+}
+
+TEST_CASE("MlpPass: bfloat16 matmuls round as documented, against double precision", "[learner][mlp]") {
+  const bool tanh = GENERATE(false, true);
+  INFO((tanh ? "tanh" : "relu"));
+  torch::Generator g = at::detail::createCPUGenerator(24);
+  const std::vector<torch::Tensor> exact = random_layers({9, 64, 48, 4}, g);
+  std::vector<torch::Tensor> rounded, params;
+  for (const auto& p : exact) {
+    rounded.push_back(p.detach().clone().requires_grad_(true));
+    params.push_back(p.detach().to(torch::kFloat32));
+  }
+  const std::int64_t n = 32;
+  const torch::Tensor x = torch::randn({n, 9}, g, torch::kFloat64);
+  const torch::Tensor grad_out = torch::randn({n, 4}, g, torch::kFloat64);
+  const torch::Tensor x_exact = x.clone().requires_grad_(true), x_rounded = x.clone().requires_grad_(true);
+  const torch::Tensor y_exact = autograd_forward(exact, x_exact, tanh);
+  y_exact.backward(grad_out);
+  const torch::Tensor y_rounded = bf16_reference_forward(rounded, x_rounded, tanh);
+  y_rounded.backward(grad_out);
+
+  // The error's norm relative to the reference's.
+  const auto error = [](const torch::Tensor& got, const torch::Tensor& ref) {
+    return (got.to(torch::kFloat64) - ref).norm().item<double>() / ref.norm().item<double>();
+  };
+  MlpPass pass(params, tanh, true);
+  const torch::Tensor y = pass.forward(x.to(torch::kFloat32)).clone();
+  const torch::Tensor dx = pass.backward(grad_out.to(torch::kFloat32), true, 2, 5);
+  // Float32's rounding apart, and now and then a sum that float32 rounds to
+  // the neighbouring bfloat16 (2^-8 relative, in one entry of many). The
+  // input's gradient is taken in float32 whole, where the reference rounds
+  // it once: bfloat16's rounding apart.
+  CHECK(error(y, y_rounded.detach()) < 1e-5);
+  CHECK(error(dx, x_rounded.grad().narrow(1, 2, 5)) < 1e-2);
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    INFO("parameter " << i);
+    REQUIRE(params[i].grad().scalar_type() == torch::kFloat32);
+    CHECK(error(params[i].grad(), rounded[i].grad()) < 1e-3);
+  }
+  // Not float32 arithmetic: the output and the first layer's weight gradient
+  // are off the exact pass's by far more than float32's rounding (2^-24).
+  CHECK(error(y, y_exact.detach()) > 1e-4);
+  CHECK(error(params[0].grad(), exact[0].grad()) > 1e-4);
+}

@@ -40,6 +40,9 @@ sac::TransitionBatch bandit_batch(int n, at::Generator& g) {
 }  // namespace
 
 TEST_CASE("SAC learns a continuous bandit's optimum and its reward from off-policy data", "[learner][sac]") {
+  // Also with the hidden layers' matmuls on bfloat16 operands (--precision bf16).
+  const bool bf16 = GENERATE(false, true);
+  INFO("bf16 matmuls " << bf16);
   torch::manual_seed(3);
   ModelConfig mc;
   mc.hidden = {64, 64};
@@ -47,6 +50,7 @@ TEST_CASE("SAC learns a continuous bandit's optimum and its reward from off-poli
   sac::SacSettings settings;
   settings.target_entropy = -1.0;
   settings.learning_rate = 1e-3;
+  settings.bf16_matmuls = bf16;
   sac::SacUpdater updater(net, settings);
   at::Generator g = at::detail::createCPUGenerator(11);
   const double alpha_start = net->log_alpha.exp().item<double>();

@@ -9,6 +9,15 @@
 // The pass reads the parameters' tensors at each call (a checkpoint loaded
 // into them is seen) and takes no gradient through autograd: it runs as if
 // under torch::NoGradGuard. One pass object serves one thread.
+//
+// With `bf16_matmuls`, the hidden layers' matmuls (forward, weight gradient,
+// gradient to the input) take their operands rounded to bfloat16, as a GPU's
+// TF32 mode or oneDNN's bf16 math mode do: on a CPU with AMX or AVX512-BF16
+// they run several times faster than float32 ones. Everything else stays
+// float32: the parameters, their gradients, the activations between layers,
+// the biases and the last layer (the narrow head: a Q value, a Gaussian's
+// parameters) whole. Each forward takes bfloat16 copies of the weights, which
+// its backward pass uses.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +33,7 @@ class MlpPass {
   // (a Module's parameters() for Linear layers registered in turn). `tanh`:
   // the activation between the layers, else ReLU. Throws std::invalid_argument
   // for an odd count, a missing layer or shapes that do not chain.
-  MlpPass(std::vector<at::Tensor> params, bool tanh);
+  MlpPass(std::vector<at::Tensor> params, bool tanh, bool bf16_matmuls = false);
 
   // x [N, in] -> [N, out]. Keeps what backward() needs until the next forward.
   // The result is a buffer of the pass's own: valid until the next forward.
@@ -38,12 +47,18 @@ class MlpPass {
   at::Tensor backward(const at::Tensor& grad_out, bool param_grads, std::int64_t first = 0, std::int64_t count = 0);
 
  private:
+  bool bf16_layer(std::size_t l) const;  // layer l's matmuls take bfloat16 operands
+
   std::vector<at::Tensor> weights_, biases_;
   bool tanh_;
+  bool bf16_;
   at::Tensor input_;
   std::vector<at::Tensor> outputs_;          // each layer's output (after its activation)
   std::vector<at::Tensor> grads_, grad_in_;  // two buffers per layer for the gradient to its output
   std::vector<at::Tensor> weight_grads_, bias_grads_;
+  // bf16_: per hidden layer, the weights' and the input's bfloat16 copies
+  // from forward, and bfloat16 scratch for its products and its output's gradient.
+  std::vector<at::Tensor> weights16_, inputs16_, products16_, grads16_, weight_grads16_, grad_in16_;
 };
 
 }  // namespace seedrl

@@ -9,7 +9,8 @@ namespace seedrl::sac {
 
 namespace {
 
-SacSettings settings_of(const SacConfig& sac, const LearnerConfig& config, int action_dims, torch::Device device) {
+SacSettings settings_of(const SacConfig& sac, const LearnerConfig& config, const ModelConfig& model, int action_dims,
+                        torch::Device device) {
   SacSettings s;
   s.critic_threads = device.is_cuda() ? 1 : sac.critic_threads;
   s.tau = sac.tau;
@@ -17,6 +18,7 @@ SacSettings settings_of(const SacConfig& sac, const LearnerConfig& config, int a
   s.learning_rate = config.optimizer.learning_rate;
   s.adam_eps = config.optimizer.adam_eps;
   s.learn_temperature = sac.learn_temperature;
+  s.bf16_matmuls = model.precision == "bf16";
   return s;
 }
 
@@ -31,7 +33,7 @@ SacLearner::SacLearner(const EnvSpec& spec, const ModelConfig& model, const SacC
                        int n_step, r2d2::Replay& replay, ParamPublisher& publisher, torch::Device device,
                        std::uint64_t seed)
     : net_(on_device(SacNet(spec, model, sac.initial_temperature), device)),
-      updater_(net_, settings_of(sac, config, spec.action.dim, device)),
+      updater_(net_, settings_of(sac, config, model, spec.action.dim, device)),
       config_(config),
       n_step_(n_step),
       replay_(replay),

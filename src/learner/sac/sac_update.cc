@@ -60,6 +60,7 @@ SacUpdater::SacUpdater(SacNet net, const SacSettings& settings) : net_(std::move
                       std::make_unique<torch::optim::AdamOptions>(options));
   optimizer_ = std::make_unique<torch::optim::Adam>(std::move(groups), options);
 
+  const bool bf16 = settings_.bf16_matmuls;
   lanes_[0].critic = net_->q1;
   lanes_[0].target = net_->target_q1;
   lanes_[1].critic = net_->q2;
@@ -68,12 +69,12 @@ SacUpdater::SacUpdater(SacNet net, const SacSettings& settings) : net_(std::move
     lane.params = lane.critic->parameters();
     lane.target_params = lane.target->parameters();
     lane.adam = std::make_unique<DeviceOptimizerStep>(*optimizer_, config, lane.params);
-    lane.pass = std::make_unique<MlpPass>(lane.params, lane.critic->tanh_activation());
-    lane.target_pass = std::make_unique<MlpPass>(lane.target_params, lane.target->tanh_activation());
+    lane.pass = std::make_unique<MlpPass>(lane.params, lane.critic->tanh_activation(), bf16);
+    lane.target_pass = std::make_unique<MlpPass>(lane.target_params, lane.target->tanh_activation(), bf16);
   }
   actor_adam_ = std::make_unique<DeviceOptimizerStep>(*optimizer_, config, net_->actor->parameters());
-  actor_pass_ = std::make_unique<MlpPass>(net_->actor->parameters(), net_->actor->tanh_activation());
-  next_actor_pass_ = std::make_unique<MlpPass>(net_->actor->parameters(), net_->actor->tanh_activation());
+  actor_pass_ = std::make_unique<MlpPass>(net_->actor->parameters(), net_->actor->tanh_activation(), bf16);
+  next_actor_pass_ = std::make_unique<MlpPass>(net_->actor->parameters(), net_->actor->tanh_activation(), bf16);
   temperature_adam_ =
       std::make_unique<DeviceOptimizerStep>(*optimizer_, config, std::vector<torch::Tensor>{net_->log_alpha});
   job_ = [this](int j) { run_lane(j); };

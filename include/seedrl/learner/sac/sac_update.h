@@ -45,7 +45,8 @@ struct SacSettings {
   double learning_rate = 3e-4;  // all three optimizers
   double adam_eps = 1e-8;       // all three optimizers (--adam-eps)
   bool learn_temperature = true;
-  int critic_threads = 1;  // 1 or 2: the twin critics one after the other, or side by side
+  int critic_threads = 1;     // 1 or 2: the twin critics one after the other, or side by side
+  bool bf16_matmuls = false;  // the networks' hidden layers' matmuls on bfloat16 operands (learner/mlp_pass.h)
 };
 
 // Transitions in the squashed action space (-1, 1)^dim. `terminal`: 1 where
