@@ -106,6 +106,8 @@ TEST_CASE("SAC's target critics start as copies of the critics and take no gradi
 }
 
 TEST_CASE("SAC's twin critics side by side make the update they make in turn", "[learner][sac]") {
+  const bool bf16 = GENERATE(false, true);
+  INFO("bf16 matmuls " << bf16);
   ModelConfig mc;
   mc.hidden = {32, 32};
   torch::manual_seed(6);
@@ -119,12 +121,14 @@ TEST_CASE("SAC's twin critics side by side make the update they make in turn", "
   sac::SacSettings settings;
   settings.target_entropy = -1.0;
   settings.learning_rate = 3e-3;
+  settings.bf16_matmuls = bf16;
   sac::SacUpdater one(in_turn, settings);
   settings.critic_threads = 2;
   sac::SacUpdater two(side_by_side, settings), two_again(again, settings);
   at::Generator data = at::detail::createCPUGenerator(12);
   for (int step = 0; step < 20; ++step) {
-    const sac::TransitionBatch b = bandit_batch(64, data);
+    // Batches of changing size: the passes remake their buffers.
+    const sac::TransitionBatch b = bandit_batch(64 + 61 * (step % 4), data);
     at::Generator ga = at::detail::createCPUGenerator(500 + step), gb = at::detail::createCPUGenerator(500 + step),
                   gc = at::detail::createCPUGenerator(500 + step);
     const sac::SacStats a = one.update(b, ga), c = two.update(b, gb), d = two_again.update(b, gc);
