@@ -5,6 +5,7 @@
 
 #include <torch/torch.h>
 
+#include "seedrl/learner/sac/actor_gradients.h"
 #include "seedrl/learner/sac/sac_losses.h"
 
 namespace seedrl::sac {
@@ -15,12 +16,6 @@ namespace {
 // that a seed gives the same noise everywhere), then moved.
 torch::Tensor standard_normal_like(const torch::Tensor& like, at::Generator& generator) {
   return torch::randn(like.sizes(), generator, like.options().device(generator.device())).to(like.device());
-}
-
-// The sample of the Gaussian the actor's output [N, 2 dim] gives: the means, then the log-stds.
-SquashedSample sample_of(const torch::Tensor& out, const torch::Tensor& noise) {
-  const std::int64_t dim = out.size(1) / 2;
-  return squashed_sample(out.narrow(1, 0, dim), out.narrow(1, dim, dim), noise);
 }
 
 torch::Tensor actor_input(const torch::Tensor& obs) { return obs.flatten(1).to(torch::kFloat32); }
@@ -99,11 +94,10 @@ void SacUpdater::run_lane(int j) {
   switch (phase_) {
     case Phase::kActors:
       if (j == 0) {
-        actor_out_ = actor_pass_->forward(actor_input(b.obs)).detach().requires_grad_(true);
-        fresh_ = sample_of(actor_out_, fresh_noise_);
+        actor_out_ = actor_pass_->forward(actor_input(b.obs));
+        fresh_ = squashed_sample_of(actor_out_, fresh_noise_);
       } else {
-        torch::NoGradGuard no_grad;
-        next_ = sample_of(next_actor_pass_->forward(actor_input(b.next_obs)), next_noise_);
+        next_ = squashed_sample_of(next_actor_pass_->forward(actor_input(b.next_obs)), next_noise_);
       }
       break;
     case Phase::kTargetCritics:
@@ -125,7 +119,7 @@ void SacUpdater::run_lane(int j) {
     case Phase::kActorCritics:
       // The actor's backward pass is taken in two parts: this critic's, to
       // the fresh action, on its lane; the rest from there, into the actor.
-      critic_input(lane.input, b.obs, fresh_.action.detach());
+      critic_input(lane.input, b.obs, fresh_.action);
       lane.fresh_q = lane.pass->forward(lane.input).squeeze(-1);
       break;
     case Phase::kActionGradients:
@@ -162,10 +156,13 @@ SacStats SacUpdater::update(const TransitionBatch& b, at::Generator& generator) 
   run_phase(Phase::kActors);
   stats.entropy = -fresh_.log_prob.mean().item<double>();
   if (settings_.learn_temperature) {
-    const torch::Tensor loss = temperature_loss(net_->log_alpha, fresh_.log_prob, settings_.target_entropy);
-    loss.backward();
+    net_->log_alpha.mutable_grad() = temperature_loss_grad(net_->log_alpha, fresh_.log_prob, settings_.target_entropy);
+    {
+      torch::NoGradGuard no_grad;
+      stats.temperature_loss =
+          temperature_loss(net_->log_alpha, fresh_.log_prob, settings_.target_entropy).item<double>();
+    }
     temperature_adam_->step();
-    stats.temperature_loss = loss.item<double>();
   }
 
   // Critics towards the soft Bellman target, each stepped and its target
@@ -182,17 +179,15 @@ SacStats SacUpdater::update(const TransitionBatch& b, at::Generator& generator) 
   // into the actor.
   {
     run_phase(Phase::kActorCritics);
-    torch::Tensor q[2];
-    for (int j = 0; j < 2; ++j) q[j] = lanes_[j].fresh_q.detach().requires_grad_(true);
-    const torch::Tensor a_loss = actor_loss(fresh_.log_prob, q[0], q[1], alpha);
-    const auto q_grads = torch::autograd::grad({a_loss}, {q[0], q[1]}, {}, /*retain_graph=*/true);
-    for (int j = 0; j < 2; ++j) lanes_[j].fresh_q_grad = q_grads[j];
+    const ActorLossGrads a_loss = actor_loss_grads(fresh_.log_prob, lanes_[0].fresh_q, lanes_[1].fresh_q, stats.alpha);
+    lanes_[0].fresh_q_grad = a_loss.q1_grad;
+    lanes_[1].fresh_q_grad = a_loss.q2_grad;
     run_phase(Phase::kActionGradients);
     const torch::Tensor action_grad = lanes_[0].action_grad + lanes_[1].action_grad;
-    const torch::Tensor whole = a_loss + (fresh_.action * action_grad).sum();
-    actor_pass_->backward(torch::autograd::grad({whole}, {actor_out_})[0], true);
+    const double log_prob_weight = stats.alpha / static_cast<double>(fresh_.log_prob.numel());
+    actor_pass_->backward(squashed_sample_grad(actor_out_, fresh_noise_, action_grad, log_prob_weight), true);
     actor_adam_->step();
-    stats.actor_loss = a_loss.item<double>();
+    stats.actor_loss = a_loss.loss.item<double>();
   }
 
   // Nothing of this update outlives it (its graphs included).

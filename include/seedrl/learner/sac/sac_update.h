@@ -8,11 +8,12 @@
 // optimizer, and each part's step (learner/device_optimizer_step.h) moves
 // only its own parameters. The losses are learner/sac/sac_losses.h.
 //
-// The networks' passes are written out by hand (learner/mlp_pass.h) rather
-// than recorded by autograd, which keeps only the small steps between them:
-// the squashed Gaussian and the losses. The actor's loss reaches the critics
-// only through the gradient to the fresh action, and the actor only through
-// the gradient to its output, so no graph joins the networks.
+// Nothing is recorded by autograd: the networks' passes are written out by
+// hand (learner/mlp_pass.h), and so are the gradients of the steps between
+// them, the squashed Gaussian, the actor's and the temperature's losses
+// (learner/sac/actor_gradients.h; the critics' is (q - y) / N). The actor's
+// loss reaches the critics only through the gradient to the fresh action, and
+// the actor only through the gradient to its output.
 //
 // With `critic_threads` 2 (a CPU learner), each twin critic's work runs on a
 // thread of its own beside the other's: its target copy, its loss, backward
@@ -108,7 +109,7 @@ class SacUpdater {
   Phase phase_ = Phase::kActors;
   const TransitionBatch* batch_ = nullptr;
   torch::Tensor fresh_noise_, next_noise_, target_;
-  torch::Tensor actor_out_;  // the actor's output at s: the leaf its autograd steps start from
+  torch::Tensor actor_out_;  // the actor's output at s (actor_pass_'s buffer, read by its backward pass)
   SquashedSample fresh_, next_;
 };
 

@@ -1,0 +1,117 @@
+#include "seedrl/learner/sac/actor_gradients.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include <torch/torch.h>
+
+namespace seedrl::sac {
+
+namespace {
+
+constexpr double kHalfLog2Pi = 0.91893853320467274178;  // log(2 pi) / 2
+
+// The one-loop path: float32 rows on a CPU.
+bool loop_path(const torch::Tensor& out, const torch::Tensor& noise) {
+  return out.device().is_cpu() && out.scalar_type() == torch::kFloat32 && noise.scalar_type() == torch::kFloat32;
+}
+
+// log(1 - tanh(u)^2) = 2 (log 2 - u - softplus(-2u)), softplus as LibTorch's
+// (x beyond 20: x itself).
+double log_one_minus_tanh_squared(double u) {
+  const double x = -2.0 * u;
+  const double softplus = x > 20.0 ? x : std::log1p(std::exp(x));
+  return 2.0 * (M_LN2 - u - softplus);
+}
+
+void check_shapes(const torch::Tensor& out, const torch::Tensor& noise) {
+  if (out.dim() != 2 || noise.dim() != 2 || out.size(0) != noise.size(0) || out.size(1) != 2 * noise.size(1))
+    throw std::invalid_argument("squashed sample: the actor's output must be [N, 2 dim] for noise [N, dim]");
+}
+
+}  // namespace
+
+SquashedSample squashed_sample_of(const torch::Tensor& out, const torch::Tensor& noise) {
+  torch::NoGradGuard no_grad;
+  check_shapes(out, noise);
+  const std::int64_t n = out.size(0), dim = noise.size(1);
+  if (!loop_path(out, noise)) return squashed_sample(out.narrow(1, 0, dim), out.narrow(1, dim, dim), noise);
+  const torch::Tensor o = out.contiguous(), e = noise.contiguous();
+  SquashedSample s{torch::empty({n, dim}, o.options()), torch::empty({n}, o.options())};
+  const float* op = o.data_ptr<float>();
+  const float* ep = e.data_ptr<float>();
+  float* ap = s.action.data_ptr<float>();
+  float* lp = s.log_prob.data_ptr<float>();
+  for (std::int64_t i = 0; i < n; ++i) {
+    const float* row = op + i * 2 * dim;
+    double log_prob = 0;
+    for (std::int64_t d = 0; d < dim; ++d) {
+      const double c = std::clamp(static_cast<double>(row[dim + d]), kMinLogStd, kMaxLogStd);
+      const double noise_d = ep[i * dim + d];
+      const double u = row[d] + std::exp(c) * noise_d;
+      ap[i * dim + d] = static_cast<float>(std::tanh(u));
+      log_prob += -0.5 * noise_d * noise_d - c - kHalfLog2Pi - log_one_minus_tanh_squared(u);
+    }
+    lp[i] = static_cast<float>(log_prob);
+  }
+  return s;
+}
+
+torch::Tensor squashed_sample_grad(const torch::Tensor& out, const torch::Tensor& noise,
+                                   const torch::Tensor& action_grad, double w) {
+  torch::NoGradGuard no_grad;
+  check_shapes(out, noise);
+  const std::int64_t n = out.size(0), dim = noise.size(1);
+  if (action_grad.sizes() != noise.sizes())
+    throw std::invalid_argument("squashed_sample_grad: the action's gradient must be [N, dim]");
+  if (!loop_path(out, noise) || action_grad.scalar_type() != torch::kFloat32) {
+    const torch::Tensor log_std = out.narrow(1, dim, dim);
+    const torch::Tensor std = log_std.clamp(kMinLogStd, kMaxLogStd).exp();
+    const torch::Tensor a = torch::tanh(out.narrow(1, 0, dim) + std * noise);
+    const torch::Tensor grad_u = action_grad * (1 - a * a) + (2 * w) * a;
+    const torch::Tensor inside = (log_std >= kMinLogStd).logical_and(log_std <= kMaxLogStd);
+    return torch::cat({grad_u, (grad_u * std * noise - w) * inside}, 1);
+  }
+  const torch::Tensor o = out.contiguous(), e = noise.contiguous(), g = action_grad.contiguous();
+  torch::Tensor grad = torch::empty({n, 2 * dim}, o.options());
+  const float* op = o.data_ptr<float>();
+  const float* ep = e.data_ptr<float>();
+  const float* gp = g.data_ptr<float>();
+  float* rp = grad.data_ptr<float>();
+  for (std::int64_t i = 0; i < n; ++i) {
+    const float* row = op + i * 2 * dim;
+    float* grad_row = rp + i * 2 * dim;
+    for (std::int64_t d = 0; d < dim; ++d) {
+      const double log_std = row[dim + d];
+      const double std = std::exp(std::clamp(log_std, kMinLogStd, kMaxLogStd));
+      const double noise_d = ep[i * dim + d];
+      const double a = std::tanh(row[d] + std * noise_d);
+      const double grad_u = gp[i * dim + d] * (1 - a * a) + 2 * w * a;
+      const bool inside = log_std >= kMinLogStd && log_std <= kMaxLogStd;
+      grad_row[d] = static_cast<float>(grad_u);
+      grad_row[dim + d] = inside ? static_cast<float>(grad_u * std * noise_d - w) : 0.0f;
+    }
+  }
+  return grad;
+}
+
+ActorLossGrads actor_loss_grads(const torch::Tensor& log_prob, const torch::Tensor& q1, const torch::Tensor& q2,
+                                double alpha) {
+  torch::NoGradGuard no_grad;
+  const double scale = -1.0 / static_cast<double>(q1.numel());
+  ActorLossGrads r;
+  r.loss = (alpha * log_prob - torch::min(q1, q2)).mean();
+  const torch::Tensor tie = (q1 == q2).to(q1.scalar_type()) * (0.5 * scale);
+  r.q1_grad = (q1 < q2).to(q1.scalar_type()) * scale + tie;
+  r.q2_grad = (q2 < q1).to(q2.scalar_type()) * scale + tie;
+  return r;
+}
+
+torch::Tensor temperature_loss_grad(const torch::Tensor& log_alpha, const torch::Tensor& log_prob,
+                                    double target_entropy) {
+  torch::NoGradGuard no_grad;
+  return (-(log_prob + target_entropy).mean()).to(log_alpha.scalar_type()).reshape(log_alpha.sizes());
+}
+
+}  // namespace seedrl::sac
