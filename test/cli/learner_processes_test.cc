@@ -196,9 +196,14 @@ TEST_CASE("a process with another token never joins the group", "[learner_proces
   for (int r = 0; r < 2; ++r) {
     INFO("rank " << r << ":\n" << runs[r].output);
     CHECK(runs[r].status != 0);
-    CHECK_THAT(runs[r].output, Catch::Contains("could not meet the other learner processes"));
     CHECK_THAT(runs[r].output, !Catch::Contains("learner ranks: "));
   }
+  // Rank 0, which holds the store, gives up at its timeout; rank 1 gives up at
+  // its own or, when rank 0's came first, on the store's going away with it:
+  // which one it sees is a race, each a one-line error.
+  CHECK_THAT(runs[0].output, Catch::Contains("could not meet the other learner processes"));
+  CHECK_THAT(runs[1].output, Catch::Contains("could not meet the other learner processes") ||
+                                 Catch::Contains("went away while the group formed"));
 }
 
 TEST_CASE("Ctrl-C while a learner process waits for its group ends it at once, not at the collective timeout",
