@@ -113,7 +113,8 @@ at::Tensor MlpPass::backward(const at::Tensor& grad_out, bool param_grads, std::
     }
     const at::Tensor& in = l > 0 ? outputs_[l - 1] : input_;
     const bool bf16 = bf16_layer(l);
-    const at::Tensor* g16 = bf16 ? &rounded(grads16_[l], g) : nullptr;
+    // Rounded only for a bfloat16 matmul that reads it: the first layer's input gradient is float32.
+    const at::Tensor* g16 = bf16 && (param_grads || l > 0) ? &rounded(grads16_[l], g) : nullptr;
     if (param_grads) {
       fit(weight_grads_[l], weights_[l].size(0), weights_[l].size(1), weights_[l]);
       if (bf16) {
