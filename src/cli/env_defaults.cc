@@ -62,22 +62,25 @@ void apply_env_defaults(const CLI::App& cmd, TrainConfig& c) {
                               " on a CPU learner (IMPALA's deep ResNet: --model impala)");
     }
   }
-  // --precision auto: bfloat16 where it pays, an image torso (the MLP
-  // computes in float32 only) on devices that compute bfloat16 in hardware;
-  // float32 elsewhere, where emulated bfloat16 runs many times slower. The
-  // choice is written into the run's config, as the model's.
+  // --precision auto: bfloat16 where it pays, an image torso or SAC's
+  // learner (its hidden layers' matmuls; V-trace's and R2D2's MLP computes in
+  // float32 only), on devices that compute bfloat16 in hardware; float32
+  // elsewhere, where emulated bfloat16 runs many times slower. The choice is
+  // written into the run's config, as the model's.
   if (c.model.precision == "auto") {
     const ArraySpec obs = EnvRegistry::builtin().spec(c.env, c.env_options).observation;
     const Placement placement = resolve_placement(c);
     std::vector<torch::Device> devices = placement.inference;
     devices.insert(devices.end(), placement.learner.begin(), placement.learner.end());
     const bool image = resolve_torso(obs, c.model.torso) != "mlp";
+    const bool sac = c.algo == "sac";
     const bool native = std::all_of(devices.begin(), devices.end(), native_bf16);
-    c.model.precision = image && native ? "bf16" : "fp32";
+    c.model.precision = (image || sac) && native ? "bf16" : "fp32";
     c.start_notes.push_back("--precision auto: " + c.model.precision +
-                            (!image ? " (the MLP torso computes in float32)"
+                            (!image && !sac ? " (the MLP torso computes in float32)"
                              : native
-                                 ? " (bfloat16 in hardware on every device)"
+                                 ? (sac ? " (SAC's hidden-layer matmuls; bfloat16 in hardware on every device)"
+                                        : " (bfloat16 in hardware on every device)")
                                  : " (not every device computes bfloat16 in hardware: " + placement.describe() + ")"));
   }
   if (c.algo != "vtrace") return;

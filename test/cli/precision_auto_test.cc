@@ -1,6 +1,6 @@
 // --precision auto: bfloat16 only where the devices compute it in hardware
 // (read here from the kernel's own list of CPU flags) and the torso is an
-// image one; float32 elsewhere, and the run says which.
+// image one or the learner SAC's; float32 elsewhere, and the run says which.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -11,7 +11,7 @@
 #include "run_binary.h"
 #include "seedrl/util/native_bf16.h"
 
-TEST_CASE("--precision auto picks bf16 only for an image torso on a CPU with bfloat16 instructions",
+TEST_CASE("--precision auto picks bf16 only for an image torso or SAC on a CPU with bfloat16 instructions",
           "[cli][precision]") {
   const std::string flags = seedrl::test::cpuinfo_flags();
   const bool hardware = seedrl::test::cpuinfo_has(flags, "avx512_bf16") || seedrl::test::cpuinfo_has(flags, "amx_bf16");
@@ -32,6 +32,18 @@ TEST_CASE("--precision auto picks bf16 only for an image torso on a CPU with bfl
   INFO(mlp.output);
   REQUIRE(mlp.status == 0);
   CHECK_THAT(mlp.output, Catch::Contains("--precision auto: fp32 (the MLP torso"));
+
+  // SAC's learner takes its hidden layers' matmuls in bfloat16 where the CPU
+  // has the instructions, MLP or not.
+  const std::string sac_dir = seedrl::test::temp_dir("precision_auto_sac");
+  const auto sac =
+      seedrl::test::run_seedrl({"train", "--algo",           "sac", "--env",          "pendulum", "--precision",
+                                "auto",  "--max-frames",     "300", "--random-steps", "100",      "--min-replay",
+                                "100",   "--batch-size",     "16",  "--hidden",       "16,16",    "--logdir",
+                                sac_dir, "--report-every-s", "0"});
+  INFO(sac.output);
+  REQUIRE(sac.status == 0);
+  CHECK_THAT(sac.output, Catch::Contains(hardware ? "--precision auto: bf16 (SAC's" : "--precision auto: fp32 (not"));
 
   const auto bad = seedrl::test::run_seedrl({"train", "--env", "cartpole", "--precision", "fp16"});
   CHECK(bad.status == 2);
