@@ -76,12 +76,14 @@ void apply_env_defaults(const CLI::App& cmd, TrainConfig& c) {
     const bool sac = c.algo == "sac";
     const bool native = std::all_of(devices.begin(), devices.end(), native_bf16);
     c.model.precision = (image || sac) && native ? "bf16" : "fp32";
-    c.start_notes.push_back("--precision auto: " + c.model.precision +
-                            (!image && !sac ? " (the MLP torso computes in float32)"
-                             : native
-                                 ? (sac ? " (SAC's hidden-layer matmuls; bfloat16 in hardware on every device)"
-                                        : " (bfloat16 in hardware on every device)")
-                                 : " (not every device computes bfloat16 in hardware: " + placement.describe() + ")"));
+    std::string why;
+    if (!image && !sac)
+      why = "the MLP torso computes in float32";
+    else if (!native)
+      why = "not every device computes bfloat16 in hardware: " + placement.describe();
+    else
+      why = std::string(sac ? "SAC's hidden-layer matmuls; " : "") + "bfloat16 in hardware on every device";
+    c.start_notes.push_back("--precision auto: " + c.model.precision + " (" + why + ")");
   }
   if (c.algo != "vtrace") return;
   for (const auto& d : kVTraceEnvDefaults) {
