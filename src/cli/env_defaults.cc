@@ -9,7 +9,7 @@
 #include "seedrl/env/registry.h"
 #include "seedrl/model/torso.h"
 #include "seedrl/trainer/placement.h"
-#include "seedrl/util/native_bf16.h"
+#include "seedrl/util/bf16_faster.h"
 
 namespace seedrl {
 namespace {
@@ -64,9 +64,9 @@ void apply_env_defaults(const CLI::App& cmd, TrainConfig& c) {
   }
   // --precision auto: bfloat16 where it pays, an image torso or SAC's
   // learner (its hidden layers' matmuls; V-trace's and R2D2's MLP computes in
-  // float32 only), on devices that compute bfloat16 in hardware; float32
-  // elsewhere, where emulated bfloat16 runs many times slower. The choice is
-  // written into the run's config, as the model's.
+  // float32 only), on devices whose bfloat16 matrix products outrun float32's;
+  // float32 elsewhere. The choice is written into the run's config, as the
+  // model's.
   if (c.model.precision == "auto") {
     const ArraySpec obs = EnvRegistry::builtin().spec(c.env, c.env_options).observation;
     const Placement placement = resolve_placement(c);
@@ -74,15 +74,19 @@ void apply_env_defaults(const CLI::App& cmd, TrainConfig& c) {
     devices.insert(devices.end(), placement.learner.begin(), placement.learner.end());
     const bool image = resolve_torso(obs, c.model.torso) != "mlp";
     const bool sac = c.algo == "sac";
-    const bool native = std::all_of(devices.begin(), devices.end(), native_bf16);
-    c.model.precision = (image || sac) && native ? "bf16" : "fp32";
+    const bool faster = std::all_of(devices.begin(), devices.end(), bf16_faster);
+    c.model.precision = (image || sac) && faster ? "bf16" : "fp32";
     std::string why;
     if (!image && !sac)
       why = "the MLP torso computes in float32";
-    else if (!native)
-      why = "not every device computes bfloat16 in hardware: " + placement.describe();
+    else if (!faster)
+      why =
+          "not every device runs bfloat16 matmuls faster than float32's (that takes AMX, AVX512-BF16 on a "
+          "non-Intel CPU, or a GPU of compute capability 8.0+): " +
+          placement.describe();
     else
-      why = std::string(sac ? "SAC's hidden-layer matmuls; " : "") + "bfloat16 in hardware on every device";
+      why =
+          std::string(sac ? "SAC's hidden-layer matmuls; " : "") + "bfloat16 matmuls outrun float32's on every device";
     c.start_notes.push_back("--precision auto: " + c.model.precision + " (" + why + ")");
   }
   if (c.algo != "vtrace") return;

@@ -82,8 +82,8 @@ void add_pipeline_flags(CLI::App& cmd, TrainConfig& c) {
   cmd.add_option("--precision", c.model.precision,
                  "fp32 | bf16 | auto: bf16 runs the image torsos in bfloat16 with float32 weights (SAC: its learner's "
                  "hidden-layer matmuls on bfloat16 operands), for GPUs with bfloat16 tensor cores and CPUs with "
-                 "AVX512-BF16 or AMX; auto: bf16 where every device has them and the torso is an image one or the "
-                 "algorithm SAC, fp32 elsewhere")
+                 "AMX, or AVX512-BF16 on AMD; auto: bf16 where every device is one of those and the torso is an "
+                 "image one or the algorithm SAC, fp32 elsewhere")
       ->check(CLI::IsMember({"fp32", "bf16", "auto"}));
   cmd.add_option("--weight-init", c.model.weight_init,
                  "V-trace: default | orthogonal: orthogonal weights (torso gain sqrt 2, policy 0.01, value 1) as "

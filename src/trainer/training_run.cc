@@ -81,11 +81,17 @@ int run_training(const TrainConfig& config, Algorithm& algorithm) {
   const auto on_cpu = [](const std::vector<torch::Device>& d) {
     return std::any_of(d.begin(), d.end(), [](const torch::Device& x) { return x.is_cpu(); });
   };
-  if (config.model.precision == "bf16" && (on_cpu(placement.inference) || on_cpu(placement.learner)) &&
-      !cpu_vector_support().bf16)
-    spdlog::warn(
-        "--precision bf16: this CPU has no bfloat16 instructions (AVX512-BF16 or AMX), so bfloat16 is "
-        "emulated there and likely slower than fp32");
+  if (config.model.precision == "bf16" && (on_cpu(placement.inference) || on_cpu(placement.learner))) {
+    const CpuVectorSupport cpu = cpu_vector_support();
+    if (!cpu.bf16)
+      spdlog::warn(
+          "--precision bf16: this CPU has no bfloat16 instructions (AVX512-BF16 or AMX), so bfloat16 is "
+          "emulated there and likely slower than fp32");
+    else if (!cpu.bf16_faster)
+      spdlog::warn(
+          "--precision bf16: this CPU's AVX512-BF16 without AMX does no more multiply-adds per cycle than "
+          "float32 on an Intel core, so bf16 is likely slower than fp32 here (--precision auto picks fp32)");
+  }
   spdlog::info("env {} obs {} action {} | {} actors x {} envs{} | inference batch {}", spec.name,
                spec.observation.to_string(), spec.action.to_string(), config.actors, config.envs_per_actor,
                algorithm.eval_envs() > 0 ? " + " + std::to_string(algorithm.eval_envs()) + " eval envs" : "",

@@ -16,7 +16,10 @@ CpuVectorSupport cpu_vector_support() {
   cpu.avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   cpu.avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
-  cpu.bf16 = __builtin_cpu_supports("avx512bf16") || __builtin_cpu_supports("amx-bf16");
+  const bool amx = __builtin_cpu_supports("amx-bf16");
+  const bool avx512_bf16 = __builtin_cpu_supports("avx512bf16");
+  cpu.bf16 = avx512_bf16 || amx;
+  cpu.bf16_faster = amx || (avx512_bf16 && !__builtin_cpu_is("intel"));
   return cpu;
 }
 

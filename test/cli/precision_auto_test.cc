@@ -1,6 +1,7 @@
-// --precision auto: bfloat16 only where the devices compute it in hardware
-// (read here from the kernel's own list of CPU flags) and the torso is an
-// image one or the learner SAC's; float32 elsewhere, and the run says which.
+// --precision auto: bfloat16 only where the devices' bfloat16 matmuls outrun
+// float32's (read here from the kernel's own CPU flags and vendor) and the
+// torso is an image one or the learner SAC's; float32 elsewhere, and the run
+// says which.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -9,22 +10,34 @@
 
 #include "../util/cpuinfo_flags.h"
 #include "run_binary.h"
-#include "seedrl/util/native_bf16.h"
+#include "seedrl/util/bf16_faster.h"
 
-TEST_CASE("--precision auto picks bf16 only for an image torso or SAC on a CPU with bfloat16 instructions",
+TEST_CASE("--precision auto picks bf16 only for an image torso or SAC on a CPU whose bfloat16 is faster",
           "[cli][precision]") {
   const std::string flags = seedrl::test::cpuinfo_flags();
-  const bool hardware = seedrl::test::cpuinfo_has(flags, "avx512_bf16") || seedrl::test::cpuinfo_has(flags, "amx_bf16");
-  CHECK(seedrl::native_bf16(torch::Device(torch::kCPU)) == hardware);
+  const bool instructions =
+      seedrl::test::cpuinfo_has(flags, "avx512_bf16") || seedrl::test::cpuinfo_has(flags, "amx_bf16");
+  const bool faster = seedrl::test::cpuinfo_bf16_faster();
+  CHECK(seedrl::bf16_faster(torch::Device(torch::kCPU)) == faster);
 
   const std::string image_dir = seedrl::test::temp_dir("precision_auto_image");
   const auto image = seedrl::test::run_seedrl({"train", "--env", "minatar:breakout", "--precision", "auto",
                                                "--max-frames", "2000", "--logdir", image_dir, "--report-every-s", "0"});
   INFO(image.output);
   REQUIRE(image.status == 0);
-  CHECK_THAT(image.output, Catch::Contains(hardware ? "--precision auto: bf16" : "--precision auto: fp32"));
-  // Resolved before the run: the warning for bf16 on a CPU without it never shows.
-  CHECK_THAT(image.output, !Catch::Contains("emulated there"));
+  CHECK_THAT(image.output, Catch::Contains(faster ? "--precision auto: bf16" : "--precision auto: fp32"));
+  // Resolved before the run: the warnings for bf16 where it is slower never show.
+  CHECK_THAT(image.output, !Catch::Contains("emulated there") && !Catch::Contains("likely slower"));
+
+  // Asked for by hand where it does not pay, bf16 runs with a warning that says why.
+  const std::string forced_dir = seedrl::test::temp_dir("precision_forced_bf16");
+  const auto forced =
+      seedrl::test::run_seedrl({"train", "--env", "minatar:breakout", "--precision", "bf16", "--max-frames", "2000",
+                                "--logdir", forced_dir, "--report-every-s", "0"});
+  INFO(forced.output);
+  REQUIRE(forced.status == 0);
+  CHECK((forced.output.find("emulated there") != std::string::npos) == !instructions);
+  CHECK((forced.output.find("AVX512-BF16 without AMX") != std::string::npos) == (instructions && !faster));
 
   const std::string mlp_dir = seedrl::test::temp_dir("precision_auto_mlp");
   const auto mlp = seedrl::test::run_seedrl({"train", "--env", "cartpole", "--precision", "auto", "--max-frames",
@@ -43,7 +56,7 @@ TEST_CASE("--precision auto picks bf16 only for an image torso or SAC on a CPU w
                                 sac_dir, "--report-every-s", "0"});
   INFO(sac.output);
   REQUIRE(sac.status == 0);
-  CHECK_THAT(sac.output, Catch::Contains(hardware ? "--precision auto: bf16 (SAC's" : "--precision auto: fp32 (not"));
+  CHECK_THAT(sac.output, Catch::Contains(faster ? "--precision auto: bf16 (SAC's" : "--precision auto: fp32 (not"));
 
   const auto bad = seedrl::test::run_seedrl({"train", "--env", "cartpole", "--precision", "fp16"});
   CHECK(bad.status == 2);

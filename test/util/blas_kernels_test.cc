@@ -46,6 +46,7 @@ TEST_CASE("bfloat16 instructions are detected as /proc/cpuinfo lists them", "[ut
   const bool listed = cpuinfo_has(flags, "avx512_bf16") || cpuinfo_has(flags, "amx_bf16");
   INFO(flags);
   CHECK(cpu_vector_support().bf16 == listed);
+  CHECK(cpu_vector_support().bf16_faster == seedrl::test::cpuinfo_bf16_faster());
   CHECK(cpu_vector_support().avx512 == (cpuinfo_has(flags, "avx512f") && cpuinfo_has(flags, "avx512bw") &&
                                         cpuinfo_has(flags, "avx512vl") && cpuinfo_has(flags, "avx512dq")));
 }

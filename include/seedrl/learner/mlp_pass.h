@@ -12,8 +12,8 @@
 //
 // With `bf16_matmuls`, the hidden layers' matmuls (forward, weight gradient,
 // gradient to the input) take their operands rounded to bfloat16, as a GPU's
-// TF32 mode or oneDNN's bf16 math mode do: on a CPU with AMX or AVX512-BF16
-// they run several times faster than float32 ones. Everything else stays
+// TF32 mode or oneDNN's bf16 math mode do: on a CPU with AMX (or AVX512-BF16
+// on AMD) they run several times faster than float32 ones. Everything else stays
 // float32: the parameters, their gradients, the activations between layers,
 // the biases and the last layer (the narrow head: a Q value, a Gaussian's
 // parameters) whole. Each forward takes bfloat16 copies of the weights, which

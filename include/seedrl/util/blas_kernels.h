@@ -16,6 +16,12 @@ struct CpuVectorSupport {
   bool avx2_fma = false;
   bool avx512 = false;  // F, BW, VL and DQ: OpenBLAS's SkylakeX kernels
   bool bf16 = false;    // AVX512-BF16 or AMX-BF16: bfloat16 dot products in hardware (--precision bf16)
+  // bfloat16 matrix products outrun float32's (--precision auto): AMX-BF16,
+  // or AVX512-BF16 on a core that is not Intel's. An Intel core issues
+  // AVX512-BF16's dot product on one port and float32 FMAs on two, the same
+  // multiply-adds per cycle, so there bfloat16 only adds its conversions
+  // (e.g. a VM that hides the host's AMX; bench/RESULTS.md).
+  bool bf16_faster = false;
 };
 
 CpuVectorSupport cpu_vector_support();
