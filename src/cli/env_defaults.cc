@@ -81,8 +81,8 @@ void apply_env_defaults(const CLI::App& cmd, TrainConfig& c) {
       why = "the MLP torso computes in float32";
     else if (!faster)
       why =
-          "not every device runs bfloat16 matmuls faster than float32's (that takes AMX, AVX512-BF16 on a "
-          "non-Intel CPU, or a GPU of compute capability 8.0+): " +
+          "not every device runs bfloat16 matmuls faster than float32's, as AMX, AVX512-BF16 on a non-Intel "
+          "CPU or a GPU of compute capability 8.0+ do: " +
           placement.describe();
     else
       why =
