@@ -141,10 +141,12 @@ TEST_CASE("MlpPass: bfloat16 matmuls round as documented, against double precisi
   const torch::Tensor y = pass.forward(x.to(torch::kFloat32)).clone();
   const torch::Tensor dx = pass.backward(grad_out.to(torch::kFloat32), true, 2, 5);
   // Float32's rounding apart, and now and then a sum that float32 rounds to
-  // the neighbouring bfloat16 (2^-8 relative, in one entry of many). The
-  // input's gradient is taken in float32 whole, where the reference rounds
-  // it once: bfloat16's rounding apart.
-  CHECK(error(y, y_rounded.detach()) < 1e-5);
+  // the neighbouring bfloat16 (2^-8 relative, in one entry of many; how
+  // often depends on the kernel's order of summation, AMX's or
+  // AVX512-BF16's), still far below bfloat16's own error (the last checks).
+  // The input's gradient is taken in float32 whole, where the reference
+  // rounds it once: bfloat16's rounding apart.
+  CHECK(error(y, y_rounded.detach()) < 1e-4);
   CHECK(error(dx, x_rounded.grad().narrow(1, 2, 5)) < 1e-2);
   for (std::size_t i = 0; i < params.size(); ++i) {
     INFO("parameter " << i);

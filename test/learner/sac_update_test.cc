@@ -66,7 +66,10 @@ TEST_CASE("SAC learns a continuous bandit's optimum and its reward from off-poli
   for (const double a : {-0.5, 0.0, 0.5, 0.9}) {
     const auto q = net->q1->forward(obs, torch::full({16, 1}, a));
     INFO("a = " << a << ", Q " << q);
-    CHECK((q + (a - 0.5) * (a - 0.5)).abs().max().item<double>() < 0.06);
+    // A fit from 1,500 noisy batches, loosest at a = 0, the data's edge
+    // (about 0.055 in float32); bfloat16 kernels (AMX, AVX512-BF16) move it
+    // by a few thousandths.
+    CHECK((q + (a - 0.5) * (a - 0.5)).abs().max().item<double>() < 0.08);
   }
   // Above its target entropy of -1 the policy narrows and the temperature falls.
   INFO("entropy " << first.entropy << " -> " << last.entropy << ", alpha " << alpha_start << " -> " << last.alpha);
