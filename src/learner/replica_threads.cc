@@ -1,12 +1,34 @@
 #include "seedrl/learner/replica_threads.h"
 
+#include <chrono>
+
 #include <ATen/Parallel.h>
 
 #include "seedrl/util/cpu_affinity.h"
 #include "seedrl/util/denormals.h"
+#include "seedrl/util/futex.h"
 #include "seedrl/util/thread_name.h"
 
 namespace seedrl {
+
+namespace {
+
+// Spins until ready() or about kSpinFor has passed; true if ready. The clock
+// is read once per batch of pauses, so the bound costs next to nothing.
+template <typename Ready>
+bool spin_until(const Ready& ready) {
+  constexpr auto kSpinFor = std::chrono::microseconds(100);
+  const auto until = std::chrono::steady_clock::now() + kSpinFor;
+  while (true) {
+    for (int i = 0; i < 64; ++i) {
+      if (ready()) return true;
+      cpu_relax();
+    }
+    if (std::chrono::steady_clock::now() >= until) return ready();
+  }
+}
+
+}  // namespace
 
 ReplicaThreads::ReplicaThreads(int ranks, std::vector<std::vector<int>> cpus)
     : ranks_(ranks), errors_(static_cast<std::size_t>(ranks)) {
@@ -34,12 +56,13 @@ void ReplicaThreads::loop(int rank) {
   at::init_num_threads();  // this thread's intra-op width follows torch::set_num_threads
   std::uint64_t seen = 0;
   while (true) {
-    {
+    const auto woken = [&] { return stop_.load() || generation_.load() != seen; };
+    if (!spin_until(woken)) {
       std::unique_lock lock(mu_);
-      work_cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
-      if (stop_) return;
-      seen = generation_;
+      work_cv_.wait(lock, woken);
     }
+    if (stop_) return;
+    seen = generation_;
     std::exception_ptr error;
     try {
       job_(rank);
@@ -70,9 +93,11 @@ void ReplicaThreads::run(const std::function<void(int)>& fn) {
   } catch (...) {
     error = std::current_exception();
   }
+  const auto all_done = [&] { return done_.load() == ranks_ - 1; };
+  spin_until(all_done);
   {
     std::unique_lock lock(mu_);
-    done_cv_.wait(lock, [&] { return done_ == ranks_ - 1; });
+    done_cv_.wait(lock, all_done);
     for (int r = 1; r < ranks_ && !error; ++r) error = errors_[r];
   }
   if (error) std::rethrow_exception(error);

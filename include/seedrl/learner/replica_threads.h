@@ -4,8 +4,15 @@
 // meet) and returns when all are done. One rank's exception does not leave
 // the others waiting in a collective forever: c10d's timeout fails them too.
 // SAC's updater runs its twin critics on two such ranks (no collectives).
+//
+// A waiting thread first spins briefly on the generation (or the done count)
+// before it sleeps on the condition variable: SAC hands its phases to the
+// second rank every few hundred microseconds, and waking a sleeping thread
+// (on a VM, a halted virtual CPU) costs a good part of that. The spin is
+// bounded, so an idle learner still sleeps.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -36,9 +43,11 @@ class ReplicaThreads {
   std::function<void(int)> job_;  // written before the generation bump, read after it
   std::mutex mu_;
   std::condition_variable work_cv_, done_cv_;
-  std::uint64_t generation_ = 0;
-  int done_ = 0;
-  bool stop_ = false;
+  // Written under mu_ (so that the condition variables' waits miss nothing),
+  // read without it by the spinning waits.
+  std::atomic<std::uint64_t> generation_{0};
+  std::atomic<int> done_{0};
+  std::atomic<bool> stop_{false};
   std::vector<std::exception_ptr> errors_;
   std::vector<std::thread> threads_;
 };
