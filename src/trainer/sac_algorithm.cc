@@ -50,12 +50,16 @@ CheckpointCounters SacAlgorithm::resume(bool resume) {
 }
 
 void SacAlgorithm::save(const CheckpointCounters& run) {
+  learner_->finish();  // the last update whole
   replay_checkpoint_->save(learner_->steps(), [&] { checkpoint_->save(run); });
 }
 
 std::string SacAlgorithm::checkpoint_path() const { return checkpoint_->path(); }
 
-void SacAlgorithm::publish() { learner_->publish(); }
+void SacAlgorithm::publish() {
+  learner_->finish();
+  learner_->publish();
+}
 
 std::string SacAlgorithm::describe() const {
   const SacConfig& s = config_.sac;

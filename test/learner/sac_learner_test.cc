@@ -2,7 +2,9 @@
 // groups steps exactly as the paper's three separate Adams; a learner
 // resumed from a checkpoint (weights, targets, temperature, optimizer) ends
 // in the uninterrupted learner's state bit for bit; and the replay's rate
-// limiter holds --replay-ratio whether the learner or the inserter is slower.
+// limiter holds --replay-ratio whether the learner or the inserter is slower;
+// stepping from the replay, with each actor step left to run beside the
+// next sample, makes the updates whole updates make.
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -206,6 +208,57 @@ TEST_CASE("SAC: a learner resumed from its checkpoint ends where the uninterrupt
   bool all_equal = true;
   for (std::size_t i = 0; i < a.size(); ++i) all_equal = all_equal && torch::equal(a[i], c[i]);
   CHECK_FALSE(all_equal);
+}
+
+TEST_CASE("SAC: a learner stepping from its replay, each actor step beside the next sample, makes whole updates",
+          "[learner][sac][concurrency]") {
+  const EnvSpec spec = box_spec();
+  const UnrollLayout layout = transition_layout(spec);
+  LearnerConfig config;
+  config.batch_size = 32;
+  config.optimizer.learning_rate = 3e-3;
+  for (const int critic_threads : {2, 1}) {
+    DYNAMIC_SECTION("critic threads " << critic_threads) {
+      SacConfig sc;
+      sc.critic_threads = critic_threads;
+      r2d2::Replay stepped_replay(layout, uniform(64)), whole_replay(layout, uniform(64));
+      random_batches(stepped_replay, spec, 5, 0);
+      random_batches(whole_replay, spec, 5, 0);
+      ParamPublisher stepped_publisher, whole_publisher;
+      const torch::Device cpu(torch::kCPU);
+      torch::manual_seed(3);
+      sac::SacLearner stepped(spec, small_mlp(), sc, config, 1, stepped_replay, stepped_publisher, cpu, 9);
+      torch::manual_seed(3);
+      sac::SacLearner whole(spec, small_mlp(), sc, config, 1, whole_replay, whole_publisher, cpu, 9);
+      sac::SacLearnerStats a, b;
+      r2d2::ReplaySample sample;
+      for (int i = 0; i < 12; ++i) {
+        REQUIRE(stepped.step(a));
+        REQUIRE(whole_replay.sample(32, sample));
+        whole.update(sample, b);
+        // The same losses, from the same sample, critics and actor.
+        CHECK(a.update.critic_loss == b.update.critic_loss);
+        CHECK(a.update.actor_loss == b.update.actor_loss);
+        CHECK(a.update.alpha == b.update.alpha);
+      }
+      // The last update's actor step is still to run; finish() runs it and
+      // publishes its actor.
+      CHECK(stepped_publisher.version() == 11);
+      stepped.finish();
+      CHECK(stepped_publisher.version() == 12);
+      CHECK(whole_publisher.version() == 12);
+      CHECK(stepped.steps() == whole.steps());
+      const auto x = state_of(stepped.model()), y = state_of(whole.model());
+      REQUIRE(x.size() == y.size());
+      for (std::size_t i = 0; i < x.size(); ++i) CHECK(torch::equal(x[i], y[i]));
+      // What inference receives is the stepped actor.
+      SacActor replica(spec, small_mlp());
+      REQUIRE(stepped_publisher.sync(*replica, -1) == 12);
+      const auto published = replica->parameters(), actor = stepped.model()->actor->parameters();
+      REQUIRE(published.size() == actor.size());
+      for (std::size_t i = 0; i < actor.size(); ++i) CHECK(torch::equal(published[i], actor[i]));
+    }
+  }
 }
 
 TEST_CASE("SAC: the rate limiter holds --replay-ratio with a slow learner and with a slow inserter",

@@ -45,29 +45,58 @@ SacLearner::SacLearner(const EnvSpec& spec, const ModelConfig& model, const SacC
 
 void SacLearner::publish() { publisher_.publish(*net_->actor, steps_); }
 
-void SacLearner::update(const r2d2::ReplaySample& sample, SacLearnerStats& stats) {
-  const UnrollBatch& seq = sample.batch;
-  UnrollBatch on_device = seq;
+TransitionBatch SacLearner::transitions(const r2d2::ReplaySample& sample) const {
+  UnrollBatch on_device = sample.batch;
   const bool nb = device_.is_cuda();
-  on_device.obs = seq.obs.to(device_, nb);
-  on_device.actions = seq.actions.to(device_, nb);
-  TransitionBatch batch = make_transitions(on_device, n_step_, config_.loss.discount, low_, high_, /*starts=*/1,
-                                           config_.loss.reward_clip, config_.loss.reward_scale);
-  const std::int64_t n = batch.obs.size(0);
-  at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(
-      seed_ ^ (0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(steps_ + 1)));
-  if (n > 0) stats.update = updater_.update(batch, generator);
+  on_device.obs = sample.batch.obs.to(device_, nb);
+  on_device.actions = sample.batch.actions.to(device_, nb);
+  return make_transitions(on_device, n_step_, config_.loss.discount, low_, high_, /*starts=*/1,
+                          config_.loss.reward_clip, config_.loss.reward_scale);
+}
+
+at::Generator SacLearner::noise_generator() const {
+  return at::make_generator<at::CPUGeneratorImpl>(seed_ ^
+                                                  (0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(steps_ + 1)));
+}
+
+void SacLearner::record(const r2d2::ReplaySample& sample, std::int64_t n, SacLearnerStats& stats) {
   ++steps_;
   frames_ += n;
   stats.transitions = static_cast<double>(n);
-  stats.policy_lag = static_cast<double>(steps_ - 1) - seq.versions.to(torch::kFloat64).mean().item<double>();
+  stats.policy_lag = static_cast<double>(steps_ - 1) - sample.batch.versions.to(torch::kFloat64).mean().item<double>();
+}
+
+void SacLearner::update(const r2d2::ReplaySample& sample, SacLearnerStats& stats) {
+  finish();
+  const TransitionBatch batch = transitions(sample);
+  const std::int64_t n = batch.obs.size(0);
+  at::Generator generator = noise_generator();
+  if (n > 0) stats.update = updater_.update(batch, generator);
+  record(sample, n, stats);
   publish();
 }
 
 bool SacLearner::step(SacLearnerStats& stats) {
-  if (!replay_.sample(config_.batch_size, sample_)) return false;
-  update(sample_, stats);
+  // The last update's actor step and publishing on the second critic thread,
+  // beside this step's sample and its transitions here.
+  bool sampled = false;
+  TransitionBatch batch;
+  updater_.finish_actor_step([this] { publish(); },
+                             [&] {
+                               sampled = replay_.sample(config_.batch_size, sample_);
+                               if (sampled) batch = transitions(sample_);
+                             });
+  if (!sampled) return false;
+  const std::int64_t n = batch.obs.size(0);
+  at::Generator generator = noise_generator();
+  if (n > 0) stats.update = updater_.update_but_actor_step(batch, generator);
+  record(sample_, n, stats);
+  if (!updater_.actor_step_pending()) publish();  // no transitions, so no step to publish after
   return true;
+}
+
+void SacLearner::finish() {
+  if (updater_.actor_step_pending()) updater_.finish_actor_step([this] { publish(); });
 }
 
 }  // namespace seedrl::sac

@@ -126,7 +126,37 @@ void SacUpdater::run_lane(int j) {
       lane.action_grad = lane.pass->backward(lane.fresh_q_grad.unsqueeze(1), false,
                                              lane.input.size(1) - fresh_.action.size(1), fresh_.action.size(1));
       break;
+    case Phase::kActorStep:
+      if (j == 1) {
+        actor_step();
+        if (*after_actor_step_) (*after_actor_step_)();
+      } else if (*meanwhile_) {
+        (*meanwhile_)();
+      }
+      break;
   }
+}
+
+void SacUpdater::actor_step() {
+  actor_pass_->backward(squashed_sample_grad(actor_out_, fresh_noise_, action_grad_, log_prob_weight_), true);
+  actor_adam_->step();
+  actor_step_pending_ = false;
+  actor_out_ = fresh_noise_ = action_grad_ = torch::Tensor();
+}
+
+void SacUpdater::finish_actor_step(const std::function<void()>& after, const std::function<void()>& meanwhile) {
+  if (actor_step_pending_ && threads_) {
+    after_actor_step_ = &after;
+    meanwhile_ = &meanwhile;
+    run_phase(Phase::kActorStep);
+    after_actor_step_ = meanwhile_ = nullptr;
+    return;
+  }
+  if (actor_step_pending_) {
+    actor_step();
+    if (after) after();
+  }
+  if (meanwhile) meanwhile();
 }
 
 void SacUpdater::clear_gradients() {
@@ -137,6 +167,13 @@ void SacUpdater::clear_gradients() {
 }
 
 SacStats SacUpdater::update(const TransitionBatch& b, at::Generator& generator) {
+  const SacStats stats = update_but_actor_step(b, generator);
+  finish_actor_step();
+  return stats;
+}
+
+SacStats SacUpdater::update_but_actor_step(const TransitionBatch& b, at::Generator& generator) {
+  finish_actor_step();  // the last update's, if it left one
   SacStats stats;
   const torch::Tensor alpha = net_->log_alpha.exp().detach();
   stats.alpha = alpha.item<double>();
@@ -183,18 +220,17 @@ SacStats SacUpdater::update(const TransitionBatch& b, at::Generator& generator) 
     lanes_[0].fresh_q_grad = a_loss.q1_grad;
     lanes_[1].fresh_q_grad = a_loss.q2_grad;
     run_phase(Phase::kActionGradients);
-    const torch::Tensor action_grad = lanes_[0].action_grad + lanes_[1].action_grad;
-    const double log_prob_weight = stats.alpha / static_cast<double>(fresh_.log_prob.numel());
-    actor_pass_->backward(squashed_sample_grad(actor_out_, fresh_noise_, action_grad, log_prob_weight), true);
-    actor_adam_->step();
+    action_grad_ = lanes_[0].action_grad + lanes_[1].action_grad;
+    log_prob_weight_ = stats.alpha / static_cast<double>(fresh_.log_prob.numel());
+    actor_step_pending_ = true;
     stats.actor_loss = a_loss.loss.item<double>();
   }
 
-  // Nothing of this update outlives it (its graphs included).
+  // Nothing of this update outlives it but what the actor's step reads.
   batch_ = nullptr;
   fresh_ = {};
   next_ = {};
-  fresh_noise_ = next_noise_ = target_ = actor_out_ = torch::Tensor();
+  next_noise_ = target_ = torch::Tensor();
   for (Lane& lane : lanes_)
     lane.next_q = lane.q_mean = lane.half_loss = lane.fresh_q = lane.fresh_q_grad = lane.action_grad = torch::Tensor();
   return stats;

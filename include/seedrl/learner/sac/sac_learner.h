@@ -5,6 +5,12 @@
 // The sampling noise of update k comes from a generator seeded by (seed, k),
 // not from a stream carried across updates, so that a run resumed from a
 // checkpoint at step k draws what the uninterrupted run would have drawn.
+//
+// step() leaves each update's actor step (sac_update.h) to the next step,
+// which runs it, and publishes the actor, on the second critic thread while
+// it samples its batch: the replay's draws and the updates keep their order,
+// so the run is the one whole updates make. finish() runs a step left over;
+// a checkpoint is taken after it.
 // One learner device: SAC's small networks gain nothing from data parallelism.
 #pragma once
 
@@ -39,8 +45,10 @@ class SacLearner {
 
   // Samples, updates, publishes; false once the replay is closed.
   bool step(SacLearnerStats& stats);
-  // One update on a given sample (no replay involved).
+  // One whole update on a given sample (no replay involved), published.
   void update(const r2d2::ReplaySample& sample, SacLearnerStats& stats);
+  // The actor's step the last step() left, if any, and its publishing.
+  void finish();
   void publish();
 
   // What RunCheckpoint saves: the whole network (actor, critics, targets,
@@ -65,6 +73,11 @@ class SacLearner {
   torch::Device device_;
   std::uint64_t seed_;
   std::vector<float> low_, high_;
+  // The batch's transitions (on the learner's device); the update's stats.
+  TransitionBatch transitions(const r2d2::ReplaySample& sample) const;
+  at::Generator noise_generator() const;  // update steps_ + 1's noise: seeded by (seed, step)
+  void record(const r2d2::ReplaySample& sample, std::int64_t transitions, SacLearnerStats& stats);
+
   r2d2::ReplaySample sample_;
   std::int64_t steps_ = 0, frames_ = 0;
 };

@@ -23,6 +23,13 @@
 // (bench/RESULTS.md). The sampling noise is drawn before the threads split,
 // so both ways compute the same update (up to float rounding), each the same
 // from one run to the next.
+//
+// The update's serial tail, the actor's backward pass from the fresh action
+// and its Adam step, can be left for later (update_but_actor_step) and run
+// on the second thread beside the caller's next piece of work
+// (finish_actor_step): a learner takes its next sample from the replay
+// meanwhile. Nothing else reads what the tail writes, so the updates are the
+// ones update() makes, in the same order.
 #pragma once
 
 #include <functional>
@@ -70,8 +77,16 @@ class SacUpdater {
   // Throws std::invalid_argument for a critic_threads other than 1 or 2.
   SacUpdater(SacNet net, const SacSettings& settings);
   ~SacUpdater();
-  // `generator`: where the actor's sampling noise comes from.
+  // `generator`: where the actor's sampling noise comes from. The whole
+  // update (an actor's step left by the one before it first).
   SacStats update(const TransitionBatch& batch, at::Generator& generator);
+  // The update but its actor's step, which waits for finish_actor_step().
+  SacStats update_but_actor_step(const TransitionBatch& batch, at::Generator& generator);
+  // Runs the actor's step an update left, then `after` (publishing the
+  // actor), beside `meanwhile` on the calling thread: on the second thread
+  // with critic_threads 2, else first. With no step left, only `meanwhile`.
+  void finish_actor_step(const std::function<void()>& after = {}, const std::function<void()>& meanwhile = {});
+  bool actor_step_pending() const { return actor_step_pending_; }
   // Parameter groups 0 critics, 1 actor, 2 log(alpha).
   torch::optim::Adam& optimizer() { return *optimizer_; }
   SacNet& net() { return net_; }
@@ -82,8 +97,9 @@ class SacUpdater {
   // 0, with gradient) and at s' (lane 1, without); the others are critic j's
   // on lane j: its target copy at (s', a'); its half of the critics' loss, its
   // backward pass and Adam step and its Polyak step; its value of the fresh
-  // action; that value's gradient to the action.
-  enum class Phase { kActors, kTargetCritics, kCriticLosses, kActorCritics, kActionGradients };
+  // action; that value's gradient to the action. kActorStep: the actor's
+  // step left by an update (lane 1) beside the caller's work (lane 0).
+  enum class Phase { kActors, kTargetCritics, kCriticLosses, kActorCritics, kActionGradients, kActorStep };
   struct Lane {
     SacCritic critic{nullptr}, target{nullptr};
     std::vector<torch::Tensor> params, target_params;
@@ -96,6 +112,7 @@ class SacUpdater {
   void run_phase(Phase phase);
   void run_lane(int j);
   void clear_gradients();
+  void actor_step();  // the actor's backward pass from the fresh action, and its Adam step
 
   SacNet net_;
   SacSettings settings_;
@@ -111,6 +128,13 @@ class SacUpdater {
   torch::Tensor fresh_noise_, next_noise_, target_;
   torch::Tensor actor_out_;  // the actor's output at s (actor_pass_'s buffer, read by its backward pass)
   SquashedSample fresh_, next_;
+  // The actor's step left by update_but_actor_step: the loss's gradient to
+  // the fresh action and the log-probability's weight in it.
+  bool actor_step_pending_ = false;
+  torch::Tensor action_grad_;
+  double log_prob_weight_ = 0;
+  const std::function<void()>* after_actor_step_ = nullptr;  // kActorStep's work, set by finish_actor_step
+  const std::function<void()>* meanwhile_ = nullptr;
 };
 
 }  // namespace seedrl::sac
