@@ -50,6 +50,9 @@ MlpPass::MlpPass(std::vector<at::Tensor> params, bool tanh, bool bf16_matmuls) :
   grad_in_.resize(layers);
   weight_grads_.resize(layers);
   bias_grads_.resize(layers);
+  forward_mm_.resize(layers);
+  weight_grad_mm_.resize(layers);
+  input_grad_mm_.resize(layers);
   for (auto* v : {&weights16_, &inputs16_, &products16_, &grads16_, &weight_grads16_, &grad_in16_}) v->resize(layers);
 }
 
@@ -74,14 +77,16 @@ const at::Tensor& MlpPass::forward(const at::Tensor& x) {
       // Not a mixed-dtype add, which would convert the product into a temporary.
       out.copy_(product);
       out.add_(biases_[l]);
-    } else {
-      at::addmm_out(out, biases_[l], *prev, weights_[l].t());
-    }
-    if (l + 1 < weights_.size()) {
       if (tanh_)
         out.tanh_();
       else
         out.relu_();
+    } else {
+      const bool hidden = l + 1 < weights_.size();
+      const auto activation = !hidden ? CpuMatmul::Activation::kNone
+                              : tanh_ ? CpuMatmul::Activation::kTanh
+                                      : CpuMatmul::Activation::kRelu;
+      forward_mm_[l].run(out, *prev, weights_[l].t(), &biases_[l], activation);
     }
     prev = &out;
   }
@@ -122,7 +127,7 @@ at::Tensor MlpPass::backward(const at::Tensor& grad_out, bool param_grads, std::
         at::mm_out(weight_grads16_[l], g16->t(), inputs16_[l]);
         weight_grads_[l].copy_(weight_grads16_[l]);
       } else {
-        at::mm_out(weight_grads_[l], g.t(), in);
+        weight_grad_mm_[l].run(weight_grads_[l], g.t(), in);
       }
       if (!bias_grads_[l].defined() || bias_grads_[l].size(0) != biases_[l].size(0))
         bias_grads_[l] = at::empty({biases_[l].size(0)}, biases_[l].options().requires_grad(false));
@@ -138,7 +143,7 @@ at::Tensor MlpPass::backward(const at::Tensor& grad_out, bool param_grads, std::
         at::mm_out(grad_in16_[l], *g16, weights16_[l]);
         next.copy_(grad_in16_[l]);
       } else {
-        at::mm_out(next, g, weights_[l]);
+        input_grad_mm_[l].run(next, g, weights_[l]);
       }
       g = next;
     } else if (count > 0) {

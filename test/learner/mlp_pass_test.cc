@@ -69,6 +69,41 @@ TEST_CASE("MlpPass: outputs and gradients are autograd's, for ReLU and tanh at t
   }
 }
 
+TEST_CASE("MlpPass: in float32 (oneDNN's products where built with it), outputs and gradients are double autograd's",
+          "[learner][mlp]") {
+  const bool tanh = GENERATE(false, true);
+  INFO((tanh ? "tanh" : "relu"));
+  torch::Generator g = at::detail::createCPUGenerator(25);
+  // SAC's critic's shapes: 17 observations and 6 actions in, 256 wide, one value out.
+  const std::vector<torch::Tensor> exact = random_layers({23, 256, 256, 1}, g);
+  std::vector<torch::Tensor> params;
+  for (const auto& p : exact) params.push_back(p.detach().to(torch::kFloat32));
+  MlpPass pass(params, tanh);
+  for (const std::int64_t n : {256, 31}) {
+    INFO("batch " << n);
+    const torch::Tensor x = torch::randn({n, 23}, g, torch::kFloat64);
+    const torch::Tensor grad_out = torch::randn({n, 1}, g, torch::kFloat64);
+    const torch::Tensor xr = x.clone().requires_grad_(true);
+    for (const auto& p : exact) p.mutable_grad() = torch::Tensor();
+    const torch::Tensor ref_y = autograd_forward(exact, xr, tanh);
+    ref_y.backward(grad_out);
+
+    const auto error = [](const torch::Tensor& got, const torch::Tensor& ref) {
+      return (got.to(torch::kFloat64) - ref).norm().item<double>() / ref.norm().item<double>();
+    };
+    const torch::Tensor y = pass.forward(x.to(torch::kFloat32)).clone();
+    const torch::Tensor dx = pass.backward(grad_out.to(torch::kFloat32), true, 17, 6);
+    // Float32's rounding (the last bias's gradient, a sum of n terms that
+    // cancel, loses most), far from a wrong product's error of order 1.
+    CHECK(error(y, ref_y.detach()) < 1e-5);
+    CHECK(error(dx, xr.grad().narrow(1, 17, 6)) < 1e-5);
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      INFO("parameter " << i);
+      CHECK(error(params[i].grad(), exact[i].grad()) < 1e-4);
+    }
+  }
+}
+
 TEST_CASE("MlpPass: without parameter gradients it leaves .grad() alone and gives only the input's", "[learner][mlp]") {
   torch::Generator g = at::detail::createCPUGenerator(22);
   const std::vector<torch::Tensor> params = random_layers({4, 8, 1}, g);

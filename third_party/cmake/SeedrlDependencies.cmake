@@ -79,6 +79,23 @@ if(mujoco_FOUND)
 endif()
 add_library(seedrl::mujoco ALIAS seedrl_mujoco)
 
+# oneDNN (libdnnl-dev), the library Debian's LibTorch already links, for the
+# learner's float32 CPU matrix products (learner/cpu_matmul.h). Optional: found,
+# only src/learner/cpu_matmul.cc sees its header and SEEDRL_HAVE_ONEDNN;
+# without it (a CUDA LibTorch from pip, say) those products are LibTorch's.
+# Found by header and library rather than dnnl-config.cmake, which would also
+# want OpenCL's CMake package for a CPU-only use.
+add_library(seedrl_onednn INTERFACE)
+find_path(SEEDRL_ONEDNN_INCLUDE_DIR oneapi/dnnl/dnnl.hpp)
+find_library(SEEDRL_ONEDNN_LIBRARY NAMES dnnl)
+set(SEEDRL_HAVE_ONEDNN OFF)
+if(SEEDRL_ONEDNN_INCLUDE_DIR AND SEEDRL_ONEDNN_LIBRARY)
+  set(SEEDRL_HAVE_ONEDNN ON)
+  target_link_libraries(seedrl_onednn INTERFACE ${SEEDRL_ONEDNN_LIBRARY})
+endif()
+message(STATUS "seedrl: oneDNN for the learner's CPU matmuls: ${SEEDRL_HAVE_ONEDNN}")
+add_library(seedrl::onednn ALIAS seedrl_onednn)
+
 # The Arcade Learning Environment's C++ library (third_party/install-ale.sh) is
 # optional too: found, it compiles the atari:* environments in;
 # -DALE_ROOT=PREFIX or CMAKE_PREFIX_PATH point at an install elsewhere than

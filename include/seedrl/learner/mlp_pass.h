@@ -6,6 +6,10 @@
 // back one matmul per gradient. A learner whose network is this small (SAC's
 // critics) spends more time in that bookkeeping than in the matmuls.
 //
+// Its float32 products go through learner/cpu_matmul.h (oneDNN where the
+// build has it), each layer's bias and activation folded into its forward
+// product.
+//
 // The pass reads the parameters' tensors at each call (a checkpoint loaded
 // into them is seen) and takes no gradient through autograd: it runs as if
 // under torch::NoGradGuard. One pass object serves one thread.
@@ -24,6 +28,8 @@
 #include <vector>
 
 #include <ATen/core/Tensor.h>
+
+#include "seedrl/learner/cpu_matmul.h"
 
 namespace seedrl {
 
@@ -56,6 +62,8 @@ class MlpPass {
   std::vector<at::Tensor> outputs_;          // each layer's output (after its activation)
   std::vector<at::Tensor> grads_, grad_in_;  // two buffers per layer for the gradient to its output
   std::vector<at::Tensor> weight_grads_, bias_grads_;
+  // Per layer, the float32 products of its forward, weight gradient and input gradient.
+  std::vector<CpuMatmul> forward_mm_, weight_grad_mm_, input_grad_mm_;
   // bf16_: per hidden layer, the weights' and the input's bfloat16 copies
   // from forward, and bfloat16 scratch for its products and its output's gradient.
   std::vector<at::Tensor> weights16_, inputs16_, products16_, grads16_, weight_grads16_, grad_in16_;
