@@ -86,6 +86,34 @@ TEST_CASE("replay samples sequences in proportion to p^alpha (chi-squared)", "[r
   CHECK(replay.sampled() == static_cast<std::uint64_t>(draws));
 }
 
+TEST_CASE("a uniform replay (alpha 0) draws the sequences the sum tree's walk draws", "[r2d2][replay]") {
+  // alpha 1e-300 leaves every p^alpha at 1 too, but takes the walk: the two
+  // replays, seeded alike, must draw the same sequences as they fill and wrap.
+  const auto l = layout_for(DType::kFloat32, 2, 0);
+  ReplayConfig uc = config(37), wc = config(37);
+  uc.priority_exponent = 0;
+  wc.priority_exponent = 1e-300;
+  uc.importance_exponent = wc.importance_exponent = 0;
+  Replay uniform(l, uc), walked(l, wc);
+  ReplaySample a, b;
+  std::vector<int> seen(37, 0);
+  for (int id = 0; id < 100; ++id) {
+    REQUIRE(uniform.insert(sequence(l, id), 0));
+    REQUIRE(walked.insert(sequence(l, id), 0));
+    REQUIRE(uniform.sample(64, a));
+    REQUIRE(walked.sample(64, b));
+    REQUIRE(a.indices == b.indices);
+    CHECK(torch::equal(a.batch.obs, b.batch.obs));
+    CHECK(a.probabilities == b.probabilities);
+    for (const auto k : a.indices) {
+      REQUIRE(k < uniform.size());
+      ++seen[static_cast<std::size_t>(k)];
+    }
+  }
+  // Every position drawn, the last included (no off-by-one at the top).
+  for (int k = 0; k < 37; ++k) CHECK(seen[static_cast<std::size_t>(k)] > 0);
+}
+
 TEST_CASE("importance weights are (N P(i))^-beta over their batch maximum", "[r2d2][replay]") {
   const auto l = layout_for(DType::kFloat32);
   auto c = config(16);

@@ -129,9 +129,15 @@ bool Replay::sample(int batch, ReplaySample& out) {
   out.weights = torch::empty({batch}, torch::kFloat32);
   float* w = out.weights.data_ptr<float>();
   const double total = tree_.total();
+  // With alpha 0 every held sequence's p^alpha is 1 and total() is size_
+  // exactly, so the tree's walk lands on floor(u): the same draw, taken
+  // without the walk's cache misses through a tree as large as the replay.
+  const bool uniform = config_.priority_exponent == 0;
   double wmax = 0;
   for (int i = 0; i < batch; ++i) {
-    const std::size_t k = tree_.find_prefix_sum(rng_.uniform() * total);
+    const double u = rng_.uniform() * total;
+    const std::size_t k =
+        uniform ? std::min(static_cast<std::size_t>(u), static_cast<std::size_t>(size_ - 1)) : tree_.find_prefix_sum(u);
     const double prob = tree_.get(k) / total;
     out.indices[i] = static_cast<std::int64_t>(k);
     out.generations[i] = generation_[k];
