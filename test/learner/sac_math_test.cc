@@ -117,6 +117,9 @@ TEST_CASE("SAC: the reparameterised sample's gradient matches finite differences
 }
 
 TEST_CASE("SAC: critic target and losses match a double loop, and truncation bootstraps", "[learner][sac]") {
+  // float32 takes the CPU's loop for the target, double LibTorch's tensor ops.
+  const auto dtype = GENERATE(torch::kFloat32, torch::kFloat64);
+  INFO("dtype " << dtype);
   torch::manual_seed(5);
   const int n = 64;
   const auto reward = torch::randn({n}), q1n = torch::randn({n}) * 3, q2n = torch::randn({n}) * 3;
@@ -124,8 +127,16 @@ TEST_CASE("SAC: critic target and losses match a double loop, and truncation boo
   auto terminal = (torch::rand({n}) < 0.2).to(torch::kFloat32);
   const auto alpha = torch::tensor(0.37f);
   const double discount = std::pow(0.99, 3);  // 3-step transitions
-  const auto y = critic_target(reward, terminal, torch::tensor(discount), q1n, q2n, logpn, alpha);
-  CHECK_FALSE(y.requires_grad());
+  const auto target_of = [&](const torch::Tensor& d) {
+    return critic_target(reward.to(dtype), terminal.to(dtype), d, q1n.to(dtype), q2n.to(dtype), logpn.to(dtype),
+                         alpha.to(dtype));
+  };
+  const auto yd = target_of(torch::tensor(discount));
+  CHECK_FALSE(yd.requires_grad());
+  REQUIRE(yd.scalar_type() == dtype);
+  // A discount per transition (n-step transitions cut short by an episode's end) as the learner passes it.
+  CHECK(torch::allclose(target_of(torch::full({n}, discount, torch::dtype(dtype))), yd, 1e-6, 1e-6));
+  const auto y = yd.to(torch::kFloat32);
   const auto R = values(reward), T = values(terminal), A = values(q1n), B = values(q2n), L = values(logpn);
   const auto Q1 = values(q1), Q2 = values(q2), Y = values(y);
   double loss = 0, q1_half = 0;

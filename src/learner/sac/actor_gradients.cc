@@ -100,6 +100,29 @@ ActorLossGrads actor_loss_grads(const torch::Tensor& log_prob, const torch::Tens
                                 double alpha) {
   torch::NoGradGuard no_grad;
   const double scale = -1.0 / static_cast<double>(q1.numel());
+  const std::int64_t n = q1.numel();
+  const auto rows = [n](const torch::Tensor& t) {
+    return t.device().is_cpu() && t.scalar_type() == torch::kFloat32 && t.numel() == n && t.is_contiguous();
+  };
+  if (rows(log_prob) && rows(q1) && rows(q2)) {
+    // On a CPU one loop (the learner's thread runs it while the second
+    // critic thread waits): the loss in double, the gradients as below.
+    ActorLossGrads r{torch::Tensor(), torch::empty_like(q1), torch::empty_like(q2)};
+    const float* lp = log_prob.data_ptr<float>();
+    const float* a = q1.data_ptr<float>();
+    const float* b = q2.data_ptr<float>();
+    float* ga = r.q1_grad.data_ptr<float>();
+    float* gb = r.q2_grad.data_ptr<float>();
+    const auto g = static_cast<float>(scale), half = static_cast<float>(0.5 * scale);
+    double sum = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      sum += alpha * lp[i] - std::min<double>(a[i], b[i]);
+      ga[i] = a[i] < b[i] ? g : a[i] == b[i] ? half : 0.0f;
+      gb[i] = b[i] < a[i] ? g : a[i] == b[i] ? half : 0.0f;
+    }
+    r.loss = torch::scalar_tensor(sum / static_cast<double>(n), q1.options());
+    return r;
+  }
   ActorLossGrads r;
   r.loss = (alpha * log_prob - torch::min(q1, q2)).mean();
   const torch::Tensor tie = (q1 == q2).to(q1.scalar_type()) * (0.5 * scale);
@@ -108,10 +131,9 @@ ActorLossGrads actor_loss_grads(const torch::Tensor& log_prob, const torch::Tens
   return r;
 }
 
-torch::Tensor temperature_loss_grad(const torch::Tensor& log_alpha, const torch::Tensor& log_prob,
-                                    double target_entropy) {
+torch::Tensor temperature_loss_grad(const torch::Tensor& log_alpha, double mean_log_prob, double target_entropy) {
   torch::NoGradGuard no_grad;
-  return (-(log_prob + target_entropy).mean()).to(log_alpha.scalar_type()).reshape(log_alpha.sizes());
+  return torch::full(log_alpha.sizes(), -(mean_log_prob + target_entropy), log_alpha.options().requires_grad(false));
 }
 
 }  // namespace seedrl::sac

@@ -1,5 +1,6 @@
 #include "seedrl/learner/sac/sac_update.h"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -191,14 +192,12 @@ SacStats SacUpdater::update_but_actor_step(const TransitionBatch& b, at::Generat
   // The actor's fresh samples (for the temperature and the actor's loss) and
   // its next actions (for the critics' target).
   run_phase(Phase::kActors);
-  stats.entropy = -fresh_.log_prob.mean().item<double>();
+  const double mean_log_prob = fresh_.log_prob.mean().item<double>();
+  stats.entropy = -mean_log_prob;
   if (settings_.learn_temperature) {
-    net_->log_alpha.mutable_grad() = temperature_loss_grad(net_->log_alpha, fresh_.log_prob, settings_.target_entropy);
-    {
-      torch::NoGradGuard no_grad;
-      stats.temperature_loss =
-          temperature_loss(net_->log_alpha, fresh_.log_prob, settings_.target_entropy).item<double>();
-    }
+    const torch::Tensor grad = temperature_loss_grad(net_->log_alpha, mean_log_prob, settings_.target_entropy);
+    stats.temperature_loss = -std::log(stats.alpha) * (mean_log_prob + settings_.target_entropy);
+    net_->log_alpha.mutable_grad() = grad;
     temperature_adam_->step();
   }
 

@@ -34,9 +34,9 @@ struct ActorLossGrads {
 ActorLossGrads actor_loss_grads(const torch::Tensor& log_prob, const torch::Tensor& q1, const torch::Tensor& q2,
                                 double alpha);
 
-// The temperature loss's gradient to log_alpha (of log_alpha's shape):
-// -mean(log_prob + target_entropy).
-torch::Tensor temperature_loss_grad(const torch::Tensor& log_alpha, const torch::Tensor& log_prob,
-                                    double target_entropy);
+// The temperature loss's gradient to log_alpha (of log_alpha's shape), from
+// the batch's mean log-probability m: -(m + target_entropy). The loss itself
+// is log_alpha times that.
+torch::Tensor temperature_loss_grad(const torch::Tensor& log_alpha, double mean_log_prob, double target_entropy);
 
 }  // namespace seedrl::sac
