@@ -17,8 +17,8 @@ using seedrl::CpuMatmul;
 namespace {
 
 // out[i][j] = act(sum_k a[i][k] b[k][j] + bias[j]) in double, element by element.
-torch::Tensor reference(const torch::Tensor& a, const torch::Tensor& b, const torch::Tensor* bias,
-                        CpuMatmul::Activation activation) {
+torch::Tensor matmul_reference(const torch::Tensor& a, const torch::Tensor& b, const torch::Tensor* bias,
+                               CpuMatmul::Activation activation) {
   const torch::Tensor ad = a.to(torch::kFloat64).contiguous(), bd = b.to(torch::kFloat64).contiguous();
   const std::int64_t m = ad.size(0), k = ad.size(1), n = bd.size(1);
   torch::Tensor out = torch::empty({m, n}, torch::kFloat64);
@@ -39,16 +39,16 @@ torch::Tensor reference(const torch::Tensor& a, const torch::Tensor& b, const to
 
 // Largest error relative to the sum of the magnitudes that made each entry:
 // float32's rounding of a k-term sum stays near k 2^-24 of it.
-double worst_error(const torch::Tensor& got, const torch::Tensor& a, const torch::Tensor& b, const torch::Tensor* bias,
-                   CpuMatmul::Activation activation) {
-  const torch::Tensor ref = reference(a, b, bias, activation);
+double matmul_worst_error(const torch::Tensor& got, const torch::Tensor& a, const torch::Tensor& b,
+                          const torch::Tensor* bias, CpuMatmul::Activation activation) {
+  const torch::Tensor ref = matmul_reference(a, b, bias, activation);
   const torch::Tensor scale =
       torch::matmul(a.to(torch::kFloat64).abs(), b.to(torch::kFloat64).abs()) +
       (bias ? bias->to(torch::kFloat64).abs().unsqueeze(0) : torch::zeros({1}, torch::kFloat64)) + 1e-30;
   return ((got.to(torch::kFloat64) - ref).abs() / scale).max().item<double>();
 }
 
-const char* name(CpuMatmul::Activation a) {
+const char* activation_name(CpuMatmul::Activation a) {
   return a == CpuMatmul::Activation::kNone ? "none" : a == CpuMatmul::Activation::kRelu ? "relu" : "tanh";
 }
 
@@ -61,7 +61,7 @@ TEST_CASE("CpuMatmul: products of strided views, with bias and activation, match
   const auto activation =
       GENERATE(CpuMatmul::Activation::kNone, CpuMatmul::Activation::kRelu, CpuMatmul::Activation::kTanh);
   const bool with_bias = GENERATE(false, true);
-  INFO("activation " << name(activation) << ", bias " << with_bias);
+  INFO("activation " << activation_name(activation) << ", bias " << with_bias);
   CpuMatmul mm;  // one object through every shape below: it must follow each change
   struct Case {
     std::string what;
@@ -87,7 +87,7 @@ TEST_CASE("CpuMatmul: products of strided views, with bias and activation, match
     const torch::Tensor bias = torch::randn({n}, g);
     torch::Tensor out = torch::full({c.a.size(0), n}, std::nan(""));
     mm.run(out, c.a, c.b, with_bias ? &bias : nullptr, activation);
-    CHECK(worst_error(out, c.a, c.b, with_bias ? &bias : nullptr, activation) < 1e-5);
+    CHECK(matmul_worst_error(out, c.a, c.b, with_bias ? &bias : nullptr, activation) < 1e-5);
     // Not vacuous: the entries vary, and ReLU leaves some zero and some not.
     CHECK(out.std().item<double>() > 0.01);
   }
@@ -102,7 +102,7 @@ TEST_CASE("CpuMatmul: double tensors take LibTorch's product exactly, and shapes
   torch::Tensor out = torch::empty({5, 3}, torch::kFloat64);
   mm.run(out, a, b, &bias, CpuMatmul::Activation::kTanh);
   CHECK(torch::equal(out, torch::tanh(torch::addmm(bias, a, b))));
-  CHECK(worst_error(out, a, b, &bias, CpuMatmul::Activation::kTanh) < 1e-14);
+  CHECK(matmul_worst_error(out, a, b, &bias, CpuMatmul::Activation::kTanh) < 1e-14);
 
   torch::Tensor wrong = torch::empty({5, 4});
   const torch::Tensor af = a.to(torch::kFloat32), bf = b.to(torch::kFloat32);

@@ -33,6 +33,11 @@ torch::Tensor autograd_forward(const std::vector<torch::Tensor>& params, const t
   return h;
 }
 
+// The error's norm relative to the reference's (double).
+double mlp_relative_error(const torch::Tensor& got, const torch::Tensor& ref) {
+  return (got.to(torch::kFloat64) - ref).norm().item<double>() / ref.norm().item<double>();
+}
+
 }  // namespace
 
 TEST_CASE("MlpPass: outputs and gradients are autograd's, for ReLU and tanh at two batch sizes", "[learner][mlp]") {
@@ -88,18 +93,15 @@ TEST_CASE("MlpPass: in float32 (oneDNN's products where built with it), outputs 
     const torch::Tensor ref_y = autograd_forward(exact, xr, tanh);
     ref_y.backward(grad_out);
 
-    const auto error = [](const torch::Tensor& got, const torch::Tensor& ref) {
-      return (got.to(torch::kFloat64) - ref).norm().item<double>() / ref.norm().item<double>();
-    };
     const torch::Tensor y = pass.forward(x.to(torch::kFloat32)).clone();
     const torch::Tensor dx = pass.backward(grad_out.to(torch::kFloat32), true, 17, 6);
     // Float32's rounding (the last bias's gradient, a sum of n terms that
     // cancel, loses most), far from a wrong product's error of order 1.
-    CHECK(error(y, ref_y.detach()) < 1e-5);
-    CHECK(error(dx, xr.grad().narrow(1, 17, 6)) < 1e-5);
+    CHECK(mlp_relative_error(y, ref_y.detach()) < 1e-5);
+    CHECK(mlp_relative_error(dx, xr.grad().narrow(1, 17, 6)) < 1e-5);
     for (std::size_t i = 0; i < params.size(); ++i) {
       INFO("parameter " << i);
-      CHECK(error(params[i].grad(), exact[i].grad()) < 1e-4);
+      CHECK(mlp_relative_error(params[i].grad(), exact[i].grad()) < 1e-4);
     }
   }
 }
@@ -168,10 +170,6 @@ TEST_CASE("MlpPass: bfloat16 matmuls round as documented, against double precisi
   const torch::Tensor y_rounded = bf16_reference_forward(rounded, x_rounded, tanh);
   y_rounded.backward(grad_out);
 
-  // The error's norm relative to the reference's.
-  const auto error = [](const torch::Tensor& got, const torch::Tensor& ref) {
-    return (got.to(torch::kFloat64) - ref).norm().item<double>() / ref.norm().item<double>();
-  };
   MlpPass pass(params, tanh, true);
   const torch::Tensor y = pass.forward(x.to(torch::kFloat32)).clone();
   const torch::Tensor dx = pass.backward(grad_out.to(torch::kFloat32), true, 2, 5);
@@ -181,15 +179,15 @@ TEST_CASE("MlpPass: bfloat16 matmuls round as documented, against double precisi
   // AVX512-BF16's), still far below bfloat16's own error (the last checks).
   // The input's gradient is taken in float32 whole, where the reference
   // rounds it once: bfloat16's rounding apart.
-  CHECK(error(y, y_rounded.detach()) < 1e-4);
-  CHECK(error(dx, x_rounded.grad().narrow(1, 2, 5)) < 1e-2);
+  CHECK(mlp_relative_error(y, y_rounded.detach()) < 1e-4);
+  CHECK(mlp_relative_error(dx, x_rounded.grad().narrow(1, 2, 5)) < 1e-2);
   for (std::size_t i = 0; i < params.size(); ++i) {
     INFO("parameter " << i);
     REQUIRE(params[i].grad().scalar_type() == torch::kFloat32);
-    CHECK(error(params[i].grad(), rounded[i].grad()) < 1e-3);
+    CHECK(mlp_relative_error(params[i].grad(), rounded[i].grad()) < 1e-3);
   }
   // Not float32 arithmetic: the output and the first layer's weight gradient
   // are off the exact pass's by far more than float32's rounding (2^-24).
-  CHECK(error(y, y_exact.detach()) > 1e-4);
-  CHECK(error(params[0].grad(), exact[0].grad()) > 1e-4);
+  CHECK(mlp_relative_error(y, y_exact.detach()) > 1e-4);
+  CHECK(mlp_relative_error(params[0].grad(), exact[0].grad()) > 1e-4);
 }
