@@ -82,16 +82,25 @@ add_library(seedrl::mujoco ALIAS seedrl_mujoco)
 # oneDNN (libdnnl-dev), the library Debian's LibTorch already links, for the
 # learner's float32 CPU matrix products (learner/cpu_matmul.h). Optional: found,
 # only src/learner/cpu_matmul.cc sees its header and SEEDRL_HAVE_ONEDNN;
-# without it (a CUDA LibTorch from pip, say) those products are LibTorch's.
-# Found by header and library rather than dnnl-config.cmake, which would also
-# want OpenCL's CMake package for a CPU-only use.
+# without it those products are LibTorch's. Used only where LibTorch's
+# libtorch_cpu links that same shared library: a PyTorch wheel carries its own
+# oneDNN inside libtorch_cpu, and two oneDNNs in one process could bind our
+# calls across versions. Found by header and library rather than
+# dnnl-config.cmake, which would also want OpenCL's CMake package.
 add_library(seedrl_onednn INTERFACE)
 find_path(SEEDRL_ONEDNN_INCLUDE_DIR oneapi/dnnl/dnnl.hpp)
 find_library(SEEDRL_ONEDNN_LIBRARY NAMES dnnl)
+find_library(SEEDRL_TORCH_CPU_LIBRARY torch_cpu HINTS "${TORCH_INSTALL_PREFIX}/lib")
+find_program(SEEDRL_READELF readelf)
 set(SEEDRL_HAVE_ONEDNN OFF)
-if(SEEDRL_ONEDNN_INCLUDE_DIR AND SEEDRL_ONEDNN_LIBRARY)
-  set(SEEDRL_HAVE_ONEDNN ON)
-  target_link_libraries(seedrl_onednn INTERFACE ${SEEDRL_ONEDNN_LIBRARY})
+if(SEEDRL_ONEDNN_INCLUDE_DIR AND SEEDRL_ONEDNN_LIBRARY AND SEEDRL_TORCH_CPU_LIBRARY AND SEEDRL_READELF)
+  execute_process(COMMAND "${SEEDRL_READELF}" -d "${SEEDRL_TORCH_CPU_LIBRARY}" OUTPUT_VARIABLE _torch_needs
+                  ERROR_QUIET RESULT_VARIABLE _readelf_status)
+  get_filename_component(_onednn_name "${SEEDRL_ONEDNN_LIBRARY}" NAME)
+  if(_readelf_status EQUAL 0 AND _torch_needs MATCHES "\\[${_onednn_name}")
+    set(SEEDRL_HAVE_ONEDNN ON)
+    target_link_libraries(seedrl_onednn INTERFACE ${SEEDRL_ONEDNN_LIBRARY})
+  endif()
 endif()
 message(STATUS "seedrl: oneDNN for the learner's CPU matmuls: ${SEEDRL_HAVE_ONEDNN}")
 add_library(seedrl::onednn ALIAS seedrl_onednn)
