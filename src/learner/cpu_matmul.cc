@@ -82,28 +82,30 @@ struct CpuMatmul::Primitive {
             Activation activation)
       : key(k) {
     const std::int64_t m = a.size(0), kk = a.size(1), n = b.size(1);
-    const dnnl::memory::desc a_md = view_desc(m, kk, a.stride(0), a.stride(1));
-    const dnnl::memory::desc b_md = view_desc(kk, n, b.stride(0), b.stride(1));
-    const dnnl::memory::desc c_md({m, n}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::ab);
-    const dnnl::memory::desc bias_md = bias_tensor
-                                           ? dnnl::memory::desc({1, n}, dnnl::memory::data_type::f32,
-                                                                {n * bias_tensor->stride(0), bias_tensor->stride(0)})
-                                           : dnnl::memory::desc();
-    dnnl::primitive_attr attr;
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    if (activation != Activation::kNone) {
-      const dnnl::algorithm algo =
-          activation == Activation::kRelu ? dnnl::algorithm::eltwise_relu : dnnl::algorithm::eltwise_tanh;
-      dnnl::post_ops ops;
-#if DNNL_VERSION_MAJOR >= 3
-      ops.append_eltwise(algo, 0.f, 0.f);
-#else
-      ops.append_eltwise(1.f, algo, 0.f, 0.f);
-#endif
-      attr.set_post_ops(ops);
-    }
-    dnnl::engine& engine = cpu_engine();
+    // oneDNN refuses some strides (an expanded view's 0, say), when describing
+    // them or making the primitive: those shapes take LibTorch's product.
     try {
+      const dnnl::memory::desc a_md = view_desc(m, kk, a.stride(0), a.stride(1));
+      const dnnl::memory::desc b_md = view_desc(kk, n, b.stride(0), b.stride(1));
+      const dnnl::memory::desc c_md({m, n}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::ab);
+      const dnnl::memory::desc bias_md = bias_tensor
+                                             ? dnnl::memory::desc({1, n}, dnnl::memory::data_type::f32,
+                                                                  {n * bias_tensor->stride(0), bias_tensor->stride(0)})
+                                             : dnnl::memory::desc();
+      dnnl::primitive_attr attr;
+      attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+      if (activation != Activation::kNone) {
+        const dnnl::algorithm algo =
+            activation == Activation::kRelu ? dnnl::algorithm::eltwise_relu : dnnl::algorithm::eltwise_tanh;
+        dnnl::post_ops ops;
+#if DNNL_VERSION_MAJOR >= 3
+        ops.append_eltwise(algo, 0.f, 0.f);
+#else
+        ops.append_eltwise(1.f, algo, 0.f, 0.f);
+#endif
+        attr.set_post_ops(ops);
+      }
+      dnnl::engine& engine = cpu_engine();
 #if DNNL_VERSION_MAJOR >= 3
       const dnnl::matmul::primitive_desc pd(engine, a_md, b_md, bias_md, c_md, attr);
 #else

@@ -79,6 +79,7 @@ TEST_CASE("CpuMatmul: products of strided views, with bias and activation, match
       {"an output column of width 1", x, w.narrow(0, 0, 1).t()},
       {"an inner size of 1", gr.narrow(1, 0, 1), w.narrow(0, 0, 1)},
       {"a single row", x.narrow(0, 3, 1), w.t()},
+      {"an expanded row (stride 0), which oneDNN may refuse", x.narrow(0, 0, 1).expand({37, 23}), w.t()},
       {"x w^T again, after the others", x, w.t()},
   };
   for (const Case& c : cases) {
