@@ -14,10 +14,13 @@ namespace seedrl {
 namespace {
 
 // Spins until ready() or about kSpinFor has passed; true if ready. The clock
-// is read once per batch of pauses, so the bound costs next to nothing.
+// is read once per batch of pauses, so the bound costs next to nothing. The
+// bound covers the waits between SAC's phases, the learner thread's serial
+// steps and the actor's step beside the replay sample included, which run
+// some hundreds of microseconds (bench/RESULTS.md).
 template <typename Ready>
 bool spin_until(const Ready& ready) {
-  constexpr auto kSpinFor = std::chrono::microseconds(100);
+  constexpr auto kSpinFor = std::chrono::microseconds(400);
   const auto until = std::chrono::steady_clock::now() + kSpinFor;
   while (true) {
     for (int i = 0; i < 64; ++i) {
