@@ -6,6 +6,8 @@
 
 #include <torch/torch.h>
 
+#include "cpu_rows.h"
+
 namespace seedrl::sac {
 
 namespace {
@@ -101,10 +103,7 @@ ActorLossGrads actor_loss_grads(const torch::Tensor& log_prob, const torch::Tens
   torch::NoGradGuard no_grad;
   const double scale = -1.0 / static_cast<double>(q1.numel());
   const std::int64_t n = q1.numel();
-  const auto rows = [n](const torch::Tensor& t) {
-    return t.device().is_cpu() && t.scalar_type() == torch::kFloat32 && t.numel() == n && t.is_contiguous();
-  };
-  if (rows(log_prob) && rows(q1) && rows(q2)) {
+  if (cpu_float32_rows(log_prob, n) && cpu_float32_rows(q1, n) && cpu_float32_rows(q2, n)) {
     // On a CPU one loop (the learner's thread runs it while the second
     // critic thread waits): the loss in double, the gradients as below.
     ActorLossGrads r{torch::Tensor(), torch::empty_like(q1), torch::empty_like(q2)};

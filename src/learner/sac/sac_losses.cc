@@ -5,16 +5,9 @@
 
 #include <torch/torch.h>
 
+#include "cpu_rows.h"
+
 namespace seedrl::sac {
-
-namespace {
-
-bool cpu_f32_rows(const torch::Tensor& t, std::int64_t n) {
-  return t.device().is_cpu() && t.scalar_type() == torch::kFloat32 && t.dim() == 1 && t.size(0) == n &&
-         t.is_contiguous();
-}
-
-}  // namespace
 
 torch::Tensor critic_target(const torch::Tensor& reward, const torch::Tensor& terminal, const torch::Tensor& discount,
                             const torch::Tensor& next_q1, const torch::Tensor& next_q2,
@@ -22,8 +15,9 @@ torch::Tensor critic_target(const torch::Tensor& reward, const torch::Tensor& te
   torch::NoGradGuard no_grad;
   const std::int64_t n = reward.numel();
   const bool scalar_discount = discount.numel() == 1 && discount.device().is_cpu();
-  if (cpu_f32_rows(reward, n) && cpu_f32_rows(terminal, n) && cpu_f32_rows(next_q1, n) && cpu_f32_rows(next_q2, n) &&
-      cpu_f32_rows(next_log_prob, n) && (scalar_discount || cpu_f32_rows(discount, n)) && alpha.numel() == 1) {
+  if (cpu_float32_rows(reward, n) && cpu_float32_rows(terminal, n) && cpu_float32_rows(next_q1, n) &&
+      cpu_float32_rows(next_q2, n) && cpu_float32_rows(next_log_prob, n) &&
+      (scalar_discount || cpu_float32_rows(discount, n)) && alpha.numel() == 1) {
     // One loop on a CPU, in double: the learner's thread runs it while the
     // second critic thread waits, and tensor ops would cost it some ten
     // dispatches.
