@@ -161,3 +161,47 @@ TEST_CASE("SAC's twin critics side by side make the update they make in turn", "
   settings.critic_threads = 3;
   CHECK_THROWS_WITH(sac::SacUpdater(start, settings), Catch::Contains("--critic-threads"));
 }
+
+TEST_CASE("SAC's critic values taken ahead of an update count only for the batch they were taken of",
+          "[learner][sac]") {
+  const int critic_threads = GENERATE(1, 2);
+  INFO("critic threads " << critic_threads);
+  ModelConfig mc;
+  mc.hidden = {32, 32};
+  torch::manual_seed(8);
+  SacNet plain(bandit_spec(), mc, 0.7), ahead(bandit_spec(), mc, 0.7);
+  {
+    torch::NoGradGuard no_grad;
+    const auto from = plain->parameters();
+    for (std::size_t i = 0; i < from.size(); ++i) ahead->parameters()[i].copy_(from[i]);
+  }
+  sac::SacSettings settings;
+  settings.target_entropy = -1.0;
+  settings.learning_rate = 3e-3;
+  settings.critic_threads = critic_threads;
+  sac::SacUpdater reference(plain, settings), taken(ahead, settings);
+  at::Generator data = at::detail::createCPUGenerator(21);
+  for (int step = 0; step < 12; ++step) {
+    const sac::TransitionBatch b = bandit_batch(48, data), other = bandit_batch(48, data);
+    // Alternately the values of this batch (used), of another batch (which
+    // must not be), and of a copy of this batch's action but not its tensor.
+    if (step % 3 == 0) taken.take_critic_values(b);
+    if (step % 3 == 1) taken.take_critic_values(other);
+    if (step % 3 == 2)
+      taken.take_critic_values({b.obs, b.action.clone(), b.reward, b.terminal, b.next_obs, b.discount});
+    at::Generator ga = at::detail::createCPUGenerator(900 + step), gb = at::detail::createCPUGenerator(900 + step);
+    // The reference's actor step comes first (update), the other's after
+    // the next values were taken: the values read only the critics.
+    const sac::SacStats r = reference.update(b, ga);
+    const sac::SacStats t = taken.update_but_actor_step(b, gb);
+    CHECK(t.critic_loss == r.critic_loss);
+    CHECK(t.q_mean == r.q_mean);
+    CHECK(t.actor_loss == r.actor_loss);
+  }
+  taken.finish_actor_step();
+  const auto pa = plain->named_parameters(), pb = ahead->named_parameters();
+  for (const auto& item : pa) {
+    INFO(item.key());
+    CHECK(torch::equal(item.value(), pb[item.key()]));
+  }
+}

@@ -78,13 +78,15 @@ void SacLearner::update(const r2d2::ReplaySample& sample, SacLearnerStats& stats
 
 bool SacLearner::step(SacLearnerStats& stats) {
   // The last update's actor step and publishing on the second critic thread,
-  // beside this step's sample and its transitions here.
+  // beside this step's sample, its transitions and the critics' values of
+  // its actions here.
   bool sampled = false;
   TransitionBatch batch;
   updater_.finish_actor_step([this] { publish(); },
                              [&] {
                                sampled = replay_.sample(config_.batch_size, sample_);
                                if (sampled) batch = transitions(sample_);
+                               if (sampled && batch.obs.size(0) > 0) updater_.take_critic_values(batch);
                              });
   if (!sampled) return false;
   const std::int64_t n = batch.obs.size(0);

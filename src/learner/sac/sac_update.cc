@@ -90,6 +90,15 @@ void SacUpdater::run_phase(Phase phase) {
 }
 
 void SacUpdater::run_lane(int j) {
+  if (phase_ == Phase::kActorStep) {  // no batch: the last update's actor step beside the caller's work
+    if (j == 1) {
+      actor_step();
+      if (*after_actor_step_) (*after_actor_step_)();
+    } else if (*meanwhile_) {
+      (*meanwhile_)();
+    }
+    return;
+  }
   const TransitionBatch& b = *batch_;
   Lane& lane = lanes_[j];
   switch (phase_) {
@@ -106,8 +115,8 @@ void SacUpdater::run_lane(int j) {
       lane.next_q = lane.target_pass->forward(lane.target_input).squeeze(-1);
       break;
     case Phase::kCriticLosses: {
-      critic_input(lane.input, b.obs, b.action);
-      const torch::Tensor q = lane.pass->forward(lane.input).squeeze(-1);
+      if (!values_taken_) critic_value(lane, b);
+      const torch::Tensor& q = lane.q;
       torch::NoGradGuard no_grad;
       lane.half_loss = critic_half_loss(q, target_);
       lane.q_mean = q.mean();
@@ -128,14 +137,19 @@ void SacUpdater::run_lane(int j) {
                                              lane.input.size(1) - fresh_.action.size(1), fresh_.action.size(1));
       break;
     case Phase::kActorStep:
-      if (j == 1) {
-        actor_step();
-        if (*after_actor_step_) (*after_actor_step_)();
-      } else if (*meanwhile_) {
-        (*meanwhile_)();
-      }
       break;
   }
+}
+
+void SacUpdater::critic_value(Lane& lane, const TransitionBatch& batch) {
+  critic_input(lane.input, batch.obs, batch.action);
+  lane.q = lane.pass->forward(lane.input).squeeze(-1);
+}
+
+void SacUpdater::take_critic_values(const TransitionBatch& batch) {
+  for (Lane& lane : lanes_) critic_value(lane, batch);
+  valued_obs_ = batch.obs;
+  valued_action_ = batch.action;
 }
 
 void SacUpdater::actor_step() {
@@ -182,6 +196,9 @@ SacStats SacUpdater::update_but_actor_step(const TransitionBatch& b, at::Generat
   fresh_noise_ = standard_normal_like(b.action, generator);
   next_noise_ = standard_normal_like(b.action, generator);
   batch_ = &b;
+  // Values taken ahead count only for the tensors they were taken of.
+  values_taken_ = valued_obs_.defined() && valued_obs_.is_same(b.obs) && valued_action_.is_same(b.action);
+  valued_obs_ = valued_action_ = torch::Tensor();
   // The steps' counts and state, here on one thread: the lanes' steps then
   // touch only their own critic's entries of the optimizer's state.
   for (Lane& lane : lanes_) lane.adam->prepare(settings_.learning_rate);
@@ -231,7 +248,9 @@ SacStats SacUpdater::update_but_actor_step(const TransitionBatch& b, at::Generat
   next_ = {};
   next_noise_ = target_ = torch::Tensor();
   for (Lane& lane : lanes_)
-    lane.next_q = lane.q_mean = lane.half_loss = lane.fresh_q = lane.fresh_q_grad = lane.action_grad = torch::Tensor();
+    lane.next_q = lane.q = lane.q_mean = lane.half_loss = lane.fresh_q = lane.fresh_q_grad = lane.action_grad =
+        torch::Tensor();
+  values_taken_ = false;
   return stats;
 }
 

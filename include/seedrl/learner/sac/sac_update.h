@@ -29,7 +29,10 @@
 // on the second thread beside the caller's next piece of work
 // (finish_actor_step): a learner takes its next sample from the replay
 // meanwhile. Nothing else reads what the tail writes, so the updates are the
-// ones update() makes, in the same order.
+// ones update() makes, in the same order. The caller's side of that step is
+// short (a sample), so it also takes the next batch's first piece of work:
+// both critics' values of its replayed actions (take_critic_values), which
+// read only the critics, final since the last update's critic steps.
 #pragma once
 
 #include <functional>
@@ -87,6 +90,11 @@ class SacUpdater {
   // with critic_threads 2, else first. With no step left, only `meanwhile`.
   void finish_actor_step(const std::function<void()>& after = {}, const std::function<void()>& meanwhile = {});
   bool actor_step_pending() const { return actor_step_pending_; }
+  // Both critics' values of `batch`'s (obs, action), kept for the next
+  // update if it gets this batch (the same tensors); any other update
+  // drops them. Safe beside a pending actor step (as finish_actor_step's
+  // `meanwhile`): it reads and writes nothing that step touches.
+  void take_critic_values(const TransitionBatch& batch);
   // Parameter groups 0 critics, 1 actor, 2 log(alpha).
   torch::optim::Adam& optimizer() { return *optimizer_; }
   SacNet& net() { return net_; }
@@ -106,13 +114,14 @@ class SacUpdater {
     std::unique_ptr<DeviceOptimizerStep> adam;   // this critic's parameters' Adam step
     std::unique_ptr<MlpPass> pass, target_pass;  // the critic's and its target's passes
     torch::Tensor input, target_input;           // [obs, action] rows the passes read
-    torch::Tensor next_q, q_mean, half_loss, fresh_q, fresh_q_grad, action_grad;
+    torch::Tensor next_q, q, q_mean, half_loss, fresh_q, fresh_q_grad, action_grad;
   };
   // Runs `phase` on both lanes: side by side with the second thread, else in turn.
   void run_phase(Phase phase);
   void run_lane(int j);
   void clear_gradients();
   void actor_step();  // the actor's backward pass from the fresh action, and its Adam step
+  void critic_value(Lane& lane, const TransitionBatch& batch);  // lane.q: the critic at the batch's (obs, action)
 
   SacNet net_;
   SacSettings settings_;
@@ -135,6 +144,9 @@ class SacUpdater {
   double log_prob_weight_ = 0;
   const std::function<void()>* after_actor_step_ = nullptr;  // kActorStep's work, set by finish_actor_step
   const std::function<void()>* meanwhile_ = nullptr;
+  // The batch take_critic_values saw (its obs and action), whose values the lanes' q hold.
+  torch::Tensor valued_obs_, valued_action_;
+  bool values_taken_ = false;  // this update's lanes' q were taken ahead
 };
 
 }  // namespace seedrl::sac
