@@ -8,6 +8,7 @@
 #include <torch/torch.h>
 
 #include "seedrl/env/registry.h"
+#include "seedrl/learner/sac/actor_gradients.h"
 #include "seedrl/learner/sac/sac_learner.h"
 #include "seedrl/learner/sac/transitions.h"
 #include "seedrl/util/torch_runtime.h"
@@ -97,8 +98,25 @@ void BM_SacUpdate(benchmark::State& state) {
   configure_torch_runtime(1, false);
 }
 
+// The actor's squashed Gaussian sample of a batch (action and
+// log-probability) and its gradient: an update takes two samples and one
+// gradient, each of 256 rows of HalfCheetah's 6 action dimensions.
+void BM_SquashedSample(benchmark::State& state) {
+  const std::int64_t n = 256, dim = 6;
+  torch::manual_seed(0);
+  const torch::Tensor out = torch::cat({torch::randn({n, dim}), torch::rand({n, dim}) * 4 - 3}, 1);
+  const torch::Tensor noise = torch::randn({n, dim}), action_grad = torch::randn({n, dim});
+  for (auto _ : state) {
+    if (state.range(0) == 0)
+      benchmark::DoNotOptimize(sac::squashed_sample_of(out, noise));
+    else
+      benchmark::DoNotOptimize(sac::squashed_sample_grad(out, noise, action_grad, 0.1));
+  }
+}
+
 }  // namespace
 
+BENCHMARK(BM_SquashedSample)->ArgNames({"grad"})->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SacLearnerStep)
     ->ArgNames({"hidden", "threads", "critics"})
     ->Args({256, 1, 1})
