@@ -39,3 +39,12 @@ TEST_CASE("every actor thread settles once its envs are made, before any action"
 }
 
 TEST_CASE("an actor thread whose env cannot be made still settles", "[actor]") { run_pool("no-such-env", 24); }
+
+TEST_CASE("actor threads end their waits in yields only when they outnumber the hardware threads", "[actor]") {
+  CHECK(actors_yield(16, 2));
+  CHECK(actors_yield(3, 2));
+  CHECK_FALSE(actors_yield(2, 2));
+  CHECK_FALSE(actors_yield(1, 2));
+  CHECK_FALSE(actors_yield(1, 0));  // hardware_concurrency() unknown: one thread
+  CHECK(actors_yield(2, 0));
+}

@@ -55,6 +55,9 @@ bool submit_one(RequestBatcher& batcher, int slot, int step) {
 }  // namespace
 
 TEST_CASE("batcher answers thousands of concurrent actors exactly once each", "[inference][batcher]") {
+  // Actors whose waits end in yields, and actors that go straight to sleep.
+  const bool yields = GENERATE(true, false);
+  INFO("yields " << yields);
   const int actors = 2048, envs_per_actor = 2, steps = 12, batch = 256;
   const int slots = actors * envs_per_actor;
   RequestBatcher batcher(ArraySpec{{2}, DType::kFloat32}, batch, std::chrono::microseconds(500), 8, false);
@@ -70,6 +73,7 @@ TEST_CASE("batcher answers thousands of concurrent actors exactly once each", "[
       float action[envs_per_actor];
       EnvStep st[envs_per_actor];
       Completion done;
+      done.yields = yields;
       for (int t = 0; t < steps; ++t) {
         for (int k = 0; k < envs_per_actor; ++k) {
           const int slot = a * envs_per_actor + k;

@@ -5,6 +5,7 @@
 // and each env gets its own random stream derived from --seed and its slot.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <concepts>
 #include <cstdint>
@@ -25,6 +26,11 @@ namespace seedrl {
 struct alignas(64) ActorTimes {
   std::atomic<std::uint64_t> step_ns{0}, wait_ns{0};
 };
+
+// Whether `actors` actor threads on `hardware_threads` should end their
+// waits' spins in yields (Completion::yields): only when they outnumber the
+// hardware threads, so that a yield hands the core to another actor.
+inline bool actors_yield(int actors, int hardware_threads) { return actors > std::max(1, hardware_threads); }
 
 class ActorPool {
  public:

@@ -51,7 +51,7 @@ struct Completion {
     for (int spin = 0; spin < 16; ++spin) {
       const std::uint32_t p = pending.load(std::memory_order_acquire);
       if ((p & kCount) == 0) return !(p & kClosed);
-      if (spin < 12)
+      if (spin < 12 || !yields)
         cpu_relax();
       else
         std::this_thread::yield();
@@ -75,6 +75,14 @@ struct Completion {
   static constexpr std::uint32_t kGeneration = 0x7FFFFFFFu;
 
   bool closed() const { return pending.load(std::memory_order_acquire) & kClosed; }
+
+  // Whether wait()'s spin ends in yields. They pay when other actors wait
+  // for the core. With no more actor threads than hardware threads none
+  // does: a yield hands the core to a thread that keeps it for a whole time
+  // slice (a learner spinning between its phases), and an answer that comes
+  // meanwhile waits for that slice's end, where a sleeping actor would be
+  // woken at once. ActorPool decides (actors_yield).
+  bool yields = true;
 };
 
 }  // namespace seedrl
