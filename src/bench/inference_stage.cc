@@ -7,6 +7,7 @@
 #include <torch/torch.h>
 
 #include "measure_window.h"
+#include "seedrl/actor/actor_pool.h"
 #include "seedrl/inference/inference_fleet.h"
 #include "seedrl/trainer/placement.h"
 #include "seedrl/util/actor_thread_priority.h"
@@ -65,6 +66,7 @@ InferenceStageResult bench_inference_stage(const TrainConfig& config, const Benc
       }
       RequestBatcher& batcher = *inference.batchers()[static_cast<std::size_t>(a) % inference.batchers().size()];
       Completion completion;
+      completion.yields = actors_yield(A, static_cast<int>(std::thread::hardware_concurrency()));  // as ActorPool does
       std::uint64_t sent = 0;
       std::size_t n = 0;
       while (!stop.load(std::memory_order_relaxed)) {
