@@ -88,7 +88,7 @@ void ActorPool::run(int actor) {
     std::vector<float> actions(width * K);
     std::vector<EnvStep> steps(K);
     Completion completion;
-    completion.yields = actors_yield(config_.actors, static_cast<int>(std::thread::hardware_concurrency()));
+    completion.yields = actors_yield(config_.actors);
     for (int k = 0; k < K; ++k) {
       EnvStep& s = steps[k];
       s.slot = config_.first_slot + actor * K + k;

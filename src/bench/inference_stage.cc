@@ -66,7 +66,7 @@ InferenceStageResult bench_inference_stage(const TrainConfig& config, const Benc
       }
       RequestBatcher& batcher = *inference.batchers()[static_cast<std::size_t>(a) % inference.batchers().size()];
       Completion completion;
-      completion.yields = actors_yield(A, static_cast<int>(std::thread::hardware_concurrency()));  // as ActorPool does
+      completion.yields = actors_yield(A);
       std::uint64_t sent = 0;
       std::size_t n = 0;
       while (!stop.load(std::memory_order_relaxed)) {

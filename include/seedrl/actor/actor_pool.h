@@ -31,6 +31,10 @@ struct alignas(64) ActorTimes {
 // waits' spins in yields (Completion::yields): only when they outnumber the
 // hardware threads, so that a yield hands the core to another actor.
 inline bool actors_yield(int actors, int hardware_threads) { return actors > std::max(1, hardware_threads); }
+// The same on this machine's hardware threads.
+inline bool actors_yield(int actors) {
+  return actors_yield(actors, static_cast<int>(std::thread::hardware_concurrency()));
+}
 
 class ActorPool {
  public:
